@@ -1,0 +1,81 @@
+#include "app/cli.h"
+
+#include <functional>
+#include <iostream>
+
+#include "app/cli_args.h"
+#include "app/cli_command.h"
+
+namespace exportlens::app {
+namespace {
+
+const std::vector<Command>& commands() {
+  static const std::vector<Command> table = [] {
+    std::vector<Command> all;
+    for (auto family : {program_commands})
+      for (auto& c : family()) all.push_back(std::move(c));
+    return all;
+  }();
+  return table;
+}
+
+const Command* find_command(const std::string& name) {
+  for (const auto& c : commands())
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+}  // namespace
+
+std::string main_help() {
+  std::string h =
+      "ExportLens — a workbench for torch.export programs\n\n"
+      "usage: exportlens [FILE.pt2]            open the GUI (on FILE, or the built-in example)\n"
+      "       exportlens COMMAND [ARGS...]     run headless\n"
+      "       exportlens COMMAND --help        help for one command\n\ncommands:\n";
+  for (const auto& c : commands()) h += "  " + c.name + std::string(8 - std::min<size_t>(7, c.name.size()), ' ') + c.summary + "\n";
+  return h;
+}
+
+bool is_cli_invocation(const std::string& first_arg) {
+  return find_command(first_arg) || first_arg == "--help" || first_arg == "-h" || first_arg == "help" ||
+         first_arg == "--version";
+}
+
+int run_cli(const std::vector<std::string>& args) {
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    if (args.size() >= 2 && find_command(args[1])) {
+      std::cout << find_command(args[1])->usage;
+    } else {
+      std::cout << main_help();
+    }
+    return 0;
+  }
+  if (args[0] == "--version") {
+    std::cout << "exportlens 0.1.0\n";
+    return 0;
+  }
+  const Command* cmd = find_command(args[0]);
+  if (!cmd) {
+    std::cerr << "exportlens: error: unknown command '" << args[0] << "'\n\n" << main_help();
+    return 2;
+  }
+  const std::vector<std::string> rest(args.begin() + 1, args.end());
+  for (const auto& a : rest) {
+    if (a == "--help" || a == "-h") {
+      std::cout << cmd->usage;
+      return 0;
+    }
+  }
+  try {
+    return cmd->run(parse_args(rest, cmd->valued, cmd->flags));
+  } catch (const UsageError& e) {
+    std::cerr << "exportlens " << cmd->name << ": error: " << e.what() << "\n\n" << cmd->usage;
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "exportlens " << cmd->name << ": error: " << e.what() << "\n";
+    return 1;
+  }
+}
+
+}  // namespace exportlens::app

@@ -1,0 +1,34 @@
+#pragma once
+// A tiny argument parser for the CLI: positionals, --flag, --opt VALUE and
+// --opt=VALUE, with errors that name the offending argument.
+#include <map>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace exportlens::app {
+
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct ParsedArgs {
+  std::vector<std::string> positionals;
+  std::map<std::string, std::string> options;  // "--out" -> "x.pt"
+  std::set<std::string> flags;                 // "--random"
+
+  bool flag(const std::string& f) const { return flags.count(f) != 0; }
+  std::optional<std::string> option(const std::string& o) const {
+    auto it = options.find(o);
+    return it == options.end() ? std::nullopt : std::optional<std::string>(it->second);
+  }
+};
+
+/// `valued` lists options that take a value; `known_flags` those that do not.
+ParsedArgs parse_args(const std::vector<std::string>& args, const std::set<std::string>& valued,
+                      const std::set<std::string>& known_flags);
+
+}  // namespace exportlens::app

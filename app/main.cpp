@@ -1,0 +1,27 @@
+// exportlens: the GUI when called with no command (optionally a FILE.pt2),
+// the headless CLI when the first argument is a command.
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/cli.h"
+#include "ui/gui_main.h"
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (!args.empty() && exportlens::app::is_cli_invocation(args[0])) return exportlens::app::run_cli(args);
+  std::optional<std::string> file;
+  if (!args.empty()) {
+    // Anything that is neither a command nor a .pt2 path is a typo, not a file to open.
+    std::error_code ec;
+    if (!std::filesystem::exists(args[0], ec) && !args[0].ends_with(".pt2")) {
+      std::cerr << "exportlens: error: unknown command or file '" << args[0] << "'\n\n"
+                << exportlens::app::main_help();
+      return 2;
+    }
+    file = args[0];
+  }
+  return exportlens::ui::run_gui(argc, argv, file);
+}

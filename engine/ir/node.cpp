@@ -1,0 +1,94 @@
+#include "engine/ir/node.h"
+
+#include <regex>
+
+namespace exportlens::ir {
+
+std::string_view op_kind_name(OpKind k) {
+  switch (k) {
+    case OpKind::Placeholder: return "placeholder";
+    case OpKind::CallFunction: return "call_function";
+    case OpKind::GetAttr: return "get_attr";
+    case OpKind::Output: return "output";
+  }
+  return "?";
+}
+
+std::optional<SourceLocation> NodeMetadata::innermost_frame() const {
+  // Python tracebacks list frames outermost first: the last "File" line wins.
+  static const std::regex frame(R"re(File "([^"]*)", line (\d+), in ([^\n]*)\n?([^\n]*))re");
+  std::optional<SourceLocation> last;
+  for (auto it = std::sregex_iterator(stack_trace.begin(), stack_trace.end(), frame);
+       it != std::sregex_iterator(); ++it) {
+    SourceLocation loc;
+    loc.file = (*it)[1];
+    loc.line = std::stoi((*it)[2]);
+    loc.function = (*it)[3];
+    std::string code = (*it)[4];
+    if (code.rfind("  File \"", 0) != 0) {
+      auto first = code.find_first_not_of(' ');
+      loc.code = first == std::string::npos ? "" : code.substr(first);
+    }
+    last = loc;
+  }
+  return last;
+}
+
+namespace {
+constexpr std::string_view kOpsPrefix = "torch.ops.";
+constexpr std::string_view kHigherOrder = "torch.ops.higher_order.";
+
+// Splits "torch.ops.ns.name.overload" into its three parts.
+bool split_op(const std::string& q, std::string* ns, std::string* name, std::string* overload) {
+  if (q.rfind(kOpsPrefix, 0) != 0) return false;
+  std::string rest = q.substr(kOpsPrefix.size());
+  auto a = rest.find('.');
+  if (a == std::string::npos) return false;
+  auto b = rest.find('.', a + 1);
+  *ns = rest.substr(0, a);
+  if (b == std::string::npos) {
+    *name = rest.substr(a + 1);
+    *overload = "default";
+  } else {
+    *name = rest.substr(a + 1, b - a - 1);
+    *overload = rest.substr(b + 1);
+  }
+  return true;
+}
+}  // namespace
+
+bool Target::is_torch_op() const {
+  return qualified_.rfind(kOpsPrefix, 0) == 0 && !is_higher_order();
+}
+bool Target::is_higher_order() const { return qualified_.rfind(kHigherOrder, 0) == 0; }
+bool Target::is_getitem() const {
+  return qualified_ == "_operator.getitem" || qualified_ == "operator.getitem";
+}
+
+std::string Target::op_namespace() const {
+  std::string ns, name, ov;
+  return split_op(qualified_, &ns, &name, &ov) ? ns : "";
+}
+std::string Target::op_name() const {
+  std::string ns, name, ov;
+  if (split_op(qualified_, &ns, &name, &ov)) return name;
+  auto dot = qualified_.rfind('.');
+  return dot == std::string::npos ? qualified_ : qualified_.substr(dot + 1);
+}
+std::string Target::overload() const {
+  std::string ns, name, ov;
+  return split_op(qualified_, &ns, &name, &ov) ? ov : "";
+}
+std::string Target::schema_name() const {
+  std::string ns, name, ov;
+  if (!is_torch_op() || !split_op(qualified_, &ns, &name, &ov)) return "";
+  return ov == "default" ? ns + "::" + name : ns + "::" + name + "." + ov;
+}
+std::string Target::short_name() const {
+  std::string ns, name, ov;
+  if (!split_op(qualified_, &ns, &name, &ov)) return op_name();
+  if (is_higher_order()) return name;
+  return ov == "default" ? name : name + "." + ov;
+}
+
+}  // namespace exportlens::ir

@@ -1,0 +1,98 @@
+#pragma once
+// One FX-style node: placeholder, call_function, get_attr or output.
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/ir/argument.h"
+#include "engine/ir/value.h"
+
+namespace exportlens::ir {
+
+class Graph;
+
+enum class OpKind { Placeholder, CallFunction, GetAttr, Output };
+std::string_view op_kind_name(OpKind k);  // "placeholder", "call_function", ...
+
+/// One entry of nn_module_stack: FX key, module path ("layers.0.fc"), class.
+struct ModuleScope {
+  std::string key;   // e.g. "L__self__l"
+  std::string path;  // e.g. "l"
+  std::string type;  // e.g. "torch.nn.modules.linear.Linear"
+};
+
+/// A source location parsed from the innermost stack-trace frame.
+struct SourceLocation {
+  std::string file;
+  int line = 0;
+  std::string function;
+  std::string code;
+};
+
+struct NodeMetadata {
+  std::string stack_trace;                 // Python-style traceback text
+  std::vector<ModuleScope> nn_module_stack;
+  std::vector<std::pair<std::string, std::string>> source_fn_stack;  // (name, fn)
+  std::string torch_fn;
+  std::map<std::string, std::string> custom;  // anything else the file carried
+
+  /// The innermost frame of the stack trace, if there is one.
+  std::optional<SourceLocation> innermost_frame() const;
+};
+
+/// The callee of a call_function node. For torch ops the qualified name is
+/// "torch.ops.<ns>.<name>.<overload>"; other callables keep their Python path
+/// ("_operator.getitem", "torch.ops.higher_order.cond", "torch.sym_float").
+class Target {
+ public:
+  Target() = default;
+  explicit Target(std::string qualified) : qualified_(std::move(qualified)) {}
+  const std::string& qualified() const { return qualified_; }
+  bool is_torch_op() const;       // torch.ops.<ns>.<name>.<overload>, not higher_order
+  bool is_higher_order() const;   // torch.ops.higher_order.*
+  bool is_getitem() const;        // operator.getitem
+  std::string op_namespace() const;  // "aten"
+  std::string op_name() const;       // "add"
+  std::string overload() const;      // "Tensor" ("default" for the default overload)
+  /// "aten::add.Tensor" / "aten::relu" (the dispatcher's name); empty for non-ops.
+  std::string schema_name() const;
+  /// "add.Tensor": short label for views.
+  std::string short_name() const;
+  friend bool operator==(const Target&, const Target&) = default;
+
+ private:
+  std::string qualified_;
+};
+
+class Node {
+ public:
+  OpKind op = OpKind::CallFunction;
+  std::string name;                 // unique in its graph
+  Target target;                    // call_function only
+  std::string attr;                 // get_attr: attribute path ("true_graph_0")
+  std::vector<Argument> args;
+  std::vector<NamedArgument> kwargs;
+  ValueInfo value;                  // FX meta["val"]
+  NodeMetadata meta;
+
+  Graph* graph() const { return graph_; }
+  /// Nodes that take this one as an argument, in graph order of first use.
+  const std::vector<Node*>& users() const { return users_; }
+  /// Calls f(Node*) for each node this one reads, args then kwargs.
+  template <typename F>
+  void for_each_input(F&& f) const {
+    for (const auto& a : args) a.for_each_node(f);
+    for (const auto& k : kwargs) k.value.for_each_node(f);
+  }
+  /// Position in its graph (0-based), refreshed by Graph::renumber().
+  int index() const { return index_; }
+
+ private:
+  friend class Graph;
+  Graph* graph_ = nullptr;
+  std::vector<Node*> users_;
+  int index_ = -1;
+};
+
+}  // namespace exportlens::ir

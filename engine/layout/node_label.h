@@ -1,0 +1,22 @@
+#pragma once
+// The two lines a node's box shows: the op's short name ("addmm", "x",
+// "output") and its output annotation ("f32[s0, 10]").
+#include <string>
+
+#include "engine/ir/node.h"
+
+namespace exportlens::layout {
+
+struct NodeLabel {
+  std::string title;
+  std::string subtitle;  // empty when the node has no known value
+};
+
+NodeLabel node_label(const ir::Node& node);
+/// "addmm" for aten ops, "mylib::custom_op" for other namespaces, "cond",
+/// "getitem"; the node's name for placeholders, the attribute for get_attr.
+std::string op_short_name(const ir::Node& node);
+/// "f32[s0, 10]", "Sym(s0)", "(f32[3], i64[])"; empty when unknown.
+std::string value_annotation(const ir::ValueInfo& value);
+
+}  // namespace exportlens::layout

@@ -1,0 +1,418 @@
+#include "engine/runtime/interpreter.h"
+
+#include <ATen/core/List.h>
+#include <ATen/ops/stack.h>
+#include <c10/core/InferenceMode.h>
+#include <c10/core/Scalar.h>
+
+#include <cmath>
+#include <map>
+#include <optional>
+
+#include "engine/runtime/torch_types.h"
+
+namespace exportlens::runtime {
+namespace {
+
+using c10::IValue;
+using ir::Argument;
+using ir::Node;
+using ir::OpKind;
+
+std::optional<c10::OperatorHandle> find_op(const ir::Target& t) {
+  const std::string ns_name = t.op_namespace() + "::" + t.op_name();
+  const std::string overload = t.overload() == "default" ? "" : t.overload();
+  return c10::Dispatcher::singleton().findSchema({ns_name, overload});
+}
+
+std::string node_context(const Node* n) { return "node '" + n->name + "' (" + n->target.qualified() + ")"; }
+
+// Python's integer floor division and modulo (sym ops follow Python).
+int64_t py_floordiv(int64_t a, int64_t b) {
+  if (b == 0) throw RunError("integer division by zero");
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+int64_t py_mod(int64_t a, int64_t b) { return a - py_floordiv(a, b) * b; }
+
+// Evaluates a symbolic-int / boolean operator ("_operator.mul", "torch.sym_max", ...).
+IValue eval_sym_op(const std::string& fn, const std::vector<IValue>& a, const Node* n) {
+  auto num = [&](size_t i) -> double { return a.at(i).isInt() ? double(a[i].toInt()) : a.at(i).toDouble(); };
+  auto all_int = [&] {
+    for (const auto& v : a)
+      if (!v.isInt() && !v.isBool()) return false;
+    return true;
+  };
+  auto i = [&](size_t k) { return a.at(k).isBool() ? int64_t(a[k].toBool()) : a.at(k).toInt(); };
+  if (fn == "mul") return all_int() ? IValue(i(0) * i(1)) : IValue(num(0) * num(1));
+  if (fn == "add") return all_int() ? IValue(i(0) + i(1)) : IValue(num(0) + num(1));
+  if (fn == "sub") return all_int() ? IValue(i(0) - i(1)) : IValue(num(0) - num(1));
+  if (fn == "floordiv") return all_int() ? IValue(py_floordiv(i(0), i(1))) : IValue(std::floor(num(0) / num(1)));
+  if (fn == "mod") return all_int() ? IValue(py_mod(i(0), i(1))) : IValue(std::fmod(num(0), num(1)));
+  if (fn == "truediv") return IValue(num(0) / num(1));
+  if (fn == "pow") return all_int() && i(1) >= 0 ? IValue(int64_t(std::llround(std::pow(num(0), num(1)))))
+                                                 : IValue(std::pow(num(0), num(1)));
+  if (fn == "neg") return all_int() ? IValue(-i(0)) : IValue(-num(0));
+  if (fn == "pos") return a.at(0);
+  if (fn == "eq") return IValue(num(0) == num(1));
+  if (fn == "ne") return IValue(num(0) != num(1));
+  if (fn == "lt") return IValue(num(0) < num(1));
+  if (fn == "le") return IValue(num(0) <= num(1));
+  if (fn == "gt") return IValue(num(0) > num(1));
+  if (fn == "ge") return IValue(num(0) >= num(1));
+  if (fn == "and_") return IValue(bool(i(0)) && bool(i(1)));
+  if (fn == "or_") return IValue(bool(i(0)) || bool(i(1)));
+  if (fn == "sym_not" || fn == "not_") return IValue(!bool(i(0)));
+  if (fn == "sym_max") return all_int() ? IValue(std::max(i(0), i(1))) : IValue(std::max(num(0), num(1)));
+  if (fn == "sym_min") return all_int() ? IValue(std::min(i(0), i(1))) : IValue(std::min(num(0), num(1)));
+  if (fn == "sym_float") return IValue(num(0));
+  if (fn == "sym_int" || fn == "trunc") return IValue(int64_t(std::trunc(num(0))));
+  if (fn == "sym_sqrt") return IValue(std::sqrt(num(0)));
+  if (fn == "sym_ite") return a.at(0).toBool() ? a.at(1) : a.at(2);
+  throw RunError(node_context(n) + ": unsupported symbolic operator '" + fn + "'");
+}
+
+}  // namespace
+
+// One graph (top level or a branch) with its resolved ops.
+struct GraphRunner {
+  const ir::GraphModule& gm;
+  c10::Device device;
+  std::map<const Node*, c10::OperatorHandle> ops;
+  std::map<std::string, std::unique_ptr<GraphRunner>> subgraphs;
+  std::map<const Node*, int> last_use;  // index of the last node reading each value
+  std::vector<std::string> missing;     // ops this process does not have
+
+  GraphRunner(const ir::GraphModule& g, c10::Device dev) : gm(g), device(dev) {
+    for (const Node* n : gm.graph.nodes()) {
+      if (n->op == OpKind::CallFunction && n->target.is_torch_op()) {
+        if (auto op = find_op(n->target)) {
+          ops.emplace(n, *op);
+        } else {
+          missing.push_back(n->target.schema_name() + " (node '" + n->name + "')");
+        }
+      }
+      n->for_each_input([&](const Node* in) { last_use[in] = n->index(); });
+    }
+    for (const auto& [name, sub] : gm.submodules) {
+      auto runner = std::make_unique<GraphRunner>(*sub, dev);
+      for (const auto& m : runner->missing) missing.push_back(name + "/" + m);
+      subgraphs.emplace(name, std::move(runner));
+    }
+  }
+
+  struct Env {
+    std::vector<IValue> values;
+    const IValue& get(const Node* n) const { return values.at(n->index()); }
+  };
+
+  // --- argument conversion, guided by the op's schema -----------------------
+  IValue convert_plain(const Argument& a, const Env& env) const {
+    return std::visit(
+        [&](const auto& v) -> IValue {
+          using T = std::decay_t<decltype(v)>;
+          if constexpr (std::is_same_v<T, ir::None>) return IValue();
+          else if constexpr (std::is_same_v<T, Node*>) return env.get(v);
+          else if constexpr (std::is_same_v<T, ir::ScalarType>) return IValue(to_torch(v));
+          else if constexpr (std::is_same_v<T, ir::Layout>) return IValue(to_torch(v));
+          else if constexpr (std::is_same_v<T, ir::MemoryFormat>) return IValue(to_torch(v));
+          else if constexpr (std::is_same_v<T, ir::Device>) return IValue(to_torch(v));
+          else if constexpr (std::is_same_v<T, ir::ArgumentList>) {
+            c10::impl::GenericList list(c10::AnyType::get());
+            for (const auto& item : v.items) list.push_back(convert_plain(item, env));
+            return list;
+          } else {
+            return IValue(v);
+          }
+        },
+        a.v);
+  }
+
+  IValue convert(const Argument& a, const c10::TypePtr& type, const Env& env) const {
+    const c10::TypePtr t = type->kind() == c10::TypeKind::OptionalType
+                               ? (a.is_none() ? type : type->castRaw<c10::OptionalType>()->getElementType())
+                               : type;
+    if (a.is_none()) return IValue();
+    if (t->kind() == c10::TypeKind::ListType) {
+      const auto elem = t->castRaw<c10::ListType>()->getElementType();
+      const auto* list = a.list();
+      if (!list) {  // a node producing a list (e.g. from split), or a scalar broadcast
+        IValue v = convert_plain(a, env);
+        return v;
+      }
+      switch (elem->kind()) {
+        case c10::TypeKind::IntType:
+        case c10::TypeKind::SymIntType: {
+          c10::List<int64_t> out;
+          for (const auto& item : list->items) out.push_back(convert_plain(item, env).toInt());
+          return out;
+        }
+        case c10::TypeKind::FloatType: {
+          c10::List<double> out;
+          for (const auto& item : list->items) {
+            auto v = convert_plain(item, env);
+            out.push_back(v.isInt() ? double(v.toInt()) : v.toDouble());
+          }
+          return out;
+        }
+        case c10::TypeKind::BoolType: {
+          c10::List<bool> out;
+          for (const auto& item : list->items) out.push_back(convert_plain(item, env).toBool());
+          return out;
+        }
+        case c10::TypeKind::TensorType: {
+          c10::List<at::Tensor> out;
+          for (const auto& item : list->items) out.push_back(convert_plain(item, env).toTensor());
+          return out;
+        }
+        case c10::TypeKind::OptionalType: {
+          c10::List<std::optional<at::Tensor>> out;
+          for (const auto& item : list->items) {
+            auto v = convert_plain(item, env);
+            out.push_back(v.isNone() ? std::nullopt : std::optional<at::Tensor>(v.toTensor()));
+          }
+          return out;
+        }
+        default:
+          return convert_plain(a, env);
+      }
+    }
+    IValue v = convert_plain(a, env);
+    if (t->kind() == c10::TypeKind::FloatType && v.isInt()) return IValue(double(v.toInt()));
+    if (t->kind() == c10::TypeKind::IntType && v.isBool()) return IValue(int64_t(v.toBool()));
+    return v;
+  }
+
+  std::vector<IValue> build_stack(const Node* n, const c10::FunctionSchema& schema, const Env& env) const {
+    std::vector<IValue> stack;
+    const auto& params = schema.arguments();
+    size_t positional = 0;
+    for (const auto& p : params) {
+      const Argument* given = nullptr;
+      if (!p.kwarg_only() && positional < n->args.size()) {
+        given = &n->args[positional++];
+      } else {
+        for (const auto& kw : n->kwargs)
+          if (kw.name == p.name()) given = &kw.value;
+      }
+      if (given) {
+        stack.push_back(convert(*given, p.type(), env));
+      } else if (p.default_value()) {
+        stack.push_back(*p.default_value());
+      } else {
+        throw RunError(node_context(n) + ": missing argument '" + p.name() + "' of " + schema.name());
+      }
+    }
+    if (positional < n->args.size())
+      throw RunError(node_context(n) + ": " + std::to_string(n->args.size()) + " positional arguments, but " +
+                     schema.name() + " takes " + std::to_string(positional));
+    return stack;
+  }
+
+  // --- node kinds ------------------------------------------------------------
+  IValue call_op(const Node* n, const Env& env) const {
+    auto it = ops.find(n);
+    if (it == ops.end())
+      throw RunError("cannot run " + node_context(n) + ": operator " + n->target.schema_name() +
+                     " is not registered in this process (load the library that defines it)");
+    const auto& op = it->second;
+    auto stack = build_stack(n, op.schema(), env);
+    try {
+      op.callBoxed(stack);
+    } catch (const c10::Error& e) {
+      throw RunError(node_context(n) + " failed: " + e.what_without_backtrace());
+    }
+    if (op.schema().returns().empty()) return IValue();
+    if (stack.size() == 1) return std::move(stack[0]);
+    return c10::ivalue::Tuple::create(std::move(stack));
+  }
+
+  IValue getitem(const Node* n, const Env& env) const {
+    const IValue& container = env.get(n->args.at(0).node());
+    const int64_t i = std::get<int64_t>(n->args.at(1).v);
+    if (container.isTuple()) return container.toTupleRef().elements().at(i);
+    if (container.isList()) return container.toListRef().at(i);
+    throw RunError(node_context(n) + ": getitem on a value that is neither a tuple nor a list");
+  }
+
+  std::vector<IValue> operand_list(const Argument& a, const Env& env) const {
+    std::vector<IValue> out;
+    if (const auto* list = a.list()) {
+      for (const auto& item : list->items) out.push_back(convert_plain(item, env));
+    } else {
+      out.push_back(convert_plain(a, env));
+    }
+    return out;
+  }
+
+  GraphRunner& branch(const Argument& a, const Node* n) const {
+    const Node* g = a.node();
+    if (!g || g->op != OpKind::GetAttr) throw RunError(node_context(n) + ": expected a subgraph argument");
+    auto it = subgraphs.find(g->attr);
+    if (it == subgraphs.end()) throw RunError(node_context(n) + ": unknown subgraph '" + g->attr + "'");
+    return *it->second;
+  }
+
+  IValue call_cond(const Node* n, const Env& env) const {
+    const IValue pred = convert_plain(n->args.at(0), env);
+    const bool take_true = pred.isTensor() ? pred.toTensor().item<bool>() : pred.toBool();
+    auto& b = branch(n->args.at(take_true ? 1 : 2), n);
+    return c10::ivalue::Tuple::create(b.run(operand_list(n->args.at(3), env)));
+  }
+
+  // map_impl(body, xs, args): apply body to each slice xs[i] along dim 0 and stack.
+  IValue call_map(const Node* n, const Env& env) const {
+    auto& body = branch(n->args.at(0), n);
+    const auto xs = operand_list(n->args.at(1), env);
+    const auto extra = operand_list(n->args.at(2), env);
+    if (xs.empty()) throw RunError(node_context(n) + ": map over no tensors");
+    const int64_t count = xs[0].toTensor().size(0);
+    std::vector<std::vector<at::Tensor>> per_output;
+    for (int64_t i = 0; i < count; ++i) {
+      std::vector<IValue> in;
+      for (const auto& x : xs) in.emplace_back(x.toTensor().select(0, i));
+      in.insert(in.end(), extra.begin(), extra.end());
+      auto outs = body.run(in);
+      per_output.resize(outs.size());
+      for (size_t k = 0; k < outs.size(); ++k) per_output[k].push_back(outs[k].toTensor());
+    }
+    std::vector<IValue> stacked;
+    for (auto& ts : per_output) stacked.emplace_back(at::stack(ts));
+    return c10::ivalue::Tuple::create(std::move(stacked));
+  }
+
+  IValue call_function(const Node* n, const Env& env) const {
+    const auto& t = n->target;
+    if (t.is_getitem()) return getitem(n, env);
+    if (t.is_higher_order()) {
+      if (t.op_name() == "cond") return call_cond(n, env);
+      if (t.op_name() == "map_impl") return call_map(n, env);
+      throw RunError(node_context(n) + ": higher-order op '" + t.op_name() + "' is not supported by the runtime");
+    }
+    if (t.is_torch_op()) return call_op(n, env);
+    std::vector<IValue> args;
+    for (const auto& a : n->args) args.push_back(convert_plain(a, env));
+    return eval_sym_op(t.op_name(), args, n);
+  }
+
+  std::vector<IValue> outputs(const Node* out, const Env& env) const {
+    std::vector<IValue> result;
+    if (out->args.empty()) return result;
+    if (const auto* list = out->args[0].list()) {
+      for (const auto& item : list->items) result.push_back(convert_plain(item, env));
+    } else {
+      result.push_back(convert_plain(out->args[0], env));
+    }
+    return result;
+  }
+
+  using Hook = std::function<void(const Node*, double ms)>;
+
+  std::vector<IValue> run(const std::vector<IValue>& placeholders, const Hook& after_node = {},
+                          const std::function<bool(int, int)>& progress = {}) const {
+    Env env;
+    const auto nodes = gm.graph.nodes();
+    env.values.resize(nodes.size());
+    size_t next_input = 0;
+    int done = 0;
+    for (const Node* n : nodes) {
+      if (progress && !progress(done, static_cast<int>(nodes.size()))) throw RunError("run cancelled");
+      ++done;
+      const auto start = std::chrono::steady_clock::now();
+      switch (n->op) {
+        case OpKind::Placeholder:
+          if (next_input >= placeholders.size())
+            throw RunError("graph expects more inputs than were given (at placeholder '" + n->name + "')");
+          env.values[n->index()] = placeholders[next_input++];
+          continue;
+        case OpKind::GetAttr:
+          continue;  // subgraphs are resolved by the op that uses them
+        case OpKind::Output:
+          return outputs(n, env);
+        case OpKind::CallFunction:
+          env.values[n->index()] = call_function(n, env);
+          break;
+      }
+      if (after_node) {
+        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        after_node(n, ms);
+      }
+      // Free values after their last use, as torch's interpreter does.
+      n->for_each_input([&](const Node* in) {
+        auto it = last_use.find(in);
+        if (it != last_use.end() && it->second == n->index()) env.values[in->index()] = IValue();
+      });
+    }
+    throw RunError("graph has no output node");
+  }
+};
+
+struct Interpreter::Impl {
+  std::unique_ptr<GraphRunner> runner;
+  std::map<std::string, at::Tensor> state;  // parameters, buffers, constants by target
+};
+
+Interpreter::Interpreter(const ir::ExportedProgram& ep, c10::Device device)
+    : impl_(std::make_unique<Impl>()), ep_(ep), device_(device) {
+  impl_->runner = std::make_unique<GraphRunner>(ep.graph_module, device);
+  for (const auto& [key, payload] : ep.state_dict) impl_->state[key] = payload_to_tensor(payload, key, device);
+  for (const auto& [key, payload] : ep.constants) impl_->state[key] = payload_to_tensor(payload, key, device);
+}
+
+Interpreter::~Interpreter() = default;
+
+std::vector<IValue> Interpreter::run_graph(const std::vector<IValue>& user_inputs) {
+  if (!impl_->runner->missing.empty()) {
+    std::string msg = "cannot run: operators not registered in this process (load the library that defines them):";
+    for (const auto& m : impl_->runner->missing) msg += "\n  " + m;
+    throw RunError(msg);
+  }
+  c10::InferenceMode no_autograd;
+  std::vector<IValue> placeholders;
+  size_t next_user = 0;
+  for (const auto& spec : ep_.signature.inputs) {
+    if (spec.kind == ir::InputKind::UserInput) {
+      if (next_user >= user_inputs.size())
+        throw RunError("expected " + std::to_string(ep_.signature.user_inputs().size()) + " inputs, got " +
+                       std::to_string(user_inputs.size()));
+      const IValue& v = user_inputs[next_user++];
+      if (spec.arg.type != ir::SpecArgument::Type::Constant)
+        placeholders.push_back(v.isTensor() ? IValue(v.toTensor().to(device_)) : v);
+      else
+        placeholders.push_back(v);
+      continue;
+    }
+    if (!spec.target) throw RunError("input '" + spec.arg.name + "' has no state-dict key");
+    auto it = impl_->state.find(*spec.target);
+    if (it == impl_->state.end()) throw RunError("weight '" + *spec.target + "' is missing from the program");
+    placeholders.emplace_back(it->second);
+  }
+  timings_.clear();
+  GraphRunner::Hook hook;
+  if (timing_) {
+    hook = [&](const Node* n, double ms) { timings_.push_back({n->name, ms}); };
+  }
+  auto outs = impl_->runner->run(placeholders, hook, progress_);
+  // Buffer mutations become the buffers' new values, as ep.module() does.
+  for (size_t i = 0; i < ep_.signature.outputs.size() && i < outs.size(); ++i) {
+    const auto& spec = ep_.signature.outputs[i];
+    if (spec.kind == ir::OutputKind::BufferMutation && spec.target && outs[i].isTensor())
+      impl_->state[*spec.target].copy_(outs[i].toTensor());
+  }
+  return outs;
+}
+
+std::vector<IValue> Interpreter::run(const std::vector<IValue>& user_inputs) {
+  auto all = run_graph(user_inputs);
+  std::vector<IValue> user;
+  for (size_t i = 0; i < ep_.signature.outputs.size() && i < all.size(); ++i)
+    if (ep_.signature.outputs[i].kind == ir::OutputKind::UserOutput) user.push_back(all[i]);
+  return user;
+}
+
+std::vector<std::string> missing_operators(const ir::ExportedProgram& ep) {
+  return GraphRunner(ep.graph_module, c10::Device(c10::kCPU)).missing;
+}
+
+}  // namespace exportlens::runtime

@@ -1,0 +1,60 @@
+#pragma once
+// Running a program without seeing LibTorch: what the CLI and the GUI call.
+// Inputs come from a torch.save file or are made at random from the
+// signature; outputs can be written back with torch.save's format, so Python
+// reads them with torch.load.
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/ir/exported_program.h"
+
+namespace exportlens::runtime {
+
+struct RunRequest {
+  std::optional<std::filesystem::path> inputs_file;   // torch.save'd tuple of inputs
+  bool random_inputs = false;                         // else inputs_file is required
+  uint64_t seed = 0;
+  std::string device = "cpu";                         // "cpu", "cuda", "cuda:1"
+  std::optional<std::filesystem::path> outputs_file;  // torch.save'd tuple of user outputs
+  std::optional<std::filesystem::path> used_inputs_file;  // write the inputs used (e.g. random ones)
+  bool time_nodes = false;
+  std::function<bool(int done, int total)> progress;  // return false to cancel
+};
+
+/// What one value looks like, for reports (no LibTorch types).
+struct ValueSummary {
+  std::string kind;  // "tensor", "int", "float", "bool", "none", "other"
+  std::string dtype;  // "torch.float32"
+  std::vector<int64_t> shape;
+  double min = 0, max = 0, mean = 0;  // tensors with elements
+  std::string text;  // a short human-readable rendering
+};
+
+struct NodeTime {
+  std::string node;
+  double milliseconds = 0;
+};
+
+struct RunReport {
+  std::string device;
+  std::vector<ValueSummary> inputs;
+  std::vector<ValueSummary> outputs;
+  std::vector<NodeTime> node_times;
+  double total_ms = 0;
+};
+
+/// Checks inputs (signature and range constraints), runs, optionally writes
+/// outputs. Throws std::runtime_error with a clear message on any failure.
+RunReport run_program(const ir::ExportedProgram& ep, const RunRequest& request);
+
+/// Whether `device` ("cuda", ...) can run here; if not, *why says so.
+bool device_available(const std::string& device, std::string* why);
+
+/// Ops the program uses that this process cannot run ("ns::op.overload (node 'x')").
+std::vector<std::string> unavailable_operators(const ir::ExportedProgram& ep);
+
+}  // namespace exportlens::runtime

@@ -1,0 +1,670 @@
+// Builds the IR from the program JSON the way torch's deserializer builds its
+// FX graph (torch/_export/serde/serialize.py, GraphModuleDeserializer), so
+// names, getitem nodes and args/kwargs come out as torch prints them.
+#include <set>
+
+#include "engine/ir/verifier.h"
+#include "engine/serde/json_cursor.h"
+#include "engine/serde/pt2_reader.h"
+
+namespace exportlens::serde {
+namespace {
+
+using ir::Argument;
+using ir::ArgumentList;
+using ir::Node;
+using ir::OpKind;
+using symbolic::Expr;
+
+constexpr int kPositional = 1;
+constexpr int kKeyword = 2;
+
+bool is_python_keyword(const std::string& s) {
+  static const std::set<std::string> kw = {"False", "None", "True", "and", "as", "assert", "async", "await",
+                                           "break", "class", "continue", "def", "del", "elif", "else", "except",
+                                           "finally", "for", "from", "global", "if", "import", "in", "is",
+                                           "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try",
+                                           "while", "with", "yield"};
+  return kw.count(s) != 0;
+}
+
+Expr parse_expr(const JsonCursor& c) {
+  try {
+    return Expr::parse_srepr(c.str());
+  } catch (const std::exception& e) {
+    c.fail(std::string("bad symbolic expression: ") + e.what());
+  }
+}
+
+// Reads one graph (the top level or a cond/map branch) into a GraphModule.
+class GraphReader {
+ public:
+  GraphReader(std::set<std::string>* seen_exprs, const ir::GraphSignature* signature)
+      : seen_exprs_(seen_exprs), signature_(signature) {}
+
+  void read(const JsonCursor& g, ir::GraphModule& gm) {
+    gm_ = &gm;
+    graph_json_ = &g;
+    read_inputs(g.at("inputs"));
+    const auto nodes = g.at("nodes");
+    for (size_t i = 0; i < nodes.size(); ++i) read_node(nodes.at(i));
+    read_outputs(g);
+  }
+
+ private:
+  // --- values and metadata -------------------------------------------------
+  void note_expr(const Expr& e) {
+    if (e.is_integer() || e.is_boolean()) return;
+    seen_exprs_->insert(e.str());
+    for (const auto& a : e.args()) note_expr(a);
+  }
+
+  // `noted`: whether torch's deserializer sees this expression (it skips
+  // storage offsets), which decides the range constraints it keeps.
+  ir::SymInt read_sym_int(const JsonCursor& c, bool noted = true) {
+    const auto tag = c.union_tag();
+    if (tag == "as_int") return ir::SymInt(c.at("as_int").integer());
+    if (tag != "as_expr") c.fail("expected as_int or as_expr, found '" + tag + "'");
+    const auto e = c.at("as_expr");
+    Expr expr = parse_expr(e.at("expr_str"));
+    if (noted) note_expr(expr);
+    std::optional<int64_t> hint;
+    if (e.has("hint")) {
+      const auto h = e.at("hint");
+      if (h.union_tag() == "as_int") hint = h.at("as_int").integer();
+    }
+    return ir::SymInt(expr, hint);
+  }
+
+  std::vector<ir::SymInt> read_sym_ints(const JsonCursor& c) {
+    std::vector<ir::SymInt> out;
+    for (size_t i = 0; i < c.size(); ++i) out.push_back(read_sym_int(c.at(i)));
+    return out;
+  }
+
+ public:
+  ir::TensorMeta read_tensor_meta(const JsonCursor& c) {
+    ir::TensorMeta m;
+    const auto code = c.at("dtype").integer();
+    auto dt = ir::scalar_type_from_code(static_cast<int>(code));
+    if (!dt) c.at("dtype").fail("unknown dtype code " + std::to_string(code));
+    m.dtype = *dt;
+    m.sizes = read_sym_ints(c.at("sizes"));
+    m.strides = read_sym_ints(c.at("strides"));
+    if (c.has("storage_offset")) m.storage_offset = read_sym_int(c.at("storage_offset"), /*noted=*/false);
+    if (c.has("requires_grad")) m.requires_grad = c.at("requires_grad").boolean();
+    if (c.has("layout")) m.layout = static_cast<ir::Layout>(c.at("layout").integer());
+    if (c.has("device")) m.device = read_device(c.at("device"));
+    return m;
+  }
+
+  static ir::Device read_device(const JsonCursor& c) {
+    ir::Device d;
+    d.type = c.at("type").str();
+    if (c.has("index")) d.index = static_cast<int>(c.at("index").integer());
+    return d;
+  }
+
+ private:
+  ir::ValueInfo value_info(const std::string& name) {
+    const auto& g = *graph_json_;
+    if (g.has("tensor_values") && g.at("tensor_values").json().contains(name))
+      return ir::ValueInfo::of(read_tensor_meta(g.at("tensor_values").at(name.c_str())));
+    if (g.has("sym_int_values") && g.at("sym_int_values").json().contains(name))
+      return ir::ValueInfo::of(read_sym_int(g.at("sym_int_values").at(name.c_str())));
+    if (g.has("sym_bool_values") && g.at("sym_bool_values").json().contains(name)) {
+      const auto c = g.at("sym_bool_values").at(name.c_str());
+      ir::SymBool b;
+      if (c.union_tag() == "as_bool") {
+        b.expr = Expr::boolean(c.at("as_bool").boolean());
+      } else {
+        const auto e = c.at("as_expr");
+        b.expr = parse_expr(e.at("expr_str"));
+        note_expr(b.expr);
+      }
+      return ir::ValueInfo{b};
+    }
+    if (g.has("sym_float_values") && g.at("sym_float_values").json().contains(name)) {
+      const auto c = g.at("sym_float_values").at(name.c_str());
+      ir::SymFloat f;
+      if (c.union_tag() == "as_float") {
+        f.hint = c.at("as_float").number();
+      } else {
+        f.expr = c.at("as_expr").at("expr_str").str();
+      }
+      return ir::ValueInfo{f};
+    }
+    return {};
+  }
+
+  static void read_metadata(const JsonCursor& c, ir::NodeMetadata& meta) {
+    if (!c.json().is_object()) return;
+    for (const auto& [key, value] : c.json().items()) {
+      if (!value.is_string()) continue;
+      const auto text = value.get<std::string>();
+      if (key == "stack_trace") {
+        meta.stack_trace = text;
+      } else if (key == "nn_module_stack") {
+        meta.nn_module_stack = parse_module_stack(text, c.path());
+      } else if (key == "source_fn_stack") {
+        for (const auto& item : split(text, ';')) {
+          auto comma = item.find(',');
+          meta.source_fn_stack.emplace_back(item.substr(0, comma),
+                                            comma == std::string::npos ? "" : item.substr(comma + 1));
+        }
+      } else if (key == "torch_fn") {
+        meta.torch_fn = text;
+      } else {
+        meta.custom[key] = text;
+      }
+    }
+  }
+
+  static std::vector<std::string> split(const std::string& s, char sep) {
+    std::vector<std::string> out;
+    size_t start = 0;
+    for (size_t i = 0; i <= s.size(); ++i) {
+      if (i == s.size() || s[i] == sep) {
+        out.push_back(s.substr(start, i - start));
+        start = i + 1;
+      }
+    }
+    return out;
+  }
+
+  // "key,path,type" items joined by ';', commas inside brackets not splitting.
+  static std::vector<ir::ModuleScope> parse_module_stack(const std::string& text, const std::string& where) {
+    std::vector<ir::ModuleScope> out;
+    for (const auto& item : split(text, ';')) {
+      std::vector<std::string> parts;
+      int depth = 0;
+      size_t start = 0;
+      for (size_t i = 0; i < item.size(); ++i) {
+        const char ch = item[i];
+        if (ch == '[' || ch == '(') ++depth;
+        else if (ch == ']' || ch == ')') --depth;
+        else if (ch == ',' && depth == 0) {
+          parts.push_back(item.substr(start, i - start));
+          start = i + 1;
+        }
+      }
+      parts.push_back(item.substr(start));
+      if (parts.size() != 3)
+        throw SchemaError(where + ".nn_module_stack: expected 'key,path,type', got '" + item + "'");
+      out.push_back({parts[0], parts[1], parts[2]});
+    }
+    return out;
+  }
+
+  // --- node creation -------------------------------------------------------
+  // Nodes are filled in before they are appended, so use lists stay right
+  // without re-deriving them.
+  std::unique_ptr<Node> new_node(OpKind op, const std::string& name) const {
+    auto n = std::make_unique<Node>();
+    n->op = op;
+    n->name = gm_->graph.unique_name(name.empty() ? "node" : name);
+    return n;
+  }
+  Node* make_node(OpKind op, const std::string& name) { return gm_->graph.append(new_node(op, name)); }
+
+  void bind(const std::string& serialized_name, Node* n, const JsonCursor& where) {
+    if (by_name_.count(serialized_name))
+      where.fail("value '" + serialized_name + "' is defined twice");
+    by_name_[serialized_name] = n;
+    n->value = value_info(serialized_name);
+  }
+
+  Node* lookup(const std::string& name, const JsonCursor& where) const {
+    auto it = by_name_.find(name);
+    if (it == by_name_.end()) where.fail("refers to undefined value '" + name + "'");
+    return it->second;
+  }
+
+  void read_inputs(const JsonCursor& inputs) {
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const auto in = inputs.at(i);
+      const auto tag = in.union_tag();
+      if (tag == "as_tensor" || tag == "as_custom_obj") {
+        const auto name = in.union_value().at("name").str();
+        Node* n = make_node(OpKind::Placeholder, name);
+        bind(name, n, in);
+      } else if (tag == "as_sym_int") {
+        const auto v = in.union_value();
+        if (v.union_tag() != "as_name") in.fail("a constant symint cannot be a graph input");
+        const auto name = v.at("as_name").str();
+        Node* n = make_node(OpKind::Placeholder, name);
+        bind(name, n, in);
+      } else if (tag == "as_int" || tag == "as_float" || tag == "as_bool" || tag == "as_none" ||
+                 tag == "as_string") {
+        std::string name = "arg" + std::to_string(i);
+        if (signature_ && i < signature_->inputs.size() && !signature_->inputs[i].arg.name.empty())
+          name = signature_->inputs[i].arg.name;
+        make_node(OpKind::Placeholder, name);
+      } else {
+        in.fail("unsupported graph input kind '" + tag + "'");
+      }
+    }
+  }
+
+  Argument read_sym_arg(const JsonCursor& c) {
+    const auto tag = c.union_tag();
+    if (tag == "as_name") return lookup(c.at("as_name").str(), c);
+    if (tag == "as_int") return c.at("as_int").integer();
+    if (tag == "as_float") return c.at("as_float").number();
+    if (tag == "as_bool") return c.at("as_bool").boolean();
+    c.fail("unknown symbolic argument kind '" + tag + "'");
+  }
+
+  Argument read_argument(const JsonCursor& c) {
+    const auto tag = c.union_tag();
+    const auto v = c.at(tag.c_str());
+    if (tag == "as_none") return ir::None{};
+    if (tag == "as_tensor") return lookup(v.at("name").str(), v);
+    if (tag == "as_int") return v.integer();
+    if (tag == "as_float") return v.number();
+    if (tag == "as_bool") return v.boolean();
+    if (tag == "as_string") return v.str();
+    if (tag == "as_scalar_type") {
+      auto t = ir::scalar_type_from_code(static_cast<int>(v.integer()));
+      if (!t) v.fail("unknown dtype code " + std::to_string(v.integer()));
+      return *t;
+    }
+    if (tag == "as_memory_format") return static_cast<ir::MemoryFormat>(v.integer());
+    if (tag == "as_layout") return static_cast<ir::Layout>(v.integer());
+    if (tag == "as_device") return read_device(v);
+    if (tag == "as_sym_int" || tag == "as_sym_float" || tag == "as_sym_bool") return read_sym_arg(v);
+    if (tag == "as_graph") return read_subgraph(v);
+    if (tag == "as_custom_obj") return lookup(v.at("name").str(), v);
+    if (tag == "as_operator") return v.str();
+    if (tag == "as_optional_tensor") {
+      return v.union_tag() == "as_none" ? Argument(ir::None{}) : lookup(v.union_value().at("name").str(), v);
+    }
+    if (!v.json().is_array()) c.fail("unsupported argument kind '" + tag + "'");
+    ArgumentList list;
+    for (size_t i = 0; i < v.size(); ++i) {
+      const auto item = v.at(i);
+      if (tag == "as_tensors") list.items.push_back(lookup(item.at("name").str(), item));
+      else if (tag == "as_ints") list.items.push_back(item.integer());
+      else if (tag == "as_floats") list.items.push_back(item.number());
+      else if (tag == "as_bools") list.items.push_back(item.boolean());
+      else if (tag == "as_strings") list.items.push_back(item.str());
+      else if (tag == "as_sym_ints" || tag == "as_sym_floats" || tag == "as_sym_bools")
+        list.items.push_back(read_sym_arg(item));
+      else if (tag == "as_optional_tensors")
+        list.items.push_back(item.union_tag() == "as_none" ? Argument(ir::None{})
+                                                            : lookup(item.union_value().at("name").str(), item));
+      else if (tag == "as_int_lists") {
+        ArgumentList inner{{}, true};
+        for (size_t k = 0; k < item.size(); ++k) inner.items.push_back(item.at(k).integer());
+        list.items.push_back(inner);
+      } else if (tag == "as_float_lists") {
+        ArgumentList inner;
+        for (size_t k = 0; k < item.size(); ++k) inner.items.push_back(item.at(k).number());
+        list.items.push_back(inner);
+      } else if (tag == "as_nested_tensors") {
+        ArgumentList inner;
+        for (size_t k = 0; k < item.size(); ++k) inner.items.push_back(lookup(item.at(k).at("name").str(), item));
+        list.items.push_back(inner);
+      } else {
+        c.fail("unsupported list argument kind '" + tag + "'");
+      }
+    }
+    return list;
+  }
+
+  // A cond/map branch: its own graph and names, registered as a submodule
+  // and referenced through a get_attr node named after it.
+  Argument read_subgraph(const JsonCursor& v) {
+    const auto name = v.at("name").str();
+    auto sub = std::make_shared<ir::GraphModule>();
+    GraphReader inner(seen_exprs_, nullptr);
+    inner.read(v.at("graph"), *sub);
+    gm_->submodules.emplace_back(name, sub);
+    Node* n = make_node(OpKind::GetAttr, name);
+    n->attr = name;
+    return n;
+  }
+
+  void read_node(const JsonCursor& c) {
+    const std::string target = c.at("target").str();
+    const bool hop = target.rfind("torch.ops.higher_order.", 0) == 0;
+    std::vector<Argument> args;
+    std::vector<ir::NamedArgument> kwargs;
+    const auto inputs = c.at("inputs");
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const auto in = inputs.at(i);
+      const std::string name = in.at("name").str();
+      const int kind = in.has("kind") ? static_cast<int>(in.at("kind").integer()) : kPositional;
+      Argument a = read_argument(in.at("arg"));
+      const bool keyword = hop ? (kind != kPositional && !name.empty())
+                               : (kind == kKeyword && !is_python_keyword(name));
+      if (keyword) kwargs.push_back({name, std::move(a)});
+      else args.push_back(std::move(a));
+    }
+    ir::NodeMetadata meta;
+    if (c.has("metadata")) read_metadata(c.at("metadata"), meta);
+    for (auto& a : args) copy_meta_to_get_attr(a, meta, hop);
+
+    const auto outputs = c.at("outputs");
+    auto node = new_node(OpKind::CallFunction, node_name(c, target, outputs, hop));
+    node->target = ir::Target(target);
+    node->args = std::move(args);
+    node->kwargs = std::move(kwargs);
+    node->meta = meta;
+    read_node_outputs(c, outputs, gm_->graph.append(std::move(node)), hop);
+  }
+
+  // torch names a node after its single output value (sync_fx_node), else
+  // after the serialized node name, else after the op.
+  static std::string node_name(const JsonCursor& c, const std::string& target, const JsonCursor& outputs,
+                               bool hop) {
+    if (!hop && outputs.size() == 1) {
+      const auto tag = outputs.at(0).union_tag();
+      if (tag == "as_tensor" || tag == "as_sym_int" || tag == "as_sym_bool" || tag == "as_sym_float")
+        return output_name(outputs.at(0));
+      if (tag == "as_none") return ir::Target(target).op_name() + "_" + ir::Target(target).overload() + "_unused";
+    }
+    const std::string name = c.has("name") ? c.at("name").str() : "";
+    return name.empty() ? default_name(target, outputs) : name;
+  }
+
+  static void copy_meta_to_get_attr(const Argument& a, const ir::NodeMetadata& meta, bool hop) {
+    // torch gives a branch's get_attr node the metadata of the HOP call.
+    if (Node* g = a.node(); hop && g && g->op == OpKind::GetAttr) g->meta = meta;
+  }
+
+  static std::string default_name(const std::string& target, const JsonCursor& outputs) {
+    if (outputs.size() == 1) {
+      const auto o = outputs.at(0);
+      const auto tag = o.union_tag();
+      if (tag == "as_tensor") return o.union_value().at("name").str();
+      if (tag == "as_sym_int" || tag == "as_sym_bool" || tag == "as_sym_float") {
+        const auto v = o.union_value();
+        if (v.union_tag() == "as_name") return v.at("as_name").str();
+      }
+    }
+    return ir::Target(target).op_name();
+  }
+
+  void read_node_outputs(const JsonCursor& c, const JsonCursor& outputs, Node* n, bool hop) {
+    const size_t count = outputs.size();
+    if (count == 0) return;
+    const bool hop_tuple_of_one = hop && count == 1 && !(c.has("is_hop_single_tensor_return") &&
+                                                        c.at("is_hop_single_tensor_return").boolean()) &&
+                                  outputs.at(0).union_tag() != "as_none";
+    if (hop_tuple_of_one) {
+      ir::ValueTuple vals;
+      getitem(n, 0, output_name(outputs.at(0)), vals, outputs.at(0));
+      n->value = ir::ValueInfo::of_tuple(std::move(vals));
+      return;
+    }
+    if (count == 1) {
+      const auto o = outputs.at(0);
+      const auto tag = o.union_tag();
+      if (tag == "as_tensor" || tag == "as_sym_int" || tag == "as_sym_bool" || tag == "as_sym_float") {
+        bind(output_name(o), n, o);
+        return;
+      }
+      if (tag == "as_none") return;  // e.g. _assert_scalar: no value
+      if (tag == "as_tensors") {
+        ir::ValueTuple vals;
+        const auto list = o.union_value();
+        for (size_t i = 0; i < list.size(); ++i)
+          getitem(n, static_cast<int64_t>(i), list.at(i).at("name").str(), vals, list.at(i));
+        n->value = ir::ValueInfo::of_tuple(std::move(vals));
+        return;
+      }
+    }
+    ir::ValueTuple vals;
+    for (size_t i = 0; i < count; ++i) {
+      const auto o = outputs.at(i);
+      if (o.union_tag() == "as_none") {
+        vals.push_back({});
+        continue;  // torch makes an unused getitem here; nothing reads it
+      }
+      getitem(n, static_cast<int64_t>(i), output_name(o), vals, o);
+    }
+    n->value = ir::ValueInfo::of_tuple(std::move(vals));
+  }
+
+  static std::string output_name(const JsonCursor& o) {
+    const auto tag = o.union_tag();
+    const auto v = o.union_value();
+    if (tag == "as_tensor") return v.at("name").str();
+    if (tag == "as_sym_int" || tag == "as_sym_bool" || tag == "as_sym_float") return v.at("as_name").str();
+    o.fail("unsupported node output kind '" + tag + "'");
+  }
+
+  void getitem(Node* parent, int64_t index, const std::string& name, ir::ValueTuple& vals, const JsonCursor& where) {
+    auto item = new_node(OpKind::CallFunction, name);
+    item->target = ir::Target("_operator.getitem");
+    item->args = {Argument(parent), Argument(index)};
+    item->meta = parent->meta;  // torch copies the call's metadata to its getitems
+    Node* g = gm_->graph.append(std::move(item));
+    bind(name, g, where);
+    vals.push_back(g->value);
+  }
+
+  Argument read_graph_output(const JsonCursor& o) {
+    const auto tag = o.union_tag();
+    if (tag == "as_tensor" || tag == "as_sym_int" || tag == "as_sym_bool" || tag == "as_sym_float")
+      return lookup(output_name(o), o);
+    if (tag == "as_int") return o.at("as_int").integer();
+    if (tag == "as_float") return o.at("as_float").number();
+    if (tag == "as_bool") return o.at("as_bool").boolean();
+    if (tag == "as_none") return ir::None{};
+    o.fail("unsupported graph output kind '" + tag + "'");
+  }
+
+  void read_outputs(const JsonCursor& g) {
+    const auto outs = g.at("outputs");
+    ArgumentList list{{}, true};
+    for (size_t i = 0; i < outs.size(); ++i) list.items.push_back(read_graph_output(outs.at(i)));
+    auto out = new_node(OpKind::Output, "output");
+    const bool single = g.has("is_single_tensor_return") && g.at("is_single_tensor_return").boolean();
+    if (single) {
+      if (list.items.size() != 1) g.fail("is_single_tensor_return with " + std::to_string(list.items.size()) + " outputs");
+      out->args = {list.items[0]};
+    } else {
+      out->args = {Argument(list)};
+    }
+    gm_->graph.append(std::move(out));
+  }
+
+  std::set<std::string>* seen_exprs_;
+  const ir::GraphSignature* signature_;
+  ir::GraphModule* gm_ = nullptr;
+  const JsonCursor* graph_json_ = nullptr;
+  std::map<std::string, Node*> by_name_;
+};
+
+ir::SpecArgument read_spec_argument(const JsonCursor& c) {
+  // Signature arguments are either tagged unions (user inputs/outputs) or
+  // plain {"name": ...} objects (parameters, buffers, ...).
+  ir::SpecArgument a;
+  if (c.has("name") && c.json().size() == 1) {
+    a.name = c.at("name").str();
+    return a;
+  }
+  const auto tag = c.union_tag();
+  const auto v = c.union_value();
+  if (tag == "as_tensor") {
+    a.name = v.at("name").str();
+  } else if (tag == "as_sym_int" || tag == "as_sym_float" || tag == "as_sym_bool") {
+    a.type = tag == "as_sym_int" ? ir::SpecArgument::Type::SymInt
+             : tag == "as_sym_float" ? ir::SpecArgument::Type::SymFloat : ir::SpecArgument::Type::SymBool;
+    if (v.union_tag() == "as_name") a.name = v.at("as_name").str();
+  } else if (tag == "as_custom_obj") {
+    a.type = ir::SpecArgument::Type::CustomObj;
+    a.name = v.at("name").str();
+  } else if (tag == "as_token") {
+    a.type = ir::SpecArgument::Type::Token;
+    a.name = v.at("name").str();
+  } else {
+    a.type = ir::SpecArgument::Type::Constant;
+    if (tag == "as_int") a.constant = v.integer();
+    else if (tag == "as_float") a.constant = v.number();
+    else if (tag == "as_bool") a.constant = v.boolean();
+    else if (tag == "as_string") a.constant = v.str();
+    else if (tag == "as_none") a.constant = ir::None{};
+    else c.fail("unsupported signature argument kind '" + tag + "'");
+  }
+  return a;
+}
+
+ir::GraphSignature read_signature(const JsonCursor& s) {
+  ir::GraphSignature sig;
+  const auto ins = s.at("input_specs");
+  for (size_t i = 0; i < ins.size(); ++i) {
+    const auto spec = ins.at(i);
+    const auto tag = spec.union_tag();
+    const auto v = spec.union_value();
+    ir::InputSpec in;
+    if (tag == "user_input") {
+      in.kind = ir::InputKind::UserInput;
+      in.arg = read_spec_argument(v.at("arg"));
+    } else if (tag == "parameter") {
+      in.kind = ir::InputKind::Parameter;
+      in.arg = read_spec_argument(v.at("arg"));
+      in.target = v.at("parameter_name").str();
+    } else if (tag == "buffer") {
+      in.kind = ir::InputKind::Buffer;
+      in.arg = read_spec_argument(v.at("arg"));
+      in.target = v.at("buffer_name").str();
+      in.persistent = v.at("persistent").boolean();
+    } else if (tag == "tensor_constant") {
+      in.kind = ir::InputKind::ConstantTensor;
+      in.arg = read_spec_argument(v.at("arg"));
+      in.target = v.at("tensor_constant_name").str();
+    } else if (tag == "custom_obj") {
+      in.kind = ir::InputKind::CustomObj;
+      in.arg = read_spec_argument(v.at("arg"));
+      in.arg.type = ir::SpecArgument::Type::CustomObj;
+      in.target = v.at("custom_obj_name").str();
+    } else if (tag == "token") {
+      in.kind = ir::InputKind::Token;
+      in.arg = read_spec_argument(v.at("arg"));
+      in.arg.type = ir::SpecArgument::Type::Token;
+    } else if (tag == "constant_input") {
+      in.kind = ir::InputKind::UserInput;
+      in.arg.type = ir::SpecArgument::Type::Constant;
+      in.arg.name = v.at("name").str();
+    } else {
+      spec.fail("unknown input spec kind '" + tag + "'");
+    }
+    sig.inputs.push_back(std::move(in));
+  }
+  static const std::map<std::string, std::pair<ir::OutputKind, const char*>> kOutputKinds = {
+      {"user_output", {ir::OutputKind::UserOutput, nullptr}},
+      {"loss_output", {ir::OutputKind::LossOutput, nullptr}},
+      {"buffer_mutation", {ir::OutputKind::BufferMutation, "buffer_name"}},
+      {"parameter_mutation", {ir::OutputKind::ParameterMutation, "parameter_name"}},
+      {"gradient_to_parameter", {ir::OutputKind::GradientToParameter, "parameter_name"}},
+      {"gradient_to_user_input", {ir::OutputKind::GradientToUserInput, "user_input_name"}},
+      {"user_input_mutation", {ir::OutputKind::UserInputMutation, "user_input_name"}},
+      {"token", {ir::OutputKind::Token, nullptr}},
+  };
+  const auto outs = s.at("output_specs");
+  for (size_t i = 0; i < outs.size(); ++i) {
+    const auto spec = outs.at(i);
+    const auto tag = spec.union_tag();
+    auto it = kOutputKinds.find(tag);
+    if (it == kOutputKinds.end()) spec.fail("unknown output spec kind '" + tag + "'");
+    const auto v = spec.union_value();
+    ir::OutputSpec out;
+    out.kind = it->second.first;
+    out.arg = read_spec_argument(v.at("arg"));
+    if (it->second.second) out.target = v.at(it->second.second).str();
+    sig.outputs.push_back(std::move(out));
+  }
+  return sig;
+}
+
+ir::RangeConstraints read_range_constraints(const JsonCursor& c, const std::set<std::string>& seen) {
+  ir::RangeConstraints rc;
+  c.expect_object();
+  for (const auto& [key, value] : c.json().items()) {
+    if (!seen.count(key)) continue;  // torch drops symbols no graph value mentions
+    const JsonCursor v(value, c.path() + "." + key);
+    Expr k;
+    try {
+      k = Expr::parse(key);
+    } catch (const std::exception& e) {
+      c.fail("bad range-constraint key '" + key + "': " + e.what());
+    }
+    ir::ValueRange r{v.has("min_val") ? Expr(v.at("min_val").integer()) : Expr::infinity(true),
+                     v.has("max_val") ? Expr(v.at("max_val").integer()) : Expr::infinity(false)};
+    rc.entries.emplace_back(k, r);
+  }
+  return rc;
+}
+
+std::vector<ir::ModuleCallEntry> read_module_call_graph(const JsonCursor& c) {
+  std::vector<ir::ModuleCallEntry> out;
+  for (size_t i = 0; i < c.size(); ++i) {
+    const auto e = c.at(i);
+    ir::ModuleCallEntry m;
+    m.fqn = e.at("fqn").str();
+    if (e.has("signature")) {
+      const auto s = e.at("signature");
+      m.has_signature = true;
+      if (s.has("in_spec")) m.in_spec = s.at("in_spec").str();
+      if (s.has("out_spec")) m.out_spec = s.at("out_spec").str();
+      if (s.has("forward_arg_names")) {
+        const auto names = s.at("forward_arg_names");
+        for (size_t k = 0; k < names.size(); ++k) m.forward_arg_names.push_back(names.at(k).str());
+      }
+    }
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+}  // namespace
+
+ir::TensorMeta read_tensor_meta_json(const nlohmann::json& j, const std::string& where) {
+  std::set<std::string> unused;
+  GraphReader r(&unused, nullptr);
+  return r.read_tensor_meta(JsonCursor(j, where));
+}
+
+ir::ExportedProgram parse_program_json(const std::string& json_text, const std::string& label) {
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(json_text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw Pt2Error(label + ": invalid JSON at byte " + std::to_string(e.byte) + ": " + e.what());
+  }
+  try {
+    const JsonCursor root(doc, label);
+    ir::ExportedProgram ep;
+    if (root.has("schema_version")) {
+      const auto v = root.at("schema_version");
+      ep.schema_major = static_cast<int>(v.at("major").integer());
+      ep.schema_minor = static_cast<int>(v.at("minor").integer());
+    }
+    if (ep.schema_major > kMaxSchemaMajor || ep.schema_major < 1)
+      throw Pt2Error(label + ": unsupported schema version " + std::to_string(ep.schema_major) + "." +
+                     std::to_string(ep.schema_minor) + " (ExportLens reads schema 1.x to " +
+                     std::to_string(kMaxSchemaMajor) + ".x, torch 2.x archives)");
+    if (root.has("torch_version")) ep.torch_version = root.at("torch_version").str();
+    const auto gm = root.at("graph_module");
+    ep.signature = read_signature(gm.at("signature"));
+    std::set<std::string> seen;
+    GraphReader(&seen, &ep.signature).read(gm.at("graph"), ep.graph_module);
+    if (root.has("range_constraints")) ep.range_constraints = read_range_constraints(root.at("range_constraints"), seen);
+    if (gm.has("module_call_graph")) ep.module_call_graph = read_module_call_graph(gm.at("module_call_graph"));
+    if (root.has("verifiers"))
+      for (size_t i = 0; i < root.at("verifiers").size(); ++i) ep.verifiers.push_back(root.at("verifiers").at(i).str());
+    if (root.has("guards_code"))
+      for (size_t i = 0; i < root.at("guards_code").size(); ++i)
+        ep.guards_code.push_back(root.at("guards_code").at(i).str());
+    return ep;
+  } catch (const SchemaError& e) {
+    throw Pt2Error(e.what());
+  } catch (const std::invalid_argument& e) {
+    throw Pt2Error(label + ": " + e.what());
+  }
+}
+
+}  // namespace exportlens::serde

@@ -1,0 +1,126 @@
+// The .pt2 archive layout (torch/export/pt2_archive): one top folder holding
+//   archive_format ("pt2"), models/<name>.json, data/weights/<name>_weights_config.json
+//   + weight files, data/constants/<name>_constants_config.json + constant files.
+#include "engine/serde/pt2_reader.h"
+
+#include <nlohmann/json.hpp>
+
+#include "engine/ir/verifier.h"
+#include "engine/serde/json_cursor.h"
+#include "engine/serde/zip_archive.h"
+
+namespace exportlens::serde {
+
+ir::TensorMeta read_tensor_meta_json(const nlohmann::json& j, const std::string& where);
+
+namespace {
+
+struct Layout {
+  std::string prefix;  // "dm/" — the archive's top folder
+  std::vector<std::string> models;
+};
+
+Layout find_layout(const ZipArchive& zip) {
+  Layout layout;
+  for (const auto& e : zip.entries()) {
+    const auto slash = e.name.find('/');
+    if (slash != std::string::npos && e.name.substr(slash + 1) == "archive_format") {
+      layout.prefix = e.name.substr(0, slash + 1);
+      break;
+    }
+  }
+  if (layout.prefix.empty())
+    throw Pt2Error(zip.path().string() +
+                   ": not a torch.export archive (no archive_format entry; was it written by torch.export.save?)");
+  const auto format = zip.read_text(layout.prefix + "archive_format");
+  if (format.rfind("pt2", 0) != 0)
+    throw Pt2Error(zip.path().string() + ": archive_format is '" + format + "', expected 'pt2'");
+  const std::string models_dir = layout.prefix + "models/";
+  for (const auto& e : zip.entries()) {
+    if (e.name.rfind(models_dir, 0) == 0 && e.name.size() > 5 && e.name.ends_with(".json") &&
+        e.name.find('/', models_dir.size()) == std::string::npos)
+      layout.models.push_back(e.name.substr(models_dir.size(), e.name.size() - models_dir.size() - 5));
+  }
+  if (layout.models.empty())
+    throw Pt2Error(zip.path().string() + ": the archive holds no exported program (models/*.json)");
+  return layout;
+}
+
+using PayloadList = std::vector<std::pair<std::string, ir::TensorPayload>>;
+
+// Reads a payload config and its files; entries sharing a file share bytes.
+PayloadList read_payloads(const ZipArchive& zip, const std::string& dir, const std::string& config_name) {
+  PayloadList out;
+  const std::string config_path = dir + config_name;
+  if (!zip.contains(config_path)) return out;
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(zip.read_text(config_path));
+  } catch (const nlohmann::json::parse_error& e) {
+    throw Pt2Error(zip.path().string() + ": " + config_path + ": invalid JSON: " + e.what());
+  }
+  std::map<std::string, std::shared_ptr<const std::vector<std::byte>>> files;
+  const JsonCursor root(doc, config_path);
+  const auto config = root.at("config");
+  config.expect_object();
+  for (const auto& [key, value] : config.json().items()) {
+    const JsonCursor item(value, config.path() + "." + key);
+    ir::TensorPayload p;
+    const auto file = item.at("path_name").str();
+    if (item.has("is_param")) p.is_parameter = item.at("is_param").boolean();
+    if (item.has("use_pickle")) p.pickled = item.at("use_pickle").boolean();
+    if (item.has("tensor_meta")) p.meta = read_tensor_meta_json(item.at("tensor_meta").json(), item.path() + ".tensor_meta");
+    if (!zip.contains(dir + file))
+      throw Pt2Error(zip.path().string() + ": weight '" + key + "' is missing: no entry " + dir + file);
+    auto& bytes = files[file];
+    if (!bytes) bytes = std::make_shared<const std::vector<std::byte>>(zip.read(dir + file));
+    p.bytes = bytes;
+    out.emplace_back(key, std::move(p));
+  }
+  return out;
+}
+
+}  // namespace
+
+Pt2Contents list_pt2(const std::filesystem::path& path) {
+  try {
+    ZipArchive zip(path);
+    return {find_layout(zip).models};
+  } catch (const ArchiveError& e) {
+    throw Pt2Error(e.what());
+  }
+}
+
+ir::ExportedProgram read_pt2(const std::filesystem::path& path, const std::string& model_name) {
+  try {
+    ZipArchive zip(path);
+    const Layout layout = find_layout(zip);
+    std::string model = model_name;
+    if (model.empty()) {
+      const bool has_default = std::find(layout.models.begin(), layout.models.end(), "model") != layout.models.end();
+      model = has_default ? "model" : layout.models.front();
+    } else if (std::find(layout.models.begin(), layout.models.end(), model) == layout.models.end()) {
+      throw Pt2Error(path.string() + ": no program named '" + model + "' in the archive");
+    }
+    const std::string json_entry = layout.prefix + "models/" + model + ".json";
+    ir::ExportedProgram ep = parse_program_json(zip.read_text(json_entry), path.string() + ": " + json_entry.substr(layout.prefix.size()));
+    ep.name = model;
+    try {
+      ep.state_dict = read_payloads(zip, layout.prefix + "data/weights/", model + "_weights_config.json");
+      ep.constants = read_payloads(zip, layout.prefix + "data/constants/", model + "_constants_config.json");
+    } catch (const SchemaError& e) {
+      throw Pt2Error(path.string() + ": " + e.what());
+    }
+    const auto findings = ir::verify(ep);
+    if (!findings.empty()) {
+      std::string msg = path.string() + ": ill-formed program:";
+      for (const auto& f : findings) msg += "\n  " + f.str();
+      throw Pt2Error(msg);
+    }
+    return ep;
+  } catch (const ArchiveError& e) {
+    throw Pt2Error(e.what());
+  }
+}
+
+}  // namespace exportlens::serde

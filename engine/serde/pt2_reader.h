@@ -1,0 +1,36 @@
+#pragma once
+// Reads a .pt2 archive written by torch.export.save (torch 2.x) into the IR.
+// Bad input (not a zip, truncated, bad JSON, unknown schema version, missing
+// weights, dangling references) raises serde::Pt2Error naming the file and
+// the place in it; nothing is half-loaded.
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "engine/ir/exported_program.h"
+
+namespace exportlens::serde {
+
+class Pt2Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// The newest schema major version this reader understands.
+inline constexpr int kMaxSchemaMajor = 8;
+
+struct Pt2Contents {
+  std::vector<std::string> model_names;  // "model", ...
+};
+
+/// Lists the programs inside an archive.
+Pt2Contents list_pt2(const std::filesystem::path& path);
+
+/// Reads one program ("model" by default, or the only one) and verifies it.
+ir::ExportedProgram read_pt2(const std::filesystem::path& path, const std::string& model_name = "");
+
+/// Parses the program JSON (models/<name>.json) alone; weights are left empty.
+ir::ExportedProgram parse_program_json(const std::string& json_text, const std::string& label);
+
+}  // namespace exportlens::serde

@@ -1,0 +1,59 @@
+#pragma once
+// A small, defensive reader for the zip archives torch writes (.pt2 and
+// torch.save files): stored and deflated entries, zip64, CRC checked. Every
+// malformed structure is reported with what was wrong and at which offset.
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace exportlens::serde {
+
+/// Raised for any problem reading an archive; what() names the file and place.
+class ArchiveError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class ZipArchive {
+ public:
+  struct Entry {
+    std::string name;
+    uint64_t local_header_offset = 0;
+    uint64_t compressed_size = 0;
+    uint64_t uncompressed_size = 0;
+    uint32_t crc32 = 0;
+    uint16_t method = 0;  // 0 stored, 8 deflate
+  };
+
+  /// Opens and indexes the archive; throws ArchiveError if it is not a readable zip.
+  explicit ZipArchive(std::filesystem::path path);
+  /// Indexes an archive held in memory (e.g. a torch.save payload inside a .pt2).
+  ZipArchive(std::shared_ptr<const std::vector<std::byte>> bytes, std::string label);
+
+  const std::filesystem::path& path() const { return path_; }
+  const std::vector<Entry>& entries() const { return entries_; }
+  bool contains(const std::string& name) const { return index_.count(name) != 0; }
+  const Entry* find(const std::string& name) const;
+  /// The entry's bytes, decompressed and CRC-checked.
+  std::vector<std::byte> read(const std::string& name) const;
+  std::string read_text(const std::string& name) const;
+
+ private:
+  void index();
+  void read_at(uint64_t offset, void* out, size_t n, const char* what) const;
+  uint64_t size_ = 0;
+  std::filesystem::path path_;
+  std::string label_;
+  std::shared_ptr<const std::vector<std::byte>> memory_;
+  mutable std::ifstream file_;
+  std::vector<Entry> entries_;
+  std::map<std::string, size_t> index_;
+};
+
+}  // namespace exportlens::serde

@@ -1,0 +1,183 @@
+// sympy's Basic.sort_key / Expr.sort_key / Number.sort_key / Symbol.sort_key
+// for our node kinds (sympy/core/basic.py, expr.py, numbers.py, symbol.py).
+#include "engine/symbolic/sort_key.h"
+
+#include "engine/symbolic/expr_node.h"
+
+namespace exportlens::symbolic {
+
+namespace {
+
+using K = Expr::Kind;
+
+SortKeyPtr number_leaf(Num n) {
+  auto k = std::make_shared<SortKey>();
+  k->type = SortKey::Type::Number;
+  k->number = n;
+  return k;
+}
+SortKeyPtr int_leaf(int64_t v) { return number_leaf(Num::integer(v)); }
+SortKeyPtr string_leaf(std::string s) {
+  auto k = std::make_shared<SortKey>();
+  k->type = SortKey::Type::String;
+  k->text = std::move(s);
+  return k;
+}
+SortKeyPtr tuple(std::vector<SortKeyPtr> items) {
+  auto k = std::make_shared<SortKey>();
+  k->items = std::move(items);
+  return k;
+}
+
+/// sympy class_key(): (1, 0, 'Number'), (2, 0, 'Symbol'), (3, 0, 'Mul'),
+/// (3, 1, 'Add'), (3, 2, 'Pow'), (4, 10000, <Function>), (5, 0, <Basic>).
+SortKeyPtr class_key(K kind, Flavor flavor) {
+  switch (kind) {
+    case K::Integer:
+    case K::Infinity: return tuple({int_leaf(1), int_leaf(0), string_leaf("Number")});
+    case K::Symbol: return tuple({int_leaf(2), int_leaf(0), string_leaf("Symbol")});
+    case K::Mul: return tuple({int_leaf(3), int_leaf(0), string_leaf("Mul")});
+    case K::Add: return tuple({int_leaf(3), int_leaf(1), string_leaf("Add")});
+    case K::Pow: return tuple({int_leaf(3), int_leaf(2), string_leaf("Pow")});
+    case K::FloorDiv:
+      return tuple({int_leaf(4), int_leaf(10000),
+                    string_leaf(flavor == Flavor::CleanDiv ? "CleanDiv" : "FloorDiv")});
+    case K::Mod:
+      return tuple({int_leaf(4), int_leaf(10000),
+                    string_leaf(flavor == Flavor::PythonMod ? "PythonMod" : "Mod")});
+    case K::Max: return tuple({int_leaf(5), int_leaf(0), string_leaf("Max")});
+    case K::Min: return tuple({int_leaf(5), int_leaf(0), string_leaf("Min")});
+    case K::True: return tuple({int_leaf(5), int_leaf(0), string_leaf("BooleanTrue")});
+    case K::False: return tuple({int_leaf(5), int_leaf(0), string_leaf("BooleanFalse")});
+    case K::Eq: return tuple({int_leaf(5), int_leaf(0), string_leaf("Equality")});
+    case K::Ne: return tuple({int_leaf(5), int_leaf(0), string_leaf("Unequality")});
+    case K::Lt: return tuple({int_leaf(5), int_leaf(0), string_leaf("StrictLessThan")});
+    case K::Le: return tuple({int_leaf(5), int_leaf(0), string_leaf("LessThan")});
+    case K::Gt: return tuple({int_leaf(5), int_leaf(0), string_leaf("StrictGreaterThan")});
+    case K::Ge: return tuple({int_leaf(5), int_leaf(0), string_leaf("GreaterThan")});
+    case K::And: return tuple({int_leaf(5), int_leaf(0), string_leaf("And")});
+    case K::Or: return tuple({int_leaf(5), int_leaf(0), string_leaf("Or")});
+    case K::Not: return tuple({int_leaf(5), int_leaf(0), string_leaf("Not")});
+  }
+  return tuple({});
+}
+
+SortKeyPtr number_key(Num n) {
+  return tuple({class_key(K::Integer, Flavor::Plain), tuple({int_leaf(0), tuple({})}), tuple({}),
+                number_leaf(n)});
+}
+
+const SortKeyPtr& one_key() {
+  static const SortKeyPtr key = number_key(Num::integer(1));
+  return key;
+}
+
+SortKeyPtr args_key(const std::vector<Expr>& args) {
+  std::vector<SortKeyPtr> keys;
+  for (const Expr& a : args) keys.push_back(N(a).sort_key);
+  return tuple({int_leaf(static_cast<int64_t>(keys.size())), tuple(std::move(keys))});
+}
+
+/// Basic.sort_key: (class_key, (len(args), args' keys), One's key, 1).
+SortKeyPtr basic_key(const Expr& e) {
+  return tuple({class_key(e.kind(), N(e).flavor), args_key(e.args()), one_key(), int_leaf(1)});
+}
+
+/// Expr.sort_key: strips a numeric coefficient and a power, then keys the rest.
+SortKeyPtr expr_key(const Expr& e) {
+  Num coefficient = Num::integer(1);
+  std::vector<Expr> factors{e};
+  if (e.kind() == K::Mul) {
+    factors.clear();
+    for (const Expr& a : e.args()) {
+      if (is_number(a))
+        coefficient = num(a);
+      else
+        factors.push_back(a);
+    }
+  }
+  if (factors.size() > 1)  // the coefficient-free rest is itself a Mul
+    return tuple({class_key(K::Mul, Flavor::Plain), args_key(factors), one_key(),
+                  number_leaf(coefficient)});
+  Expr body = factors.front();
+  SortKeyPtr exponent_key = one_key();
+  if (body.kind() == K::Pow) {
+    exponent_key = N(body.args()[1]).sort_key;
+    body = body.args()[0];
+  }
+  SortKeyPtr body_args;
+  if (body.kind() == K::Symbol)
+    body_args = tuple({int_leaf(1), tuple({string_leaf(body.symbol_name())})});
+  else if (is_number(body))
+    body_args = tuple({int_leaf(1), tuple({string_leaf(num(body).str())})});
+  else
+    body_args = args_key(body.args());
+  return tuple({class_key(body.kind(), N(body).flavor), body_args, exponent_key,
+                number_leaf(coefficient)});
+}
+
+int compare_numbers(const Num& a, const Num& b) { return symbolic::compare(a, b); }
+
+}  // namespace
+
+int structural_compare(const Expr& a, const Expr& b) {
+  if (a.node() == b.node()) return 0;
+  const ExprNode& x = N(a);
+  const ExprNode& y = N(b);
+  if (x.kind != y.kind) return x.kind < y.kind ? -1 : 1;
+  if (x.flavor != y.flavor) return x.flavor < y.flavor ? -1 : 1;
+  if (int c = compare_numbers(x.number, y.number)) return c;
+  if (int c = x.name.compare(y.name)) return c < 0 ? -1 : 1;
+  for (size_t i = 0; i < x.args.size() && i < y.args.size(); ++i)
+    if (int c = structural_compare(x.args[i], y.args[i])) return c;
+  if (x.args.size() != y.args.size()) return x.args.size() < y.args.size() ? -1 : 1;
+  return 0;
+}
+
+int compare(const SortKey& a, const SortKey& b) {
+  if (a.type != b.type) return a.type < b.type ? -1 : 1;  // never mixed in practice
+  switch (a.type) {
+    case SortKey::Type::Number: return compare_numbers(a.number, b.number);
+    case SortKey::Type::String: {
+      const int c = a.text.compare(b.text);
+      return c < 0 ? -1 : (c > 0 ? 1 : 0);
+    }
+    case SortKey::Type::Tuple:
+      for (size_t i = 0; i < a.items.size() && i < b.items.size(); ++i)
+        if (int c = compare(*a.items[i], *b.items[i])) return c;
+      if (a.items.size() != b.items.size()) return a.items.size() < b.items.size() ? -1 : 1;
+      return 0;
+  }
+  return 0;
+}
+
+SortKeyPtr compute_sort_key(const Expr& e) {
+  switch (e.kind()) {
+    case K::Integer:
+    case K::Infinity: return number_key(num(e));
+    case K::Symbol:
+      return tuple({class_key(K::Symbol, Flavor::Plain),
+                    tuple({int_leaf(1), tuple({string_leaf(e.symbol_name())})}), one_key(),
+                    int_leaf(1)});
+    case K::Add:
+    case K::Mul:
+    case K::Pow:
+    case K::FloorDiv:
+    case K::Mod:
+    case K::Max:
+    case K::Min: return expr_key(e);
+    default: return basic_key(e);
+  }
+}
+
+bool sort_key_less(const Expr& a, const Expr& b) {
+  if (int c = compare(*N(a).sort_key, *N(b).sort_key)) return c < 0;
+  return structural_compare(a, b) < 0;
+}
+
+bool ordered_less(const Expr& a, const Expr& b) {
+  if (N(a).node_count != N(b).node_count) return N(a).node_count < N(b).node_count;
+  return sort_key_less(a, b);
+}
+
+}  // namespace exportlens::symbolic

@@ -1,0 +1,154 @@
+// The exportlens executable, headless: print equals torch's print(ep), run
+// writes outputs that torch.load reads and that equal torch's, and every
+// error is one clear message with a non-zero exit code.
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "support/fixtures.h"
+
+using namespace exportlens::testing;
+
+namespace {
+
+struct Result {
+  int code = -1;
+  QString out, err;
+};
+
+// Runs exportlens with no display and no Qt platform: the CLI must not need one.
+Result exportlens(const QStringList& args) {
+  QProcess p;
+  auto env = QProcessEnvironment::systemEnvironment();
+  env.remove("DISPLAY");
+  env.remove("WAYLAND_DISPLAY");
+  env.remove("QT_QPA_PLATFORM");
+  p.setProcessEnvironment(env);
+  p.start(EXPORTLENS_BINARY, args);
+  if (!p.waitForFinished(120000)) qFatal("exportlens %s did not finish", qPrintable(args.join(' ')));
+  return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
+          QString::fromUtf8(p.readAllStandardError())};
+}
+
+Result python(const QString& code, const QStringList& args) {
+  QProcess p;
+  p.start(EXPORTLENS_PYTHON, QStringList{"-c", code} + args);
+  if (!p.waitForFinished(120000)) qFatal("python did not finish");
+  return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+}
+
+}  // namespace
+
+class TestCli : public QObject {
+  Q_OBJECT
+  QTemporaryDir tmp_;
+
+ private slots:
+  void print_equals_torch_data() {
+    QTest::addColumn<QString>("name");
+    for (const auto& n : fixtures_with_status("ok")) QTest::newRow(qPrintable(n)) << n;
+  }
+  void print_equals_torch() {
+    QFETCH(QString, name);
+    const auto r = exportlens({"print", fixture_file(name, "program.pt2")});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QCOMPARE(r.out, read_text(fixture_file(name, "print.txt")) + "\n");  // print() adds the newline
+  }
+
+  void run_outputs_equal_torch_data() {
+    QTest::addColumn<QString>("name");
+    for (const auto& n : {"book_mlp", "dynamic_model_auto", "bad1_fixed", "map_module", "decomp_example",
+                          "unbacked_item_tolist", "item_repeat"})
+      QTest::newRow(n) << QString(n);
+  }
+  void run_outputs_equal_torch() {
+    QFETCH(QString, name);
+    const QString out = tmp_.filePath(name + "_out.pt");
+    const auto r = exportlens({"run", fixture_file(name, "program.pt2"), "--inputs", fixture_file(name, "inputs.pt"),
+                               "--out", out});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY(r.out.contains("ran on cpu"));
+    // The oracle reads our file with torch.load and compares with its own outputs.
+    const auto check = python(
+        "import sys, torch\n"
+        "got = torch.load(sys.argv[1], weights_only=True)\n"
+        "want = torch.load(sys.argv[2], weights_only=True)\n"
+        "def same(a, b):\n"
+        "    if isinstance(b, torch.Tensor):\n"
+        "        return isinstance(a, torch.Tensor) and a.dtype == b.dtype and a.shape == b.shape and "
+        "torch.allclose(a, b, rtol=1e-5, atol=1e-6)\n"
+        "    if isinstance(b, (tuple, list)):\n"
+        "        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))\n"
+        "    return a == b\n"
+        "print('SAME' if same(tuple(got), tuple(want)) else f'DIFFERENT {got!r} {want!r}')\n",
+        {out, fixture_file(name, "outputs.pt")});
+    QVERIFY2(check.code == 0, qPrintable(check.err));
+    QCOMPARE(check.out.trimmed(), QString("SAME"));
+  }
+
+  void run_random_inputs() {
+    const auto r = exportlens({"run", fixture_file("dynamic_model_auto", "program.pt2"), "--random", "--seed", "3"});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY(r.out.contains("output 0: torch.float32[6, 3]"));
+    QVERIFY(r.out.contains("output 1: torch.float32[32]"));
+  }
+
+  void info_summarizes() {
+    const auto r = exportlens({"info", fixture_file("my_module", "program.pt2")});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY2(r.out.contains("parameters: 1010 (3.94531 KiB)"), qPrintable(r.out));  // Linear(100, 10)
+    QVERIFY(r.out.contains("1  aten.linear.default"));
+    QVERIFY(r.out.contains("x: USER_INPUT f32[8, 100]"));
+    const auto custom = exportlens({"info", fixture_file("custom_op", "program.pt2")});
+    QCOMPARE(custom.code, 0);
+    QVERIFY(custom.out.contains("not runnable here"));
+    QVERIFY(custom.out.contains("my_custom_library::custom_op"));
+  }
+
+  void dot_writes_graphviz() {
+    const auto r = exportlens({"dot", fixture_file("book_mlp", "program.pt2")});
+    QCOMPARE(r.code, 0);
+    QVERIFY(r.out.startsWith("digraph"));
+    QVERIFY(r.out.contains("\"linear\" -> \"relu\""));
+    QVERIFY(r.out.contains("label=\"fc1\""));  // module-scope cluster
+  }
+
+  void errors_are_one_clear_message() {
+    auto r = exportlens({"print", "/nonexistent/model.pt2"});
+    QCOMPARE(r.code, 1);
+    QVERIFY(r.err.startsWith("exportlens print: error: /nonexistent/model.pt2: no such file"));
+    QCOMPARE(r.err.count('\n'), 1);
+
+    r = exportlens({"run", fixture_file("book_mlp", "program.pt2")});
+    QCOMPARE(r.code, 2);
+    QVERIFY(r.err.contains("run needs --inputs IN.pt or --random"));
+
+    r = exportlens({"run", fixture_file("custom_op", "program.pt2"), "--random"});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains("my_custom_library::custom_op"), qPrintable(r.err));
+
+    r = exportlens({"print", "--bogus", "x.pt2"});
+    QCOMPARE(r.code, 2);
+    QVERIFY(r.err.contains("unknown option '--bogus'"));
+
+    r = exportlens({"frobnicate"});
+    QCOMPARE(r.code, 2);
+    QVERIFY(r.err.contains("unknown command or file 'frobnicate'"));
+
+    r = exportlens({"run", fixture_file("book_mlp", "program.pt2"), "--random", "--device", "cuda"});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains("cannot run on cuda"), qPrintable(r.err));
+  }
+
+  void help() {
+    auto r = exportlens({"--help"});
+    QCOMPARE(r.code, 0);
+    for (const char* c : {"print", "info", "run", "dot"}) QVERIFY(r.out.contains(QString("  ") + c));
+    r = exportlens({"run", "--help"});
+    QCOMPARE(r.code, 0);
+    QVERIFY(r.out.startsWith("usage: exportlens run FILE.pt2"));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "test_cli.moc"

@@ -1,0 +1,96 @@
+#include "ui/graph_scene.h"
+
+#include <QApplication>
+
+#include "ui/cluster_item.h"
+#include "ui/edge_item.h"
+#include "ui/node_category.h"
+#include "ui/node_item.h"
+
+namespace exportlens::ui {
+namespace {
+
+constexpr qreal kSceneMargin = 40;
+
+QRectF to_qt(const layout::Rect& r) { return {r.x, r.y, r.width, r.height}; }
+
+}  // namespace
+
+GraphScene::GraphScene(QObject* parent)
+    : QGraphicsScene(parent), style_(std::make_unique<CanvasStyle>(QApplication::palette(), QApplication::font())) {
+  setItemIndexMethod(BspTreeIndex);
+  setBackgroundBrush(style_->palette.background());
+  connect(this, &QGraphicsScene::selectionChanged, this, &GraphScene::onSelectionChanged);
+}
+
+GraphScene::~GraphScene() = default;
+
+void GraphScene::setStyle(const QPalette& palette, const QFont& font) {
+  auto next = std::make_unique<CanvasStyle>(palette, font);
+  for (auto* item : std::as_const(nodes_)) item->setStyle(next.get());
+  for (auto* item : std::as_const(edges_)) item->setStyle(next.get());
+  for (auto* item : std::as_const(clusters_)) item->setStyle(next.get());
+  style_ = std::move(next);
+  setBackgroundBrush(style_->palette.background());
+}
+
+void GraphScene::setProgram(const LoadedProgramPtr& program) {
+  const QSignalBlocker quiet(this);  // clearing is not a user's deselection
+  clear();
+  nodes_.clear();
+  edges_.clear();
+  clusters_.clear();
+  if (!program) {
+    setSceneRect(QRectF());
+    return;
+  }
+  const layout::GraphLayout& layout = program->layout;
+  for (const auto& cluster : layout.clusters) {
+    auto* item = new ClusterItem(cluster, style_.get());
+    item->setZValue(-3 + 0.01 * cluster.depth);
+    addItem(item);
+    clusters_.append(item);
+  }
+  for (const auto& route : layout.edges) {
+    auto* item = new EdgeItem(route, style_.get());
+    item->setZValue(-1);
+    addItem(item);
+    edges_.append(item);
+  }
+  const ir::GraphSignature& signature = program->program->signature;
+  for (const auto& box : layout.nodes) {
+    const ir::Node* node = program->graph().find(box.name);
+    if (!node) continue;
+    auto* item = new NodeItem(*node, categorize(*node, signature), to_qt(box.rect()), style_.get());
+    addItem(item);
+    nodes_.insert(item->nodeName(), item);
+  }
+  setSceneRect(to_qt(layout.bounds).adjusted(-kSceneMargin, -kSceneMargin, kSceneMargin, kSceneMargin));
+}
+
+void GraphScene::selectNode(const QString& name) {
+  following_ = true;
+  NodeItem* target = nodes_.value(name);
+  for (QGraphicsItem* item : selectedItems())
+    if (item != target) item->setSelected(false);
+  if (target) target->setSelected(true);
+  following_ = false;
+  highlightEdgesOf(name);
+}
+
+void GraphScene::onSelectionChanged() {
+  if (following_) return;
+  const auto selected = selectedItems();
+  QString name;
+  for (QGraphicsItem* item : selected)
+    if (item->type() == NodeItem::Type) name = static_cast<NodeItem*>(item)->nodeName();
+  highlightEdgesOf(name);
+  emit nodeSelected(name);
+}
+
+void GraphScene::highlightEdgesOf(const QString& name) {
+  for (auto* edge : std::as_const(edges_))
+    edge->setHighlighted(!name.isEmpty() && (edge->from() == name || edge->to() == name));
+}
+
+}  // namespace exportlens::ui

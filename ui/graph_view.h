@@ -1,0 +1,34 @@
+#pragma once
+// The canvas's viewport: zoom with the wheel or Ctrl++ / Ctrl+-, pan by
+// dragging, fit the whole graph, bring a node into view.
+#include <QGraphicsView>
+
+namespace exportlens::ui {
+
+class GraphView : public QGraphicsView {
+  Q_OBJECT
+ public:
+  explicit GraphView(QWidget* parent = nullptr);
+
+  qreal zoom() const;
+  /// Scrolls (and, when zoomed far out, zooms) so that `rect` is readable.
+  void reveal(const QRectF& rect);
+
+ public slots:
+  void zoomIn();
+  void zoomOut();
+  void resetZoom();
+  /// Shows the whole graph, never enlarging it beyond 100 %.
+  void fitAll();
+
+ signals:
+  void zoomChanged(qreal zoom);
+
+ protected:
+  void wheelEvent(QWheelEvent* event) override;
+
+ private:
+  void zoomBy(qreal factor);
+};
+
+}  // namespace exportlens::ui

@@ -1,0 +1,40 @@
+#pragma once
+// Everything known about the selected node: op, target, schema, arguments
+// (referenced nodes are links), output dtype / symbolic shape / strides /
+// device, users, source line, module stack, source_fn and stack trace.
+#include <QWidget>
+
+#include "ui/loaded_program.h"
+
+class QTextBrowser;
+
+namespace exportlens::ui {
+
+class InspectorWidget : public QWidget {
+  Q_OBJECT
+ public:
+  explicit InspectorWidget(QWidget* parent = nullptr);
+
+  void setProgram(const LoadedProgramPtr& program);
+  /// What the inspector shows, as plain text (for tests and copying).
+  QString plainText() const;
+
+ public slots:
+  void showNode(const QString& name);
+
+ signals:
+  /// A link to another node was clicked.
+  void nodeActivated(const QString& name);
+
+ protected:
+  void changeEvent(QEvent* event) override;
+
+ private:
+  void render();
+
+  QTextBrowser* browser_;
+  LoadedProgramPtr program_;
+  QString node_;
+};
+
+}  // namespace exportlens::ui

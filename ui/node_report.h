@@ -1,0 +1,21 @@
+#pragma once
+// The inspector's page for one node, as HTML (Qt's rich-text subset).
+#include <QColor>
+#include <QString>
+
+#include "engine/ir/exported_program.h"
+#include "ui/canvas_palette.h"
+
+namespace exportlens::ui {
+
+struct ReportColors {
+  QColor heading;  // section titles
+  QColor label;    // left column
+  CanvasPalette canvas;  // category swatches as the canvas paints them
+};
+
+QString node_report_html(const ir::Node& node, const ir::ExportedProgram& program, const ReportColors& colors);
+/// The page shown with no node selected.
+QString program_summary_html(const ir::ExportedProgram& program, const QString& file, const ReportColors& colors);
+
+}  // namespace exportlens::ui

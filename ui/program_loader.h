@@ -1,0 +1,61 @@
+#pragma once
+// Opens a .pt2 file on a worker thread: read, lay out, print. Reports
+// progress, can be cancelled; one load at a time (a new one replaces the old).
+#include <QFont>
+#include <QFutureWatcher>
+#include <QObject>
+#include <QString>
+
+#include <functional>
+#include <memory>
+
+#include "engine/ir/exported_program.h"
+#include "engine/layout/cancel_token.h"
+#include "ui/loaded_program.h"
+
+namespace exportlens::ui {
+
+/// How a file becomes a program. The default reads .pt2 archives; tests and
+/// later features (traced C++ models) can pass another.
+using ProgramReader = std::function<ir::ExportedProgram(const QString& path)>;
+ProgramReader pt2_reader();
+
+struct LoadOutcome {
+  LoadedProgramPtr program;  // set on success
+  QString error;             // set on failure
+  bool cancelled = false;
+};
+
+class ProgramLoader : public QObject {
+  Q_OBJECT
+ public:
+  explicit ProgramLoader(QObject* parent = nullptr);
+  ~ProgramLoader() override;
+
+  void setReader(ProgramReader reader) { reader_ = std::move(reader); }
+  /// Fonts used to size node boxes (those the canvas paints with).
+  void setNodeFont(const QFont& font) { node_font_ = font; }
+
+  void load(const QString& path, const QString& displayName = QString());
+  void cancel();
+  bool isBusy() const;
+  QString currentPath() const { return path_; }
+
+ signals:
+  void started(const QString& path);
+  void progress(int percent, const QString& stage);
+  void loaded(exportlens::ui::LoadedProgramPtr program);
+  void failed(const QString& path, const QString& message);
+  void cancelled(const QString& path);
+
+ private:
+  void finish(QFutureWatcher<LoadOutcome>* watcher);
+
+  ProgramReader reader_;
+  QFont node_font_;
+  QString path_;
+  QFutureWatcher<LoadOutcome>* watcher_ = nullptr;
+  std::shared_ptr<layout::CancelToken> token_;
+};
+
+}  // namespace exportlens::ui

@@ -1,0 +1,39 @@
+#pragma once
+// The graph signature as a table: one row per input spec, then one per
+// output spec; columns kind, name, target, persistent.
+#include <QAbstractTableModel>
+
+#include "ui/loaded_program.h"
+
+namespace exportlens::ui {
+
+class SignatureTableModel : public QAbstractTableModel {
+  Q_OBJECT
+ public:
+  enum Column { Kind, Name, Target, Persistent, ColumnCount };
+
+  explicit SignatureTableModel(QObject* parent = nullptr);
+
+  void setProgram(const LoadedProgramPtr& program);
+
+  int rowCount(const QModelIndex& parent = QModelIndex()) const override;
+  int columnCount(const QModelIndex& parent = QModelIndex()) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+  /// The graph node a row names (placeholder or returned value), or empty.
+  QString nodeAt(int row) const;
+  /// The first row naming `node`, or -1.
+  int rowOf(const QString& node) const;
+
+ private:
+  struct Row {
+    bool input;
+    QString kind, name, target, persistent;
+    QString node;  // empty for constants
+  };
+  QVector<Row> rows_;
+  LoadedProgramPtr program_;
+};
+
+}  // namespace exportlens::ui
