@@ -26,4 +26,7 @@ ir::ExportedProgram load_program_argument(const ParsedArgs& a, const std::string
 /// print, info, run, dot.
 std::vector<Command> program_commands();
 
+/// check (dynamic_shapes solving).
+std::vector<Command> check_commands();
+
 }  // namespace exportlens::app

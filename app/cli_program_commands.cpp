@@ -19,7 +19,8 @@ ir::ExportedProgram load_program_argument(const ParsedArgs& a, const std::string
 namespace {
 
 int cmd_print(const ParsedArgs& a) {
-  std::cout << ir::print_program(load_program_argument(a, "print"));
+  // print(ep) writes str(ep) and a newline.
+  std::cout << ir::print_program(load_program_argument(a, "print")) << "\n";
   return 0;
 }
 

@@ -1,5 +1,7 @@
 #include "ui/argument_text.h"
 
+#include <QStringList>
+
 #include <charconv>
 #include <cmath>
 

@@ -1,6 +1,7 @@
 #pragma once
-// The box around the nodes of one module scope, labelled with its path and
-// class ("layers.0.fc: Linear").
+// The box around the nodes of one module scope, and its label
+// ("layers.0.fc: Linear"). The label is a separate item so it can sit above
+// the edges that cross into the box while the box stays below them.
 #include <QGraphicsItem>
 #include <QString>
 
@@ -20,6 +21,8 @@ class ClusterItem : public QGraphicsItem {
   void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
   const QString& path() const { return path_; }
+  const QString& label() const { return label_; }
+  QRectF box() const { return box_; }
   void setStyle(const CanvasStyle* style);
 
  private:
@@ -27,6 +30,25 @@ class ClusterItem : public QGraphicsItem {
   QString label_;
   int depth_;
   QRectF box_;
+  const CanvasStyle* style_;
+};
+
+class ClusterLabelItem : public QGraphicsItem {
+ public:
+  enum { Type = UserType + 4 };
+
+  ClusterLabelItem(const ClusterItem& cluster, const CanvasStyle* style);
+
+  int type() const override { return Type; }
+  QRectF boundingRect() const override;
+  void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+  void setStyle(const CanvasStyle* style);
+
+ private:
+  QRectF textRect() const;
+
+  QString text_;
+  QRectF box_;  // the cluster's
   const CanvasStyle* style_;
 };
 

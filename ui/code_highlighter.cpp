@@ -3,7 +3,7 @@
 namespace exportlens::ui {
 namespace {
 
-QTextCharFormat format(const QColor& color, bool bold = false, bool italic = false) {
+QTextCharFormat char_format(const QColor& color, bool bold = false, bool italic = false) {
   QTextCharFormat f;
   f.setForeground(color);
   if (bold) f.setFontWeight(QFont::DemiBold);
@@ -23,13 +23,13 @@ void CodeHighlighter::setDark(bool dark) {
   const QColor string = dark ? QColor(140, 200, 130) : QColor(30, 120, 60);
   const QColor heading = dark ? QColor(230, 190, 110) : QColor(150, 90, 0);
   rules_ = {
-      {QRegularExpression(QStringLiteral(R"(\b(def|class|return|self|None|True|False)\b)")), format(keyword, true)},
-      {QRegularExpression(QStringLiteral(R"(\btorch\.ops\.[\w.]+)")), format(op)},
-      {QRegularExpression(QStringLiteral(R"("[^"]*")")), format(string)},
+      {QRegularExpression(QStringLiteral(R"(\b(def|class|return|self|None|True|False)\b)")), char_format(keyword, true)},
+      {QRegularExpression(QStringLiteral(R"(\btorch\.ops\.[\w.]+)")), char_format(op)},
+      {QRegularExpression(QStringLiteral(R"("[^"]*")")), char_format(string)},
       {QRegularExpression(QStringLiteral(R"(^(ExportedProgram:|Graph signature:|Range constraints:))")),
-       format(heading, true)},
+       char_format(heading, true)},
   };
-  comment_ = format(dark ? QColor(135, 140, 150) : QColor(120, 125, 135), false, true);
+  comment_ = char_format(dark ? QColor(135, 140, 150) : QColor(120, 125, 135), false, true);
   rehighlight();
 }
 

@@ -23,13 +23,18 @@ GraphScene::GraphScene(QObject* parent)
   connect(this, &QGraphicsScene::selectionChanged, this, &GraphScene::onSelectionChanged);
 }
 
-GraphScene::~GraphScene() = default;
+GraphScene::~GraphScene() {
+  // Items are deleted while our members still live, without selection signals.
+  blockSignals(true);
+  clear();
+}
 
 void GraphScene::setStyle(const QPalette& palette, const QFont& font) {
   auto next = std::make_unique<CanvasStyle>(palette, font);
   for (auto* item : std::as_const(nodes_)) item->setStyle(next.get());
   for (auto* item : std::as_const(edges_)) item->setStyle(next.get());
   for (auto* item : std::as_const(clusters_)) item->setStyle(next.get());
+  for (auto* item : std::as_const(cluster_labels_)) item->setStyle(next.get());
   style_ = std::move(next);
   setBackgroundBrush(style_->palette.background());
 }
@@ -40,6 +45,7 @@ void GraphScene::setProgram(const LoadedProgramPtr& program) {
   nodes_.clear();
   edges_.clear();
   clusters_.clear();
+  cluster_labels_.clear();
   if (!program) {
     setSceneRect(QRectF());
     return;
@@ -50,6 +56,10 @@ void GraphScene::setProgram(const LoadedProgramPtr& program) {
     item->setZValue(-3 + 0.01 * cluster.depth);
     addItem(item);
     clusters_.append(item);
+    auto* label = new ClusterLabelItem(*item, style_.get());
+    label->setZValue(-0.3);  // above edges (-1, highlighted -0.5), below nodes (0)
+    addItem(label);
+    cluster_labels_.append(label);
   }
   for (const auto& route : layout.edges) {
     auto* item = new EdgeItem(route, style_.get());

@@ -15,6 +15,7 @@ namespace exportlens::ui {
 class NodeItem;
 class EdgeItem;
 class ClusterItem;
+class ClusterLabelItem;
 
 class GraphScene : public QGraphicsScene {
   Q_OBJECT
@@ -48,6 +49,7 @@ class GraphScene : public QGraphicsScene {
   QHash<QString, NodeItem*> nodes_;
   QList<EdgeItem*> edges_;
   QList<ClusterItem*> clusters_;
+  QList<ClusterLabelItem*> cluster_labels_;
   bool following_ = false;  // true while applying a selection from outside
 };
 

@@ -64,6 +64,23 @@ void GraphView::fitAll() {
   emit zoomChanged(zoom());
 }
 
+void GraphView::showStart() {
+  if (!scene()) return;
+  const QRectF rect = scene()->sceneRect();
+  const QSizeF room = viewport()->size();
+  if (rect.isEmpty() || room.isEmpty()) return;
+  const qreal fit = std::min(room.width() / rect.width(), room.height() / rect.height());
+  if (fit >= kReadableZoom) {
+    fitAll();
+    return;
+  }
+  resetTransform();
+  const qreal half_width = room.width() / 2, half_height = room.height() / 2;
+  const qreal x = rect.width() <= room.width() ? rect.center().x() : rect.left() + half_width;
+  centerOn(x, rect.top() + half_height);
+  emit zoomChanged(zoom());
+}
+
 void GraphView::reveal(const QRectF& rect) {
   if (zoom() < kReadableZoom) {
     resetTransform();

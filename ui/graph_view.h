@@ -20,6 +20,9 @@ class GraphView : public QGraphicsView {
   void resetZoom();
   /// Shows the whole graph, never enlarging it beyond 100 %.
   void fitAll();
+  /// The first view of a new graph: all of it when that stays readable,
+  /// otherwise its top (where the inputs are) at 100 %.
+  void showStart();
 
  signals:
   void zoomChanged(qreal zoom);

@@ -1,5 +1,6 @@
 #include "ui/node_report.h"
 
+#include <QObject>
 #include <QStringList>
 
 #include "engine/layout/node_label.h"
@@ -146,7 +147,7 @@ QString node_report_html(const ir::Node& node, const ir::ExportedProgram& progra
   if (QString modules = module_stack_html(node.meta, colors); !modules.isEmpty())
     html += section(QObject::tr("Module stack"), modules, colors);
   if (!node.meta.stack_trace.empty())
-    html += section(QObject::tr("Stack trace"), QStringLiteral("<pre>%1</pre>").arg(esc(node.meta.stack_trace)), colors);
+    html += section(QObject::tr("Stack trace"), QStringLiteral("<pre style=\"white-space: pre-wrap;\">%1</pre>").arg(esc(node.meta.stack_trace)), colors);
   return html;
 }
 

@@ -35,11 +35,13 @@ void check(const LoadRequest& request) {
 }
 
 layout::GraphLayout lay_out(QPromise<LoadOutcome>& promise, const LoadRequest& request,
-                            const ir::Graph& graph) {
+                            const ir::ExportedProgram& program) {
+  const ir::Graph& graph = program.graph();
   const NodeMetrics metrics(request.nodeFont);
   layout::LayoutOptions options;
   options.node_size = [&](const ir::Node& node) { return metrics.boxSize(layout::node_label(node)); };
   options.cluster_label_height = std::ceil(QFontMetricsF(request.nodeFont).height()) + 4;
+  options.signature = &program.signature;
   auto on_progress = [&](double fraction, std::string_view) {
     report(promise, 20 + 70 * fraction,
            QObject::tr("Laying out %1 nodes…").arg(static_cast<qulonglong>(graph.size())));
@@ -59,7 +61,7 @@ void run_load(QPromise<LoadOutcome>& promise, const LoadRequest& request) {
     auto loaded = std::make_shared<LoadedProgram>();
     loaded->path = request.path;
     loaded->displayName = request.displayName;
-    loaded->layout = lay_out(promise, request, program->graph());
+    loaded->layout = lay_out(promise, request, *program);
     check(request);
     report(promise, 92, QObject::tr("Printing the program…"));
     loaded->printed = ir::print_program_annotated(*program);

@@ -1,6 +1,5 @@
 #include "engine/ir/fx_namespace.h"
 
-#include <array>
 #include <cctype>
 
 namespace exportlens::ir {
@@ -9,7 +8,7 @@ namespace {
 
 // FX's _illegal_names: Python keywords, the builtins module's names (as seen
 // in a normal interpreter, site helpers included) and FX's custom builtins.
-constexpr std::array<std::string_view, 196> kIllegalNames = {
+constexpr std::string_view kIllegalNames[] = {
     "ArithmeticError", "AssertionError", "AttributeError", "BaseException",
     "BaseExceptionGroup", "BlockingIOError", "BrokenPipeError", "BufferError", "BytesWarning",
     "ChildProcessError", "ConnectionAbortedError", "ConnectionError", "ConnectionRefusedError",
@@ -42,7 +41,7 @@ constexpr std::array<std::string_view, 196> kIllegalNames = {
     "inf", "nan", "NoneType", "torch", "device", "fx_pytree", "pytree",
 };
 
-constexpr std::array<std::string_view, 7> kCodegenGlobals = {
+constexpr std::string_view kCodegenGlobals[] = {
     "inf", "nan", "NoneType", "torch", "device", "fx_pytree", "pytree"};
 
 bool is_illegal(std::string_view name) {

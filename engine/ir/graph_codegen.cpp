@@ -1,4 +1,5 @@
 #include "engine/ir/graph_codegen.h"
+#include "engine/ir/stack_trace.h"
 
 #include <cctype>
 #include <optional>
@@ -72,52 +73,15 @@ bool is_from_torch(const std::string& qualified) {
          qualified.rfind("torch._inductor.", 0) != 0;
 }
 
-std::string_view strip_whitespace(std::string_view s) {
-  constexpr std::string_view ws = " \t\n\r\v\f\x1c\x1d\x1e\x1f";
-  const auto b = s.find_first_not_of(ws);
-  if (b == std::string_view::npos) return {};
-  return s.substr(b, s.find_last_not_of(ws) - b + 1);
-}
 
 /// Matches one line against FX's ^File "(.+)", line (\d+), in (.+)$ (the file
 /// part is greedy: the last `", line N, in ` split wins).
-bool match_frame(std::string_view line, std::string_view* file, std::string_view* lineno,
-                 std::string_view* function) {
-  constexpr std::string_view head = "File \"", mid = "\", line ", tail = ", in ";
-  if (line.substr(0, head.size()) != head) return false;
-  for (auto pos = line.rfind(mid); pos != std::string_view::npos && pos > head.size();
-       pos = line.rfind(mid, pos - 1)) {
-    const auto digits_start = pos + mid.size();
-    auto digits_end = digits_start;
-    while (digits_end < line.size() && std::isdigit(static_cast<unsigned char>(line[digits_end]))) ++digits_end;
-    if (digits_end == digits_start || line.substr(digits_end, tail.size()) != tail) continue;
-    if (digits_end + tail.size() >= line.size()) continue;  // the function name is empty
-    *file = line.substr(head.size(), pos - head.size());
-    *lineno = line.substr(digits_start, digits_end - digits_start);
-    *function = line.substr(digits_end + tail.size());
-    return true;
-  }
-  return false;
-}
-
-/// FX's _parse_stack_trace(...).get_summary_str(): the innermost frame that is
-/// followed by a code line, as "File: path:line in fn, code: text".
+/// FX's _parse_stack_trace(...).get_summary_str(): "File: path:line in fn, code: text".
 std::optional<std::string> stack_trace_summary(std::string_view stack_trace) {
-  std::vector<std::string_view> lines;
-  std::string_view rest = strip_whitespace(stack_trace);
-  while (true) {
-    const auto nl = rest.find('\n');
-    lines.push_back(rest.substr(0, nl));
-    if (nl == std::string_view::npos) break;
-    rest.remove_prefix(nl + 1);
-  }
-  for (int idx = static_cast<int>(lines.size()) - 2; idx >= 0; --idx) {
-    std::string_view file, lineno, function;
-    if (!match_frame(strip_whitespace(lines[idx]), &file, &lineno, &function)) continue;
-    return "File: " + std::string(file) + ":" + std::string(lineno) + " in " + std::string(function) +
-           ", code: " + std::string(strip_whitespace(lines[idx + 1]));
-  }
-  return std::nullopt;
+  const auto frame = innermost_frame(stack_trace);
+  if (!frame) return std::nullopt;
+  return "File: " + frame->file + ":" + std::to_string(frame->line) + " in " + frame->function +
+         ", code: " + frame->code;
 }
 
 /// FX's " Annotation: {...}" from node.meta["custom"] (stored in the .pt2 as
@@ -287,7 +251,8 @@ class ForwardWriter {
       if (dot == std::string::npos) dot = path.size();
       const std::string part = path.substr(start, dot - start);
       bool ident = !part.empty() && !std::isdigit(static_cast<unsigned char>(part[0]));
-      for (char c : part) ident = ident && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
+      for (char c : part)
+        ident = ident && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
       base = ident ? base + "." + part : "getattr(" + base + ", \"" + part + "\")";
       start = dot + 1;
     }
@@ -347,7 +312,8 @@ class ForwardWriter {
       const bool constant = k == symbolic::Expr::Kind::True || k == symbolic::Expr::Kind::False;
       return constant ? "" : sym_annotation(b->expr.str());
     }
-    if (const auto* f = std::get_if<SymFloat>(&v.v)) return f->expr.empty() ? "" : sym_annotation(f->expr);
+    if (const auto* f = std::get_if<SymFloat>(&v.v))
+      return f->expr.empty() ? "" : sym_annotation(f->expr);
     return "";
   }
 

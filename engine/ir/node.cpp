@@ -1,6 +1,6 @@
 #include "engine/ir/node.h"
 
-#include <regex>
+#include "engine/ir/stack_trace.h"
 
 namespace exportlens::ir {
 
@@ -15,23 +15,7 @@ std::string_view op_kind_name(OpKind k) {
 }
 
 std::optional<SourceLocation> NodeMetadata::innermost_frame() const {
-  // Python tracebacks list frames outermost first: the last "File" line wins.
-  static const std::regex frame(R"re(File "([^"]*)", line (\d+), in ([^\n]*)\n?([^\n]*))re");
-  std::optional<SourceLocation> last;
-  for (auto it = std::sregex_iterator(stack_trace.begin(), stack_trace.end(), frame);
-       it != std::sregex_iterator(); ++it) {
-    SourceLocation loc;
-    loc.file = (*it)[1];
-    loc.line = std::stoi((*it)[2]);
-    loc.function = (*it)[3];
-    std::string code = (*it)[4];
-    if (code.rfind("  File \"", 0) != 0) {
-      auto first = code.find_first_not_of(' ');
-      loc.code = first == std::string::npos ? "" : code.substr(first);
-    }
-    last = loc;
-  }
-  return last;
+  return ir::innermost_frame(stack_trace);
 }
 
 namespace {

@@ -1,6 +1,7 @@
 #include "engine/ir/printer.h"
 
 #include <algorithm>
+#include <vector>
 
 #include "engine/ir/graph_codegen.h"
 
@@ -8,7 +9,9 @@ namespace exportlens::ir {
 
 namespace {
 
-int count_newlines(std::string_view s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
+int count_newlines(std::string_view s) {
+  return static_cast<int>(std::count(s.begin(), s.end(), '\n'));
+}
 
 bool is_blank(std::string_view line) {
   return line.find_first_not_of(" \t\n\r\v\f\x1c\x1d\x1e\x1f") == std::string_view::npos;
@@ -23,7 +26,8 @@ std::string add_indent(const std::string& s, int spaces) {
   size_t start = first_nl + 1;
   while (true) {
     const auto nl = s.find('\n', start);
-    const std::string_view line = std::string_view(s).substr(start, nl == std::string::npos ? std::string::npos : nl - start);
+    const auto length = nl == std::string::npos ? std::string::npos : nl - start;
+    const std::string_view line = std::string_view(s).substr(start, length);
     if (!is_blank(line)) out += std::string(spaces, ' ') + std::string(line);
     if (nl == std::string::npos) break;
     out += '\n';
@@ -39,6 +43,12 @@ std::string indent_continuation_lines(const std::string& s, std::string_view ind
     out += c;
     if (c == '\n') out += indent;
   }
+  return out;
+}
+
+std::string join_lines(const std::vector<std::string>& lines) {
+  std::string out;
+  for (size_t i = 0; i < lines.size(); ++i) out += (i ? "\n" : "") + lines[i];
   return out;
 }
 
@@ -80,7 +90,8 @@ PrintedText print_graph_module_annotated(const GraphModule& gm, std::string_view
                                          const PrintOptions& options) {
   const PrintedText forward = generate_forward(gm.graph, options);
   PrintedText out;
-  out.text = add_indent("class " + std::string(class_name) + "(torch.nn.Module):\n" + forward.text, 4);
+  const std::string header = "class " + std::string(class_name) + "(torch.nn.Module):\n";
+  out.text = add_indent(header + forward.text, 4);
   merge_lines(out, forward, 1);
 
   // Subgraphs follow as nested classes: "\n".join(["", sub1, sub2, ...]), indented.
@@ -103,18 +114,22 @@ std::string print_graph_module(const GraphModule& gm, std::string_view class_nam
 }
 
 std::string print_signature(const GraphSignature& signature) {
-  std::string inputs, outputs;
-  for (const auto& s : signature.inputs) inputs += (inputs.empty() ? "" : "\n") + input_spec_str(s);
-  for (const auto& s : signature.outputs) outputs += (outputs.empty() ? "" : "\n") + output_spec_str(s);
-  return "\n# inputs\n" + inputs + "\n\n# outputs\n" + outputs + "\n";
+  std::vector<std::string> inputs, outputs;
+  for (const auto& s : signature.inputs) inputs.push_back(input_spec_str(s));
+  for (const auto& s : signature.outputs) outputs.push_back(output_spec_str(s));
+  return "\n# inputs\n" + join_lines(inputs) + "\n\n# outputs\n" + join_lines(outputs) + "\n";
 }
 
 PrintedText print_program_annotated(const ExportedProgram& ep, const PrintOptions& options) {
   const PrintedText module = print_graph_module_annotated(ep.graph_module, "GraphModule", options);
   PrintedText out;
-  out.text = "ExportedProgram:\n    " + indent_continuation_lines(module.text, "    ") + "\n" +
-             "Graph signature: " + indent_continuation_lines(print_signature(ep.signature), "    ") +
-             "\n" + "Range constraints: " + ep.range_constraints.str() + "\n";
+  // ExportedProgram.__str__ indents the module and the signature by
+  // replacing each newline, so their blank lines keep four spaces.
+  const std::string indent = "    ";
+  const std::string signature = indent_continuation_lines(print_signature(ep.signature), indent);
+  out.text = "ExportedProgram:\n" + indent + indent_continuation_lines(module.text, indent) + "\n" +
+             "Graph signature: " + signature + "\n" +
+             "Range constraints: " + ep.range_constraints.str() + "\n";
   merge_lines(out, module, 1);
   return out;
 }

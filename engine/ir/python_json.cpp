@@ -44,8 +44,8 @@ class JsonReader {
 
  private:
   void skip_ws() {
-    while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\t' || s_[pos_] == '\n' || s_[pos_] == '\r'))
-      ++pos_;
+    constexpr std::string_view ws = " \t\n\r";
+    while (pos_ < s_.size() && ws.find(s_[pos_]) != std::string_view::npos) ++pos_;
   }
   bool eat(std::string_view word) {
     if (s_.substr(pos_, word.size()) != word) return false;
@@ -248,7 +248,9 @@ std::string PyValue::repr() const {
 
 std::string PyValue::str() const { return kind == Kind::Str ? text : repr(); }
 
-std::optional<PyValue> parse_json_as_python(std::string_view text) { return JsonReader(text).document(); }
+std::optional<PyValue> parse_json_as_python(std::string_view text) {
+  return JsonReader(text).document();
+}
 
 size_t utf8_length(std::string_view utf8) {
   size_t n = 0;

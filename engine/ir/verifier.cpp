@@ -53,7 +53,6 @@ void check_signature(const ExportedProgram& ep, std::vector<VerifierFinding>& ou
   for (size_t i = 0; i < inputs.size(); ++i) {
     const auto& spec = inputs[i];
     const std::string where = "graph signature input " + std::to_string(i) + " ('" + spec.arg.name + "')";
-    if (spec.arg.type == SpecArgument::Type::Constant) continue;  // not a placeholder
     if (tensor_like >= placeholders.size()) {
       out.push_back({where, "has no matching placeholder"});
     } else if (placeholders[tensor_like]->name != spec.arg.name) {

@@ -1,6 +1,7 @@
 #include "engine/runtime/interpreter.h"
 
 #include <ATen/core/List.h>
+#include <ATen/ops/scalar_tensor.h>
 #include <ATen/ops/stack.h>
 #include <c10/core/InferenceMode.h>
 #include <c10/core/Scalar.h>
@@ -71,6 +72,16 @@ IValue eval_sym_op(const std::string& fn, const std::vector<IValue>& a, const No
   if (fn == "sym_sqrt") return IValue(std::sqrt(num(0)));
   if (fn == "sym_ite") return a.at(0).toBool() ? a.at(1) : a.at(2);
   throw RunError(node_context(n) + ": unsupported symbolic operator '" + fn + "'");
+}
+
+// A Python number where the schema wants a Tensor (add.Tensor(y, 2)): torch
+// wraps it as a 0-dim "wrapped number" tensor, which type promotion ignores.
+IValue wrapped_number(const IValue& v) {
+  at::Tensor t = v.isBool()  ? at::scalar_tensor(v.toBool(), at::kBool)
+                 : v.isInt() ? at::scalar_tensor(v.toInt(), at::kLong)
+                             : at::scalar_tensor(v.toDouble(), at::kDouble);
+  t.unsafeGetTensorImpl()->set_wrapped_number(true);
+  return t;
 }
 
 }  // namespace
@@ -179,6 +190,8 @@ struct GraphRunner {
       }
     }
     IValue v = convert_plain(a, env);
+    if (t->kind() == c10::TypeKind::TensorType && (v.isInt() || v.isDouble() || v.isBool()))
+      return wrapped_number(v);
     if (t->kind() == c10::TypeKind::FloatType && v.isInt()) return IValue(double(v.toInt()));
     if (t->kind() == c10::TypeKind::IntType && v.isBool()) return IValue(int64_t(v.toBool()));
     return v;

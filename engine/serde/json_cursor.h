@@ -1,5 +1,5 @@
 #pragma once
-// Path-tracking access into nlohmann::json so every schema error says where
+// Path-tracking access into nlohmann::ordered_json so every schema error says where
 // it is: "models/model.json: graph_module.graph.nodes[3].inputs[1].arg:
 // expected an object".
 #include <nlohmann/json.hpp>
@@ -17,9 +17,9 @@ class SchemaError : public std::runtime_error {
 
 class JsonCursor {
  public:
-  JsonCursor(const nlohmann::json& j, std::string path) : j_(&j), path_(std::move(path)) {}
+  JsonCursor(const nlohmann::ordered_json& j, std::string path) : j_(&j), path_(std::move(path)) {}
 
-  const nlohmann::json& json() const { return *j_; }
+  const nlohmann::ordered_json& json() const { return *j_; }
   const std::string& path() const { return path_; }
 
   bool has(const char* key) const { return j_->is_object() && j_->contains(key) && !(*j_)[key].is_null(); }
@@ -73,7 +73,7 @@ class JsonCursor {
   [[noreturn]] void fail(const std::string& what) const { throw SchemaError(path_ + ": " + what); }
 
  private:
-  const nlohmann::json* j_;
+  const nlohmann::ordered_json* j_;
   std::string path_;
 };
 

@@ -2,6 +2,7 @@
 // FX graph (torch/_export/serde/serialize.py, GraphModuleDeserializer), so
 // names, getitem nodes and args/kwargs come out as torch prints them.
 #include <set>
+#include <unordered_map>
 
 #include "engine/ir/verifier.h"
 #include "engine/serde/json_cursor.h"
@@ -44,7 +45,10 @@ class GraphReader {
 
   void read(const JsonCursor& g, ir::GraphModule& gm) {
     gm_ = &gm;
-    graph_json_ = &g;
+    index_table(g, "tensor_values", tables_.tensors);
+    index_table(g, "sym_int_values", tables_.sym_ints);
+    index_table(g, "sym_bool_values", tables_.sym_bools);
+    index_table(g, "sym_float_values", tables_.sym_floats);
     read_inputs(g.at("inputs"));
     const auto nodes = g.at("nodes");
     for (size_t i = 0; i < nodes.size(); ++i) read_node(nodes.at(i));
@@ -106,26 +110,35 @@ class GraphReader {
   }
 
  private:
+  // The graph's value tables, indexed once (ordered_json lookups are linear).
+  struct ValueTables {
+    std::unordered_map<std::string, JsonCursor> tensors, sym_ints, sym_bools, sym_floats;
+  };
+  static void index_table(const JsonCursor& g, const char* key, std::unordered_map<std::string, JsonCursor>& out) {
+    if (!g.has(key)) return;
+    const auto table = g.at(key);
+    table.expect_object();
+    for (const auto& [name, value] : table.json().items()) out.emplace(name, JsonCursor(value, table.path() + "." + name));
+  }
+
   ir::ValueInfo value_info(const std::string& name) {
-    const auto& g = *graph_json_;
-    if (g.has("tensor_values") && g.at("tensor_values").json().contains(name))
-      return ir::ValueInfo::of(read_tensor_meta(g.at("tensor_values").at(name.c_str())));
-    if (g.has("sym_int_values") && g.at("sym_int_values").json().contains(name))
-      return ir::ValueInfo::of(read_sym_int(g.at("sym_int_values").at(name.c_str())));
-    if (g.has("sym_bool_values") && g.at("sym_bool_values").json().contains(name)) {
-      const auto c = g.at("sym_bool_values").at(name.c_str());
+    if (auto it = tables_.tensors.find(name); it != tables_.tensors.end())
+      return ir::ValueInfo::of(read_tensor_meta(it->second));
+    if (auto it = tables_.sym_ints.find(name); it != tables_.sym_ints.end())
+      return ir::ValueInfo::of(read_sym_int(it->second));
+    if (auto it = tables_.sym_bools.find(name); it != tables_.sym_bools.end()) {
+      const auto& c = it->second;
       ir::SymBool b;
       if (c.union_tag() == "as_bool") {
         b.expr = Expr::boolean(c.at("as_bool").boolean());
       } else {
-        const auto e = c.at("as_expr");
-        b.expr = parse_expr(e.at("expr_str"));
+        b.expr = parse_expr(c.at("as_expr").at("expr_str"));
         note_expr(b.expr);
       }
       return ir::ValueInfo{b};
     }
-    if (g.has("sym_float_values") && g.at("sym_float_values").json().contains(name)) {
-      const auto c = g.at("sym_float_values").at(name.c_str());
+    if (auto it = tables_.sym_floats.find(name); it != tables_.sym_floats.end()) {
+      const auto& c = it->second;
       ir::SymFloat f;
       if (c.union_tag() == "as_float") {
         f.hint = c.at("as_float").number();
@@ -474,7 +487,7 @@ class GraphReader {
   std::set<std::string>* seen_exprs_;
   const ir::GraphSignature* signature_;
   ir::GraphModule* gm_ = nullptr;
-  const JsonCursor* graph_json_ = nullptr;
+  ValueTables tables_;
   std::map<std::string, Node*> by_name_;
 };
 
@@ -622,17 +635,17 @@ std::vector<ir::ModuleCallEntry> read_module_call_graph(const JsonCursor& c) {
 
 }  // namespace
 
-ir::TensorMeta read_tensor_meta_json(const nlohmann::json& j, const std::string& where) {
+ir::TensorMeta read_tensor_meta_json(const nlohmann::ordered_json& j, const std::string& where) {
   std::set<std::string> unused;
   GraphReader r(&unused, nullptr);
   return r.read_tensor_meta(JsonCursor(j, where));
 }
 
 ir::ExportedProgram parse_program_json(const std::string& json_text, const std::string& label) {
-  nlohmann::json doc;
+  nlohmann::ordered_json doc;
   try {
-    doc = nlohmann::json::parse(json_text);
-  } catch (const nlohmann::json::parse_error& e) {
+    doc = nlohmann::ordered_json::parse(json_text);
+  } catch (const nlohmann::ordered_json::parse_error& e) {
     throw Pt2Error(label + ": invalid JSON at byte " + std::to_string(e.byte) + ": " + e.what());
   }
   try {

@@ -11,7 +11,7 @@
 
 namespace exportlens::serde {
 
-ir::TensorMeta read_tensor_meta_json(const nlohmann::json& j, const std::string& where);
+ir::TensorMeta read_tensor_meta_json(const nlohmann::ordered_json& j, const std::string& where);
 
 namespace {
 
@@ -53,10 +53,10 @@ PayloadList read_payloads(const ZipArchive& zip, const std::string& dir, const s
   PayloadList out;
   const std::string config_path = dir + config_name;
   if (!zip.contains(config_path)) return out;
-  nlohmann::json doc;
+  nlohmann::ordered_json doc;
   try {
-    doc = nlohmann::json::parse(zip.read_text(config_path));
-  } catch (const nlohmann::json::parse_error& e) {
+    doc = nlohmann::ordered_json::parse(zip.read_text(config_path));
+  } catch (const nlohmann::ordered_json::parse_error& e) {
     throw Pt2Error(zip.path().string() + ": " + config_path + ": invalid JSON: " + e.what());
   }
   std::map<std::string, std::shared_ptr<const std::vector<std::byte>>> files;

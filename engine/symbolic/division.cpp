@@ -107,10 +107,11 @@ Expr simple_floordiv_gcd(const Expr& p, const Expr& q) {
 
 /// e / g for a g built from e's own factors (exact by construction).
 Expr divide_exactly(const Expr& e, const Expr& g) {
+  if (auto whole = exact_quotient(e, g)) return *whole;
   std::vector<Expr> quotients;
   for (const Expr& t : terms_of(e)) {
     auto r = exact_quotient(t, g);
-    if (!r) throw std::logic_error("symbolic: inexact division by a common factor");
+    if (!r) throw std::logic_error("symbolic: inexact division of " + e.srepr() + " by " + g.srepr());
     quotients.push_back(*r);
   }
   return ExprBuilder::add(std::move(quotients));
@@ -154,11 +155,11 @@ Expr pull_common_monomial(const Expr& e) {
 
 Expr ExprBuilder::floordiv(const Expr& base, const Expr& divisor, Flavor flavor) {
   require_integer_valued(base, divisor, "//");
-  if (divisor.is_integer() && *divisor.as_integer() == 0)
-    throw std::domain_error("division by zero in " + base.str() + " // 0");
+  if (is_true(facts(divisor).zero))
+    throw std::domain_error("division by zero in " + base.str() + " // " + divisor.str());
   if (base.kind() == K::Infinity && divisor.kind() == K::Infinity)
     throw std::domain_error("int_oo // int_oo is undefined");
-  if (is_int(base, 0)) return integer(0);
+  if (is_true(facts(base).zero)) return integer(0);  // e.g. Max(0, -s0)
   if (is_int(divisor, 1)) return base;
   if (is_int(divisor, -1)) return multiply_by(Num::integer(-1), base);
   if (base == divisor) return integer(1);

@@ -45,9 +45,8 @@ Expr rebuild(const Expr& e, const std::function<std::optional<Expr>(const Expr&)
   }
 }
 
-int64_t checked(bool overflowed, int64_t value, const char* op) {
-  if (overflowed) throw std::overflow_error(std::string("integer overflow evaluating ") + op);
-  return value;
+[[noreturn]] void overflow(const char* op) {
+  throw std::overflow_error(std::string("integer overflow evaluating ") + op);
 }
 
 std::optional<int64_t> evaluate_node(const Expr& e, const std::map<std::string, int64_t>& values) {
@@ -69,11 +68,13 @@ std::optional<int64_t> evaluate_node(const Expr& e, const std::map<std::string, 
     case K::True: return 1;
     case K::False: return 0;
     case K::Add:
-      for (int64_t x : v) r = checked(__builtin_add_overflow(r, x, &r), r, "+");
+      for (int64_t x : v)
+        if (__builtin_add_overflow(r, x, &r)) overflow("+");
       return r;
     case K::Mul:
       r = 1;
-      for (int64_t x : v) r = checked(__builtin_mul_overflow(r, x, &r), r, "*");
+      for (int64_t x : v)
+        if (__builtin_mul_overflow(r, x, &r)) overflow("*");
       return r;
     case K::Pow: return checked_pow(v[0], v[1]);
     case K::FloorDiv: return floor_div(v[0], v[1]);

@@ -62,7 +62,6 @@ struct ExprBuilder {
   /// A node exactly as given (args already canonical and ordered).
   static Expr raw(Expr::Kind kind, std::vector<Expr> args, Flavor flavor = Flavor::Plain);
   static Expr finish(std::shared_ptr<ExprNode> node);
-  static const ExprNode& node(const Expr& e) { return *e.node(); }
 };
 
 // Small helpers shared by the canonicalization files.

@@ -18,30 +18,81 @@ bool more_extreme(K kind, const Num& a, const Num& b) {
   return kind == K::Max ? compare(a, b) > 0 : compare(a, b) < 0;
 }
 
-/// MinMaxBase._collapse_arguments, for one level of nesting: an argument
-/// that also appears inside an opposite Min/Max makes that one redundant,
-/// and so does a number beyond the opposite's own first (numeric) argument.
+/// MinMaxBase._collapse_arguments' `do`: inside `e`, an argument `a` of the
+/// outer Max (say) is redundant in a nested Max, and a nested Min that has it
+/// is `a` itself: Max(a, Min(b, Max(a, c))) -> Max(a, Min(b, c)).
+Expr without_redundant(K kind, const Expr& e, const Expr& a) {
+  if (e.kind() != K::Max && e.kind() != K::Min) return e;
+  const auto& args = e.args();
+  const bool has_a = std::find(args.begin(), args.end(), a) != args.end();
+  if (has_a && e.kind() != kind) return a;
+  std::vector<Expr> kept;
+  for (const Expr& x : args)
+    if (!(has_a && x == a)) kept.push_back(without_redundant(kind, x, a));
+  if (kept.size() == 1) return kept.front();
+  std::sort(kept.begin(), kept.end(), ordered_less);
+  return ExprBuilder::raw(e.kind(), std::move(kept));  // sympy: evaluate=False
+}
+
+/// The first part of MinMaxBase._collapse_arguments. A number T among the
+/// arguments drops an opposite Min/Max whose first argument is known to be
+/// beyond T (Max(5, Min(3, x)) -> 5, Min(-3, Max(s0, s1)) -> -3 for positive
+/// s0). sympy also takes T from numbers nested in other Min/Max arguments,
+/// which is unsound (it turns Min(2, Max(s0**3, Min(-2, s1))) into 2); we
+/// keep to the arguments' own numbers.
 void collapse_arguments(K kind, std::vector<Expr>& args) {
   std::optional<Num> bound;
   for (const Expr& a : args)
     if (is_number(a) && (!bound || more_extreme(kind, num(a), *bound))) bound = num(a);
   std::vector<Expr> kept;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const Expr& a = args[i];
-    if (a.kind() == opposite(kind)) {
-      const Expr& first = a.args().front();
-      if (bound && is_number(first) && more_extreme(kind, *bound, num(first))) continue;
-      bool dominated = false;
-      for (size_t j = 0; j < args.size(); ++j) {
-        if (j == i) continue;
-        const auto& inner = a.args();
-        if (std::find(inner.begin(), inner.end(), args[j]) != inner.end()) dominated = true;
-      }
-      if (dominated) continue;
+  for (const Expr& a : args) {
+    if (bound && a.kind() == opposite(kind)) {
+      // Max(T, Min(a0, ...)) drops the Min when a0 < T; Min(T, Max(a0, ...)) when a0 > T.
+      const Expr t = ExprBuilder::number(*bound);
+      const Expr beyond = ExprBuilder::relation(kind == K::Max ? K::Lt : K::Gt, a.args().front(), t);
+      if (beyond.kind() == K::True) continue;
     }
     kept.push_back(a);
   }
-  args = std::move(kept);
+  for (size_t i = 0; i < kept.size(); ++i)
+    for (size_t j = i + 1; j < kept.size(); ++j) kept[j] = without_redundant(kind, kept[j], kept[i]);
+  // Collapsing may have made duplicates; sympy's frozenset drops them.
+  args.clear();
+  for (const Expr& a : kept)
+    if (std::find(args.begin(), args.end(), a) == args.end()) args.push_back(a);
+}
+
+/// The end of MinMaxBase._collapse_arguments: arguments common to every
+/// opposite Min/Max are factored out, Max(Min(x, y), Min(x, z)) ->
+/// Min(x, Max(y, z)). sympy builds the pieces unevaluated, but evaluates
+/// them again when torch reads the srepr back, so we build them evaluated.
+void factor_common_arguments(K kind, std::vector<Expr>& args) {
+  const K other = opposite(kind);
+  std::vector<Expr> others, remaining;
+  for (const Expr& a : args) (a.kind() == other ? others : remaining).push_back(a);
+  if (others.empty()) return;
+  std::vector<Expr> common = others.front().args();
+  for (const Expr& o : others) {
+    std::vector<Expr> kept;
+    for (const Expr& c : common)
+      if (std::find(o.args().begin(), o.args().end(), c) != o.args().end()) kept.push_back(c);
+    common = std::move(kept);
+  }
+  if (common.empty()) return;
+  auto evaluated = [](K k, std::vector<Expr> parts) { return ExprBuilder::min_max(k, std::move(parts)); };
+  std::vector<Expr> differences;
+  bool all_differ = true;
+  for (const Expr& o : others) {
+    std::vector<Expr> rest;
+    for (const Expr& a : o.args())
+      if (std::find(common.begin(), common.end(), a) == common.end()) rest.push_back(a);
+    if (rest.empty()) all_differ = false;
+    else differences.push_back(evaluated(other, std::move(rest)));
+  }
+  std::vector<Expr> factored = common;
+  if (all_differ) factored.push_back(evaluated(kind, std::move(differences)));
+  remaining.push_back(evaluated(other, std::move(factored)));
+  args = std::move(remaining);
 }
 
 /// MinMaxBase._collapse_known_multiplicative_terms: Max(2*x, 3*x) -> 3*x
@@ -103,6 +154,7 @@ Expr ExprBuilder::min_max(K kind, std::vector<Expr> args) {
   if (flat.empty()) throw std::invalid_argument("Max/Min needs at least one argument");
   std::sort(flat.begin(), flat.end(), ordered_less);
   collapse_arguments(kind, flat);
+  if (flat.size() > 1) factor_common_arguments(kind, flat);
   std::vector<Expr> out = find_local_zeros(kind, flat);
   if (out.size() == 1) return out.front();
   std::sort(out.begin(), out.end(), ordered_less);

@@ -17,7 +17,7 @@ struct Result {
 };
 
 // Runs exportlens with no display and no Qt platform: the CLI must not need one.
-Result exportlens(const QStringList& args) {
+Result run_exportlens(const QStringList& args) {
   QProcess p;
   auto env = QProcessEnvironment::systemEnvironment();
   env.remove("DISPLAY");
@@ -50,7 +50,7 @@ class TestCli : public QObject {
   }
   void print_equals_torch() {
     QFETCH(QString, name);
-    const auto r = exportlens({"print", fixture_file(name, "program.pt2")});
+    const auto r = run_exportlens({"print", fixture_file(name, "program.pt2")});
     QVERIFY2(r.code == 0, qPrintable(r.err));
     QCOMPARE(r.out, read_text(fixture_file(name, "print.txt")) + "\n");  // print() adds the newline
   }
@@ -64,7 +64,7 @@ class TestCli : public QObject {
   void run_outputs_equal_torch() {
     QFETCH(QString, name);
     const QString out = tmp_.filePath(name + "_out.pt");
-    const auto r = exportlens({"run", fixture_file(name, "program.pt2"), "--inputs", fixture_file(name, "inputs.pt"),
+    const auto r = run_exportlens({"run", fixture_file(name, "program.pt2"), "--inputs", fixture_file(name, "inputs.pt"),
                                "--out", out});
     QVERIFY2(r.code == 0, qPrintable(r.err));
     QVERIFY(r.out.contains("ran on cpu"));
@@ -87,26 +87,26 @@ class TestCli : public QObject {
   }
 
   void run_random_inputs() {
-    const auto r = exportlens({"run", fixture_file("dynamic_model_auto", "program.pt2"), "--random", "--seed", "3"});
+    const auto r = run_exportlens({"run", fixture_file("dynamic_model_auto", "program.pt2"), "--random", "--seed", "3"});
     QVERIFY2(r.code == 0, qPrintable(r.err));
     QVERIFY(r.out.contains("output 0: torch.float32[6, 3]"));
     QVERIFY(r.out.contains("output 1: torch.float32[32]"));
   }
 
   void info_summarizes() {
-    const auto r = exportlens({"info", fixture_file("my_module", "program.pt2")});
+    const auto r = run_exportlens({"info", fixture_file("my_module", "program.pt2")});
     QVERIFY2(r.code == 0, qPrintable(r.err));
     QVERIFY2(r.out.contains("parameters: 1010 (3.94531 KiB)"), qPrintable(r.out));  // Linear(100, 10)
     QVERIFY(r.out.contains("1  aten.linear.default"));
     QVERIFY(r.out.contains("x: USER_INPUT f32[8, 100]"));
-    const auto custom = exportlens({"info", fixture_file("custom_op", "program.pt2")});
+    const auto custom = run_exportlens({"info", fixture_file("custom_op", "program.pt2")});
     QCOMPARE(custom.code, 0);
     QVERIFY(custom.out.contains("not runnable here"));
     QVERIFY(custom.out.contains("my_custom_library::custom_op"));
   }
 
   void dot_writes_graphviz() {
-    const auto r = exportlens({"dot", fixture_file("book_mlp", "program.pt2")});
+    const auto r = run_exportlens({"dot", fixture_file("book_mlp", "program.pt2")});
     QCOMPARE(r.code, 0);
     QVERIFY(r.out.startsWith("digraph"));
     QVERIFY(r.out.contains("\"linear\" -> \"relu\""));
@@ -114,37 +114,37 @@ class TestCli : public QObject {
   }
 
   void errors_are_one_clear_message() {
-    auto r = exportlens({"print", "/nonexistent/model.pt2"});
+    auto r = run_exportlens({"print", "/nonexistent/model.pt2"});
     QCOMPARE(r.code, 1);
     QVERIFY(r.err.startsWith("exportlens print: error: /nonexistent/model.pt2: no such file"));
     QCOMPARE(r.err.count('\n'), 1);
 
-    r = exportlens({"run", fixture_file("book_mlp", "program.pt2")});
+    r = run_exportlens({"run", fixture_file("book_mlp", "program.pt2")});
     QCOMPARE(r.code, 2);
     QVERIFY(r.err.contains("run needs --inputs IN.pt or --random"));
 
-    r = exportlens({"run", fixture_file("custom_op", "program.pt2"), "--random"});
+    r = run_exportlens({"run", fixture_file("custom_op", "program.pt2"), "--random"});
     QCOMPARE(r.code, 1);
     QVERIFY2(r.err.contains("my_custom_library::custom_op"), qPrintable(r.err));
 
-    r = exportlens({"print", "--bogus", "x.pt2"});
+    r = run_exportlens({"print", "--bogus", "x.pt2"});
     QCOMPARE(r.code, 2);
     QVERIFY(r.err.contains("unknown option '--bogus'"));
 
-    r = exportlens({"frobnicate"});
+    r = run_exportlens({"frobnicate"});
     QCOMPARE(r.code, 2);
     QVERIFY(r.err.contains("unknown command or file 'frobnicate'"));
 
-    r = exportlens({"run", fixture_file("book_mlp", "program.pt2"), "--random", "--device", "cuda"});
+    r = run_exportlens({"run", fixture_file("book_mlp", "program.pt2"), "--random", "--device", "cuda"});
     QCOMPARE(r.code, 1);
     QVERIFY2(r.err.contains("cannot run on cuda"), qPrintable(r.err));
   }
 
   void help() {
-    auto r = exportlens({"--help"});
+    auto r = run_exportlens({"--help"});
     QCOMPARE(r.code, 0);
     for (const char* c : {"print", "info", "run", "dot"}) QVERIFY(r.out.contains(QString("  ") + c));
-    r = exportlens({"run", "--help"});
+    r = run_exportlens({"run", "--help"});
     QCOMPARE(r.code, 0);
     QVERIFY(r.out.startsWith("usage: exportlens run FILE.pt2"));
   }

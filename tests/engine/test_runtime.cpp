@@ -1,16 +1,18 @@
 // The interpreter against real torch: for every fixture that exports, running
 // the program on the fixture's inputs gives ep.module()(*inputs)'s outputs.
+// LibTorch headers come before Qt's: Qt's `slots` macro breaks them.
 #include <ATen/ops/allclose.h>
 #include <ATen/ops/equal.h>
-#include <QtTest>
 #include <torch/csrc/jit/serialization/pickle.h>
-
-#include <fstream>
 
 #include "engine/runtime/input_check.h"
 #include "engine/runtime/interpreter.h"
 #include "engine/runtime/program_runner.h"
 #include "engine/serde/pt2_reader.h"
+
+#include <QtTest>
+#include <fstream>
+
 #include "support/fixtures.h"
 
 using namespace exportlens;
@@ -72,7 +74,12 @@ class TestRuntime : public QObject {
     runtime::Interpreter interp(ep, c10::Device(c10::kCPU));
     const auto inputs = load_tuple(fixture_file(name, "inputs" + suffix + ".pt"));
     const auto want = load_tuple(fixture_file(name, "outputs" + suffix + ".pt"));
-    const auto got = interp.run(inputs);
+    std::vector<c10::IValue> got;
+    try {
+      got = interp.run(inputs);
+    } catch (const std::exception& e) {
+      QFAIL(e.what());
+    }
     QCOMPARE(int(got.size()), int(want.size()));
     for (size_t i = 0; i < want.size(); ++i) {
       const auto err = compare(got[i], want[i]);

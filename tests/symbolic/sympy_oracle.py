@@ -3,14 +3,16 @@
 Reads JSON lines from the file named by argv[1] and writes one JSON line per
 request to stdout:
   {"id": n, "srepr": S, "values": {...}}
-      -> {"id", "str", "srepr", "value"}: sympy's evaluation of S, printed
-         both ways, and its value at `values` (an int, or "error").
+      -> {"id", "str", "srepr", "value", "reread"}: sympy's evaluation of S,
+         printed both ways, its value at `values` (an int, or "error"), and
+         the srepr of what Python operators make of that str again.
   {"id": n, "pair": [A, B], "values": [{...}, ...]}
       -> {"id", "equal", "numeric_equal"}: whether sympy builds the same
          expression from A and B, and whether they agree at every point.
 A request sympy cannot build gets {"id", "error"}.
 Exits non-zero on anything it cannot read.
 """
+import ast
 import json
 import sys
 
@@ -34,6 +36,34 @@ RELATIONS = {
 
 def parse(text):
     return eval(text, dict(NAMESPACE))  # noqa: S307 - test input we wrote ourselves
+
+
+class _AsPrinted(ast.NodeTransformer):
+    """Read a printout as sympy objects: a // b is torch's FloorDiv (on sympy
+    objects Python's // means floor(a/b)), and integer literals are sympy
+    Integers (so 3 <= s0 stays LessThan(3, s0) rather than Python reflecting
+    it into s0 >= 3)."""
+
+    def visit_Constant(self, node):
+        if type(node.value) is int:
+            call = ast.Call(func=ast.Name("Integer", ast.Load()), args=[node], keywords=[])
+            return ast.copy_location(call, node)
+        return node
+
+    def visit_BinOp(self, node):
+        self.generic_visit(node)
+        if isinstance(node.op, ast.FloorDiv):
+            call = ast.Call(func=ast.Name("FloorDiv", ast.Load()), args=[node.left, node.right], keywords=[])
+            return ast.copy_location(call, node)
+        return node
+
+
+def reread(text, symbols):
+    """Evaluate a str() printout with Python operator semantics, as a reader of it would."""
+    tree = ast.fix_missing_locations(_AsPrinted().visit(ast.parse(text, mode="eval")))
+    namespace = dict(NAMESPACE)
+    namespace.update({s.name: s for s in symbols})
+    return sympy.sympify(eval(compile(tree, "<str>", "eval"), namespace))  # noqa: S307
 
 
 def value(e, env):
@@ -97,6 +127,7 @@ def answer(request):
         "str": str(e),
         "srepr": sympy.srepr(e),
         "value": safe_value(e, request.get("values", {})),
+        "reread": sympy.srepr(reread(str(e), e.free_symbols)),
     }
 
 

@@ -41,7 +41,8 @@ struct Seed {
 std::vector<Seed> seeds() {
   const Expr s0 = sym("s0"), s1 = sym("s1"), s2 = sym("s2"), s3 = sym("s3"), s4 = sym("s4"),
              s5 = sym("s5"), s17 = sym("s17"), s32 = sym("s32"), s77 = sym("s77"),
-             s95 = sym("s95"), s100 = sym("s100"), u0 = sym("u0");
+             s53 = sym("s53"), s95 = sym("s95"), s100 = sym("s100"), u0 = sym("u0");
+  const Expr conv_h = Expr::floordiv(s0 + 2 - 3, 2) + 1, conv_w = Expr::floordiv(s53 + 2 - 3, 2) + 1;
   return {
       {s2 * s3, "s2*s3"},
       {s0 + 2, "s0 + 2"},
@@ -75,6 +76,15 @@ std::vector<Seed> seeds() {
       {Expr::max(s17, 2 * s95), "Max(s17, 2*s95)"},
       {2 * s32 * s95 + 5, "2*s32*s95 + 5"},
       {Expr::mod(u0, 3), "PythonMod(u0, 3)"},
+      // Shapes of real exports: conv/pool output sizes, chunk, unbacked slices.
+      {conv_h, "(((s0 - 1)//2)) + 1"},
+      {conv_h * conv_w * 4, "4*((((s0 - 1)//2)) + 1)*((((s53 - 1)//2)) + 1)"},
+      {4 * Expr::max(1, Expr::floordiv(s0 - 1, 4)) * Expr::max(1, Expr::floordiv(s53 - 1, 4)),
+       "4*Max(1, ((s0 - 1)//4))*Max(1, ((s53 - 1)//4))"},
+      {2 * s95 - 2 * Expr::floordiv(2 * s95 + 2, 3), "2*s95 - 2*(((2*s95 + 2)//3))"},
+      {Expr::min(10, Expr::floordiv(u0, 3)), "Min(10, (u0//3))"},
+      {s17 + Expr::mod(2 * s95, 5) + 1, "s17 + (Mod(2*s95, 5)) + 1"},
+      {Expr::floordiv(s17 * s95, 2) + 1, "(((s17*s95)//2)) + 1"},
   };
 }
 
@@ -191,14 +201,16 @@ class TestExpr : public QObject {
   std::vector<QJsonObject> case_answers_;
   std::vector<QJsonObject> pair_answers_;
 
+  /// A fixed seed; EXPORTLENS_EXPR_SEED / EXPORTLENS_EXPR_SCALE explore further.
   void build_cases() {
-    RandomExprs random(20240601);
+    RandomExprs random(qEnvironmentVariableIntValue("EXPORTLENS_EXPR_SEED") ?: 20240601);
+    const int scale = qEnvironmentVariableIntValue("EXPORTLENS_EXPR_SCALE") ?: 1;
     int n = 0;
     for (const Seed& s : seeds()) cases_.push_back({"seed " + s.text, s.expr, random.point()});
-    for (int i = 0; i < 300; ++i)
+    for (int i = 0; i < 300 * scale; ++i)
       cases_.push_back({"random integer " + std::to_string(n++), random.integer_expr(4),
                         random.point()});
-    for (int i = 0; i < 120; ++i)
+    for (int i = 0; i < 120 * scale; ++i)
       cases_.push_back({"random boolean " + std::to_string(n++), random.boolean_expr(2),
                         random.point()});
     build_pairs(random);
@@ -222,7 +234,8 @@ class TestExpr : public QObject {
         {"a / b", [](Expr a, Expr b, Expr) { return std::pair{a, b}; }},
         {"str(a) / a", [](Expr a, Expr, Expr) { return std::pair{Expr::parse(a.str()), a}; }},
     };
-    for (int i = 0; i < 240; ++i) {
+    const int scale = qEnvironmentVariableIntValue("EXPORTLENS_EXPR_SCALE") ?: 1;
+    for (int i = 0; i < 240 * scale; ++i) {
       const auto& [name, route] = routes[i % routes.size()];
       auto [a, b] = route(random.integer_expr(2), random.integer_expr(2), random.integer_expr(1));
       pairs_.push_back({name + " #" + std::to_string(i), a, b,
@@ -278,9 +291,14 @@ class TestExpr : public QObject {
                      bool seeds_only = false) {
     QCOMPARE(case_answers_.size(), cases_.size());
     std::vector<std::string> problems;
+    size_t skipped = 0;
     for (size_t i = 0; i < cases_.size(); ++i) {
       if (seeds_only && cases_[i].origin.rfind("seed", 0) != 0) continue;
       const QJsonObject& answer = case_answers_[i];
+      if (sympy_gave_up(answer)) {
+        ++skipped;
+        continue;
+      }
       std::string problem =
           answer.contains("error")
               ? "sympy could not build it: " + answer.value("error").toString().toStdString()
@@ -291,6 +309,13 @@ class TestExpr : public QObject {
     for (size_t i = 0; i < problems.size() && i < 25; ++i) qWarning("%s", problems[i].c_str());
     QVERIFY2(problems.empty(), qPrintable(QString::number(problems.size()) + " of " +
                                           QString::number(cases_.size()) + " cases disagree"));
+    QVERIFY2(skipped * 50 <= cases_.size(), "sympy gave up on too many cases");
+  }
+
+  /// sympy's own evaluation sometimes recurses without end (e.g. inside
+  /// PythonMod.eval); such a case says nothing about us.
+  static bool sympy_gave_up(const QJsonObject& answer) {
+    return answer.value("error").toString().startsWith("RecursionError");
   }
 
   static std::string sympy_str(const QJsonObject& a) { return a.value("str").toString().toStdString(); }
@@ -338,12 +363,16 @@ class TestExpr : public QObject {
     });
   }
 
-  void sympyStrParsesBack() {
+  /// parse() reads a printout the way Python operators on sympy objects do
+  /// (which is not always the printed expression: -(-s0 - 2)*x rereads as
+  /// (s0 + 2)*x, in sympy as in ours).
+  void strParsesLikePython() {
     for_each_case([](const Case&, const QJsonObject& a) -> std::string {
       try {
         const Expr from_str = Expr::parse(sympy_str(a));
-        if (from_str != Expr::parse_srepr(sympy_srepr(a)))
-          return "parse(" + sympy_str(a) + ") = " + from_str.srepr();
+        const std::string expected = a.value("reread").toString().toStdString();
+        if (from_str.srepr() != expected)
+          return "parse(" + sympy_str(a) + ") = " + from_str.srepr() + ", Python: " + expected;
         return "";
       } catch (const std::exception& e) {
         return std::string("parse threw ") + e.what();
@@ -370,6 +399,7 @@ class TestExpr : public QObject {
       const bool ours = p.a == p.b;
       equal_pairs += ours;
       std::string problem;
+      if (sympy_gave_up(a)) continue;
       if (a.contains("error")) problem = "sympy: " + a.value("error").toString().toStdString();
       else if (ours != a.value("equal").toBool()) problem = ours ? "we say equal, sympy not" : "sympy says equal, we not";
       else if (ours && !a.value("numeric_equal").toBool()) problem = "equal but values differ";

@@ -1,0 +1,15 @@
+#pragma once
+// Python traceback text (node.meta["stack_trace"]) read the way FX reads it,
+// so the GUI's source locations agree with print(ep)'s "# File:" comments.
+#include <optional>
+#include <string_view>
+
+#include "engine/ir/node.h"
+
+namespace exportlens::ir {
+
+/// The innermost `File "path", line N, in fn` frame that is followed by a
+/// code line (FX's _parse_stack_trace), or nullopt.
+std::optional<SourceLocation> innermost_frame(std::string_view stack_trace);
+
+}  // namespace exportlens::ir

@@ -1,0 +1,513 @@
+#include "engine/ops/program_solver.h"
+
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <unordered_map>
+
+#include "engine/ops/rule_helpers.h"
+#include "engine/ops/shape_rule.h"
+#include "engine/symbolic/export_constraints.h"
+#include "engine/symbolic/python_guard_parser.h"
+#include "engine/symbolic/python_printer.h"
+
+namespace exportlens::ops {
+
+using symbolic::DynamicShapesSpec;
+using symbolic::Provenance;
+using symbolic::ShapeEnv;
+using symbolic::SpecBinding;
+
+namespace {
+
+std::string location_of(const ir::Node& n) {
+  const auto f = n.meta.innermost_frame();
+  if (!f || f->file.empty()) return "";
+  return std::filesystem::path(f->file).filename().string() + ":" + std::to_string(f->line) +
+         (f->function.empty() ? "" : " in " + f->function);
+}
+
+bool is_user_input_kind(const ir::InputSpec& s) { return s.kind == ir::InputKind::UserInput; }
+
+/// A file's SymInt at its example value (0 when unknown).
+int64_t hint_of(const ir::SymInt& s) {
+  if (auto v = s.expr.as_integer()) return *v;
+  return s.hint.value_or(0);
+}
+
+}  // namespace
+
+// ---- propagation over the graph -------------------------------------------------
+
+class Propagation {
+ public:
+  Propagation(const PreparedProgram& p, ShapeEnv& env, const SpecBinding& binding, std::vector<Diagnostic>& diags)
+      : p_(p), env_(env), binding_(binding), diags_(diags) {}
+
+  /// Seeds the placeholders, then runs every call_function node; `hook(i, before)`
+  /// runs around node i (and once with i == -1 at the end).
+  void run(const std::function<void(int, bool)>& hook) {
+    seed_placeholders();
+    const auto nodes = p_.program().graph().nodes();
+    const ValueOf value_of = [this](const ir::Node* n) -> const SymValue& { return value(n); };
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      const ir::Node* n = nodes[i];
+      if (n->op != ir::OpKind::CallFunction) continue;
+      hook(int(i), false);
+      values_[n] = apply_rule(*n, value_of);
+      hook(int(i), true);
+    }
+    hook(-1, true);
+  }
+
+  const SymValue& value(const ir::Node* n) const {
+    static const SymValue none;
+    auto it = values_.find(n);
+    return it == values_.end() ? none : it->second;
+  }
+
+  /// The expression a source ("L['x'].size()[0]", ".stride()[i]", ".storage_offset()") has now.
+  std::optional<symbolic::Expr> source_expr(const std::string& source) const {
+    symbolic::SourceName s;
+    if (!symbolic::split_source_name(source, s) || !s.path.empty()) return std::nullopt;
+    for (size_t i = 0; i < p_.inputs_.size(); ++i) {
+      if (p_.inputs_[i].name != s.argument) continue;
+      std::vector<symbolic::Expr> sizes;
+      for (const auto& d : binding_.dims)
+        if (d.input == int(i)) sizes.push_back(env_.replace(d.expr));
+      if (s.property == "size" && s.index >= 0 && size_t(s.index) < sizes.size()) return sizes[size_t(s.index)];
+      if (s.property == "stride" && s.index >= 0 && size_t(s.index) < sizes.size())
+        return env_.replace(product(sizes, size_t(s.index) + 1));
+      if (s.property == "storage_offset") return symbolic::Expr(0);
+      if (s.property.empty() && !p_.inputs_[i].is_tensor) {
+        if (const ir::Node* n = p_.input_nodes_[i]; n && n->value.sym_int())
+          return symbolic::Expr(hint_of(*n->value.sym_int()));
+      }
+      return std::nullopt;
+    }
+    return std::nullopt;
+  }
+
+  std::optional<symbolic::Expr> translate(const symbolic::Expr& recorded) const {
+    std::map<std::string, symbolic::Expr> subs;
+    for (const std::string& s : recorded.free_symbols()) {
+      auto e = source_expr(s);
+      if (!e) return std::nullopt;
+      subs.emplace(s, *e);
+    }
+    return recorded.substitute(subs);
+  }
+
+  const std::unordered_map<const ir::Node*, SymValue>& values() const { return values_; }
+
+ private:
+  void seed_placeholders() {
+    for (const ir::Node* n : p_.program().graph().placeholders()) values_[n] = from_file(n->value, false);
+    for (size_t i = 0; i < p_.inputs_.size(); ++i) {
+      const ir::Node* n = p_.input_nodes_[i];
+      if (!n || !p_.inputs_[i].is_tensor) continue;
+      SymTensor t;
+      if (const ir::TensorMeta* m = n->value.tensor()) {
+        t.dtype = m->dtype;
+        t.device = m->device;
+      }
+      for (const auto& d : binding_.dims)
+        if (d.input == int(i)) t.sizes.push_back(d.expr);
+      values_[n] = SymValue::of(std::move(t));
+    }
+  }
+
+  /// A value as the file records it, every symbolic size at its example value.
+  SymValue from_file(const ir::ValueInfo& v, bool fresh_unbacked) {
+    if (const ir::TensorMeta* m = v.tensor()) {
+      SymTensor t;
+      t.dtype = m->dtype;
+      t.device = m->device;
+      for (const auto& s : m->sizes) t.sizes.push_back(s.is_static() || s.hint ? symbolic::Expr(hint_of(s)) : unbacked(fresh_unbacked));
+      return SymValue::of(std::move(t));
+    }
+    if (const ir::SymInt* s = v.sym_int())
+      return SymValue::of_int(s->is_static() || s->hint ? symbolic::Expr(hint_of(*s)) : unbacked(fresh_unbacked));
+    if (const ir::SymBool* b = v.sym_bool()) return SymValue::of_bool(symbolic::Expr::boolean(b->hint.value_or(true)));
+    if (const ir::ValueTuple* tup = v.tuple()) {
+      std::vector<SymValue> items;
+      for (const auto& item : *tup) items.push_back(from_file(item, fresh_unbacked));
+      return SymValue::list(std::move(items));
+    }
+    return SymValue::none();
+  }
+
+  symbolic::Expr unbacked(bool fresh) {
+    if (!fresh) return symbolic::Expr(0);
+    Provenance o;
+    o.kind = Provenance::Kind::ShapeRule;
+    o.rule = "no shape rule: data-dependent size";
+    return env_.create_unbacked(o);
+  }
+
+  SymValue apply_rule(const ir::Node& n, const ValueOf& value_of) {
+    const ShapeRule* rule = find_shape_rule(n.target);
+    const std::string op = n.target.is_torch_op() ? "aten." + n.target.short_name() : n.target.qualified();
+    if (!rule) {
+      note(n, op, "no shape rule for " + n.target.qualified() + "; its output shapes are specialized to the "
+                      "example sizes");
+      return from_file(n.value, true);
+    }
+    RuleContext ctx(env_, n, value_of, location_of(n));
+    try {
+      return (*rule)(ctx);
+    } catch (const RuleError& e) {
+      note(n, op, std::string(e.what()) + "; its output shapes are specialized to the example sizes");
+      return from_file(n.value, true);
+    }
+  }
+
+  void note(const ir::Node& n, const std::string& op, std::string message) {
+    diags_.push_back({n.name, op, std::move(message)});
+  }
+
+  const PreparedProgram& p_;
+  ShapeEnv& env_;
+  const SpecBinding& binding_;
+  std::vector<Diagnostic>& diags_;
+  std::unordered_map<const ir::Node*, SymValue> values_;
+};
+
+// ---- PreparedProgram ------------------------------------------------------------
+
+PreparedProgram::PreparedProgram(const ir::ExportedProgram& program) : program_(&program) {
+  read_inputs();
+  parse_recorded_guards();
+  attribute_recorded_guards();
+}
+
+void PreparedProgram::read_inputs() {
+  std::vector<const ir::InputSpec*> users;
+  for (const auto& s : program_->signature.inputs)
+    if (is_user_input_kind(s)) users.push_back(&s);
+  std::vector<std::string> names;
+  for (const auto& m : program_->module_call_graph)
+    if (m.fqn.empty() && m.forward_arg_names.size() == users.size()) names = m.forward_arg_names;
+  for (size_t i = 0; i < users.size(); ++i) {
+    const ir::InputSpec& s = *users[i];
+    symbolic::ExampleInput in;
+    in.name = i < names.size() ? names[i] : s.arg.name;
+    const ir::Node* n = s.arg.type == ir::SpecArgument::Type::Constant ? nullptr : program_->graph().find(s.arg.name);
+    const ir::TensorMeta* m = n ? n->value.tensor() : nullptr;
+    in.is_tensor = m != nullptr;
+    if (m)
+      for (const auto& d : m->sizes) in.sizes.push_back(hint_of(d));
+    inputs_.push_back(std::move(in));
+    input_nodes_.push_back(n);
+  }
+}
+
+void PreparedProgram::parse_recorded_guards() {
+  for (const std::string& text : program_->guards_code) {
+    RecordedGuard g;
+    g.text = text;
+    try {
+      g.expr = symbolic::parse_python_guard(text);
+    } catch (const std::exception& e) {
+      diagnostics_.push_back({"", "", std::string("recorded guard not replayed: ") + e.what()});
+      continue;
+    }
+    bool known = true;
+    for (const std::string& s : g.expr.free_symbols()) {
+      symbolic::SourceName name;
+      const bool ok = symbolic::split_source_name(s, name) && name.path.empty() &&
+                      std::any_of(inputs_.begin(), inputs_.end(), [&](const auto& in) { return in.name == name.argument; });
+      known = known && ok;
+    }
+    if (!known) {
+      diagnostics_.push_back({"", "", "recorded guard not replayed (it names inputs ExportLens does not track): " + text});
+      continue;
+    }
+    recorded_.push_back(std::move(g));
+  }
+}
+
+DynamicShapesSpec PreparedProgram::recorded_spec() const {
+  DynamicShapesSpec spec;
+  spec.form = DynamicShapesSpec::Form::Dict;
+  for (size_t i = 0; i < inputs_.size(); ++i) {
+    symbolic::InputShapeSpec in;
+    const ir::TensorMeta* m = input_nodes_[i] ? input_nodes_[i]->value.tensor() : nullptr;
+    if (m) {
+      in.form = symbolic::InputShapeSpec::Form::Tuple;
+      for (size_t d = 0; d < m->sizes.size(); ++d) {
+        symbolic::DimSpec ds;
+        ds.kind = m->sizes[d].is_static() ? symbolic::DimSpec::Kind::Static : symbolic::DimSpec::Kind::Auto;
+        in.dims.emplace_back(int64_t(d), ds);
+      }
+    }
+    spec.inputs.emplace_back(inputs_[i].name, in);
+  }
+  return spec;
+}
+
+void PreparedProgram::attribute_recorded_guards() {
+  if (recorded_.empty()) return;
+  // Trace once with every tensor dim Dim.AUTO (what the program was exported
+  // with, or looser) and see after which node each recorded guard follows
+  // from the shape rules' guards.
+  DynamicShapesSpec all_auto = recorded_spec();
+  for (auto& [name, in] : all_auto.inputs)
+    for (auto& [k, d] : in.dims) d.kind = symbolic::DimSpec::Kind::Auto;
+  ShapeEnv env;
+  env.set_logging(false);
+  std::vector<Diagnostic> ignored;
+  const SpecBinding binding = symbolic::bind_spec(env, all_auto, inputs_);
+  Propagation prop(*this, env, binding, ignored);
+  const auto nodes = program_->graph().nodes();
+  std::vector<bool> explained(recorded_.size(), false);
+  size_t guards_seen = 0;
+  try {
+    prop.run([&](int index, bool after) {
+      if (!after || index < 0 || env.guards().size() == guards_seen) return;
+      guards_seen = env.guards().size();
+      for (size_t k = 0; k < recorded_.size(); ++k) {
+        if (explained[k]) continue;
+        const auto e = prop.translate(recorded_[k].expr);
+        if (e && env.static_truth(*e) == std::optional<bool>(true)) {
+          explained[k] = true;
+          recorded_[k].anchor_node = index;
+          recorded_[k].after_node = true;
+          recorded_[k].explained_by = nodes[size_t(index)]->name;
+        }
+      }
+    });
+  } catch (const std::exception& e) {
+    diagnostics_.push_back({"", "", std::string("could not place the recorded guards in the trace: ") + e.what()});
+  }
+  // An unexplained guard (user code) goes before the node that explains the next explained one.
+  for (size_t k = 0; k < recorded_.size(); ++k) {
+    if (explained[k]) continue;
+    recorded_[k].anchor_node = -1;  // after the last node, unless an explained guard follows
+    recorded_[k].after_node = true;
+    for (size_t j = k + 1; j < recorded_.size(); ++j)
+      if (explained[j]) {
+        recorded_[k].anchor_node = recorded_[j].anchor_node;
+        recorded_[k].after_node = false;
+        break;
+      }
+  }
+}
+
+// ---- solving ---------------------------------------------------------------------
+
+namespace {
+
+std::string kind_name(symbolic::ConstraintViolation::Kind k) {
+  using K = symbolic::ConstraintViolation::Kind;
+  switch (k) {
+    case K::Specialized: return "specialized";
+    case K::MustBeEqual: return "must_be_equal";
+    case K::MustBeRelated: return "must_be_related";
+    case K::InferredEqual: return "inferred_equal";
+    case K::GuardNotSatisfied: return "guard_not_satisfied";
+    case K::RangeNotSatisfied: return "range_not_satisfied";
+  }
+  return "violation";
+}
+
+void collect_unbacked(const SymValue& v, const ShapeEnv& env, std::vector<symbolic::Expr>& out) {
+  auto add = [&](const symbolic::Expr& e) {
+    for (const std::string& s : env.replace(e).free_symbols()) {
+      const symbolic::Expr sym = symbolic::Expr::symbol(s);
+      if (env.is_unbacked(sym) && std::find(out.begin(), out.end(), sym) == out.end()) out.push_back(sym);
+    }
+  };
+  switch (v.kind) {
+    case SymValue::Kind::Tensor:
+      for (const auto& d : v.tensor.sizes) add(d);
+      break;
+    case SymValue::Kind::Int: add(v.scalar); break;
+    case SymValue::Kind::List:
+      for (const auto& i : v.items) collect_unbacked(i, env, out);
+      break;
+    default: break;
+  }
+}
+
+SymValue simplified(const SymValue& v, const ShapeEnv& env) {
+  SymValue out = v;
+  switch (v.kind) {
+    case SymValue::Kind::Tensor:
+      for (auto& d : out.tensor.sizes) d = env.replace(d);
+      break;
+    case SymValue::Kind::Int:
+    case SymValue::Kind::Bool: out.scalar = env.replace(v.scalar); break;
+    case SymValue::Kind::List:
+      for (auto& i : out.items) i = simplified(i, env);
+      break;
+    default: break;
+  }
+  return out;
+}
+
+class Solver {
+ public:
+  Solver(const PreparedProgram& p, const DynamicShapesSpec& spec, const SolveOptions& o)
+      : p_(p), spec_(spec), options_(o) {}
+
+  SolveResult run() {
+    const auto t0 = std::chrono::steady_clock::now();
+    result_.spec_text = symbolic::print_dynamic_shapes(spec_);
+    result_.diagnostics = p_.diagnostics();
+    env_.set_logging(options_.log);
+    try {
+      solve();
+    } catch (const symbolic::SpecError& e) {
+      fail(SolveStatus::Error, "spec", e.what());
+    } catch (const symbolic::ConstraintViolationError& e) {
+      fail(SolveStatus::Violation, "constraint", e.what());
+    } catch (const symbolic::DataDependentError& e) {
+      fail(SolveStatus::Error, "data_dependent", e.what());
+    } catch (const symbolic::CheckFailedError& e) {
+      fail(SolveStatus::Error, "check", e.what());
+    } catch (const std::exception& e) {
+      fail(SolveStatus::Error, "internal", e.what());
+    }
+    report_env();
+    result_.solve_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return std::move(result_);
+  }
+
+ private:
+  void fail(SolveStatus s, std::string kind, std::string message) {
+    result_.status = s;
+    result_.error_kind = std::move(kind);
+    result_.message = std::move(message);
+  }
+
+  void solve() {
+    binding_ = symbolic::bind_spec(env_, spec_, p_.inputs());
+    Propagation prop(p_, env_, *binding_, result_.diagnostics);
+    const auto nodes = p_.program().graph().nodes();
+    prop.run([&](int index, bool after) { replay(prop, nodes, index, after); });
+    if (options_.node_shapes)
+      for (const ir::Node* n : nodes)
+        if (n->op == ir::OpKind::CallFunction || n->op == ir::OpKind::Placeholder)
+          result_.node_shapes.push_back({n->name, simplified(prop.value(n), env_).str()});
+    std::vector<symbolic::Expr> unbacked;
+    for (const ir::Node* n : nodes) collect_unbacked(prop.value(n), env_, unbacked);
+
+    const symbolic::ConstraintReport report = symbolic::check_constraints(env_, *binding_, spec_);
+    if (report.failed()) {
+      fail(SolveStatus::Violation, "constraint", report.message);
+      for (const auto& v : report.violations)
+        result_.violations.push_back({kind_name(v.kind), v.debug_name, v.source, v.message,
+                                      v.guard ? v.guard->str() : "", v.origin});
+      result_.suggested_fixes = report.fixes;
+      result_.suggested_fixes_text = report.fixes_text();
+      if (!report.fixes.empty()) {
+        try {
+          result_.fixed_spec_text =
+              symbolic::print_dynamic_shapes(symbolic::apply_suggested_fixes(spec_, result_.suggested_fixes_text));
+        } catch (const std::exception& e) {
+          result_.diagnostics.push_back({"", "", std::string("the suggested fixes could not be applied: ") + e.what()});
+        }
+      }
+      return;
+    }
+    const auto ranges = symbolic::compute_range_constraints(env_, *binding_, unbacked);
+    for (const auto& r : ranges.entries)
+      result_.range_constraints.push_back({r.expr.str(), r.range.lower.str(), r.range.upper.str()});
+    if (!ranges.conflicts.empty()) {
+      std::string msg = "Found the following conflicts between user-specified ranges and inferred ranges from model "
+                        "tracing:";
+      for (const auto& c : ranges.conflicts) msg += "\n" + c;
+      fail(SolveStatus::Violation, "range_conflict", msg);
+    }
+  }
+
+  void replay(const Propagation& prop, const std::vector<ir::Node*>& nodes, int index, bool after) {
+    for (const RecordedGuard& g : p_.recorded_guards()) {
+      if (g.anchor_node != index || g.after_node != after) continue;
+      const auto e = prop.translate(g.expr);
+      if (!e) continue;
+      Provenance origin;
+      origin.kind = Provenance::Kind::RecordedGuard;
+      origin.detail = g.text;
+      if (!g.explained_by.empty()) {
+        origin.node = g.explained_by;
+      } else if (index >= 0) {
+        origin.node = nodes[size_t(index)]->name;
+        origin.location = location_of(*nodes[size_t(index)]);
+      }
+      if (!env_.evaluate(*e, origin))
+        result_.diagnostics.push_back({origin.node, "", "recorded guard is false for the example inputs: " + g.text});
+    }
+  }
+
+  std::string python_name(const symbolic::Expr& s) const {
+    if (const auto* r = env_.find_symbol(s.symbol_name()); r && !r->sources.empty()) return r->sources.front();
+    return s.symbol_name();
+  }
+
+  void report_env() {
+    if (binding_) {
+      for (size_t i = 0; i < p_.inputs().size(); ++i) {
+        InputShapeInfo info;
+        info.name = p_.inputs()[i].name;
+        info.is_tensor = p_.inputs()[i].is_tensor;
+        for (const auto& d : binding_->dims)
+          if (d.input == int(i)) info.dims.push_back(env_.replace(d.expr).str());
+        result_.input_shapes.push_back(std::move(info));
+      }
+    }
+    const symbolic::SymbolName name_of = [this](const symbolic::Expr& s) { return python_name(s); };
+    for (const auto& g : env_.guards()) result_.guards.push_back({g.expr.str(), symbolic::to_python(g.expr, name_of), g.origin, false});
+    for (const auto& a : env_.runtime_asserts())
+      result_.guards.push_back({a.expr.str(), symbolic::to_python(a.expr, name_of), a.origin, true});
+    for (const std::string& n : env_.symbol_names()) {
+      const symbolic::SymbolRecord* r = env_.find_symbol(n);
+      SymbolInfo s{n, r->hint, r->range.lower.str(), r->range.upper.str(), r->sources, ""};
+      if (auto it = env_.replacements().find(n); it != env_.replacements().end()) s.replaced_by = it->second.str();
+      result_.symbols.push_back(std::move(s));
+    }
+    for (const auto& rep : env_.replacement_log())
+      result_.replacements.push_back({rep.symbol.str(), rep.target.str(), rep.reason, rep.origin});
+    if (options_.log) result_.log = env_.log();
+  }
+
+  const PreparedProgram& p_;
+  const DynamicShapesSpec& spec_;
+  SolveOptions options_;
+  ShapeEnv env_;
+  std::optional<SpecBinding> binding_;
+  SolveResult result_;
+};
+
+}  // namespace
+
+SolveResult solve(const PreparedProgram& program, const DynamicShapesSpec& spec, const SolveOptions& options) {
+  return Solver(program, spec, options).run();
+}
+
+SolveResult solve(const PreparedProgram& program, std::string_view spec_text, const SolveOptions& options) {
+  DynamicShapesSpec spec;
+  try {
+    spec = symbolic::parse_dynamic_shapes(spec_text);
+  } catch (const std::exception& e) {
+    SolveResult r;
+    r.status = SolveStatus::Error;
+    r.error_kind = "spec";
+    r.message = e.what();
+    r.diagnostics = program.diagnostics();
+    return r;
+  }
+  return solve(program, spec, options);
+}
+
+std::string_view status_name(SolveStatus s) {
+  switch (s) {
+    case SolveStatus::Ok: return "ok";
+    case SolveStatus::Violation: return "violation";
+    case SolveStatus::Error: return "error";
+  }
+  return "error";
+}
+
+}  // namespace exportlens::ops

@@ -1,0 +1,79 @@
+#pragma once
+// Re-solving a dynamic_shapes spec on a loaded program, the way torch.export
+// would have traced it with that spec:
+//
+//  * fresh symbols per the spec (hints = the example sizes the file records),
+//  * every node's shape rule in graph order (guards with node provenance),
+//  * the guards the file recorded (guards_code: if/assert/_check in user code
+//    and op guards ExportLens does not model), replayed where the trace met
+//    them, and the graph's _assert_scalar nodes,
+//  * torch's end-of-trace checks, solver and suggested fixes.
+//
+// What a .pt2 can and cannot tell (see engine/README.md): user control flow
+// is visible only through guards_code (torch 2.13 records it; older files
+// have none, and then only the graph's ops and asserts constrain shapes);
+// guards on data-dependent values never reach guards_code (they stay as
+// _assert_scalar nodes); a branch the example did not take is gone.
+//
+// PreparedProgram does the per-program work once (inputs, parsed recorded
+// guards and where each belongs in the trace), so that a re-solve after a
+// spec edit only propagates.
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/ir/exported_program.h"
+#include "engine/ops/solve_result.h"
+#include "engine/symbolic/dynamic_shapes_spec.h"
+#include "engine/symbolic/spec_binding.h"
+
+namespace exportlens::ops {
+
+/// One guards_code entry and its place in the trace.
+struct RecordedGuard {
+  std::string text;         // as recorded
+  symbolic::Expr expr;      // over source-named symbols
+  int anchor_node = -1;     // index into the graph's node list (-1: after the last node)
+  bool after_node = false;  // replay after (true) or before (false) the anchor node
+  std::string explained_by; // the node whose shape rule reproduces it, if any
+};
+
+class PreparedProgram {
+ public:
+  /// `program` must outlive this object.
+  explicit PreparedProgram(const ir::ExportedProgram& program);
+
+  const ir::ExportedProgram& program() const { return *program_; }
+  const std::vector<symbolic::ExampleInput>& inputs() const { return inputs_; }
+  const std::vector<RecordedGuard>& recorded_guards() const { return recorded_; }
+  const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
+  /// A spec with every dim the file keeps symbolic as Dim.AUTO, the others static.
+  symbolic::DynamicShapesSpec recorded_spec() const;
+
+ private:
+  void read_inputs();
+  void parse_recorded_guards();
+  void attribute_recorded_guards();
+
+  const ir::ExportedProgram* program_;
+  std::vector<symbolic::ExampleInput> inputs_;
+  std::vector<const ir::Node*> input_nodes_;  // placeholder per input (nullptr for constants)
+  std::vector<RecordedGuard> recorded_;
+  std::vector<Diagnostic> diagnostics_;
+  friend class Propagation;
+};
+
+struct SolveOptions {
+  bool log = true;          // collect the TORCH_LOGS-style guard log
+  bool node_shapes = true;  // report every node's symbolic shape
+};
+
+/// Solve `spec` on the program. Never throws for bad specs or violations:
+/// they come back as status error / violation.
+SolveResult solve(const PreparedProgram& program, const symbolic::DynamicShapesSpec& spec,
+                  const SolveOptions& options = {});
+/// Parses the Python text first (a parse error is status error, kind "spec").
+SolveResult solve(const PreparedProgram& program, std::string_view spec_text, const SolveOptions& options = {});
+
+}  // namespace exportlens::ops

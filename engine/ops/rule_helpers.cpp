@@ -1,0 +1,78 @@
+#include "engine/ops/rule_helpers.h"
+
+#include <algorithm>
+
+namespace exportlens::ops {
+
+std::vector<Expr> broadcast_shapes(RuleContext& ctx, const std::vector<Expr>& a, const std::vector<Expr>& b,
+                                   const char* rule) {
+  const size_t n = std::max(a.size(), b.size());
+  std::vector<Expr> out(n);
+  for (size_t k = 0; k < n; ++k) {
+    const size_t i = n - 1 - k;
+    const Expr sa = k < a.size() ? ctx.simplify(a[a.size() - 1 - k]) : Expr(1);
+    const Expr sb = k < b.size() ? ctx.simplify(b[b.size() - 1 - k]) : Expr(1);
+    if (sa == sb) {
+      out[i] = sa;
+    } else if (ctx.guard_or_false(Expr::eq(sa, Expr(1)), rule)) {
+      out[i] = sb;
+    } else if (ctx.guard_or_false(Expr::eq(sb, Expr(1)), rule)) {
+      out[i] = sa;
+    } else {
+      ctx.check(Expr::eq(sa, sb), rule,
+                "The size of tensor a (" + sa.str() + ") must match the size of tensor b (" + sb.str() +
+                    ") at non-singleton dimension " + std::to_string(i));
+      out[i] = sa;
+    }
+  }
+  return out;
+}
+
+Expr product(const std::vector<Expr>& sizes, size_t begin, size_t end) {
+  Expr p(1);
+  for (size_t i = begin; i < std::min(end, sizes.size()); ++i) p = p * sizes[i];
+  return p;
+}
+
+ir::ScalarType promote(ir::ScalarType a, ir::ScalarType b) {
+  if (a == b) return a;
+  const bool fa = ir::is_floating(a), fb = ir::is_floating(b);
+  if (fa != fb) return fa ? a : b;
+  if (a == ir::ScalarType::Bool) return b;
+  if (b == ir::ScalarType::Bool) return a;
+  return ir::element_size(a) >= ir::element_size(b) ? a : b;
+}
+
+std::vector<int64_t> reduction_dims(RuleContext& ctx, size_t index, std::string_view name, size_t rank) {
+  std::vector<int64_t> dims;
+  if (ctx.has(index, name)) {
+    const SymValue v = ctx.value(index, name);
+    if (v.kind == SymValue::Kind::Int) dims.push_back(ctx.static_integer(index, name));
+    else dims = ctx.static_integers(index, name);
+  }
+  if (dims.empty())
+    for (size_t i = 0; i < rank; ++i) dims.push_back(int64_t(i));
+  for (auto& d : dims) d = ctx.wrap_dim(d, rank);
+  return dims;
+}
+
+std::vector<Expr> reduced_sizes(const std::vector<Expr>& sizes, const std::vector<int64_t>& dims, bool keepdim) {
+  std::vector<Expr> out;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    const bool reduced = std::find(dims.begin(), dims.end(), int64_t(i)) != dims.end();
+    if (!reduced) out.push_back(sizes[i]);
+    else if (keepdim) out.push_back(Expr(1));
+  }
+  return out;
+}
+
+SymValue same_shape(const SymTensor& t) { return SymValue::of(t); }
+
+SymValue shaped(std::vector<Expr> sizes, ir::ScalarType dtype) {
+  SymTensor t;
+  t.sizes = std::move(sizes);
+  t.dtype = dtype;
+  return SymValue::of(std::move(t));
+}
+
+}  // namespace exportlens::ops

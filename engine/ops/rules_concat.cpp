@@ -1,0 +1,122 @@
+// cat / stack (the other dims must agree) and split / chunk (the number of
+// pieces specializes: torch iterates over range(num_splits)).
+#include "engine/ops/rule_helpers.h"
+
+namespace exportlens::ops {
+
+namespace {
+
+SymValue cat(RuleContext& ctx) {
+  std::vector<SymTensor> ts = ctx.tensors(0, "tensors");
+  // Legacy: 1-D empty tensors are skipped.
+  std::vector<SymTensor> kept;
+  for (auto& t : ts)
+    if (!(t.rank() == 1 && ctx.simplify(t.sizes[0]) == Expr(0))) kept.push_back(std::move(t));
+  if (kept.empty()) return ts.empty() ? shaped({Expr(0)}, ir::ScalarType::Float) : SymValue::of(ts.front());
+  const SymTensor& first = kept.front();
+  const size_t dim = size_t(ctx.wrap_dim(ctx.static_integer_or(1, "dim", 0), first.rank()));
+  SymTensor out = first;
+  for (size_t k = 1; k < kept.size(); ++k) {
+    const SymTensor& t = kept[k];
+    if (t.rank() != first.rank()) throw RuleError("cat: tensors must have the same number of dimensions");
+    for (size_t d = 0; d < first.rank(); ++d)
+      if (d != dim)
+        ctx.check(Expr::eq(t.sizes[d], first.sizes[d]), "cat: the other dims match",
+                  "Sizes of tensors must match except in dimension " + std::to_string(dim));
+    out.sizes[dim] = out.sizes[dim] + t.sizes[dim];
+    out.dtype = promote(out.dtype, t.dtype);
+  }
+  out.sizes[dim] = ctx.simplify(out.sizes[dim]);
+  return SymValue::of(std::move(out));
+}
+
+SymValue stack(RuleContext& ctx) {
+  const std::vector<SymTensor> ts = ctx.tensors(0, "tensors");
+  if (ts.empty()) throw RuleError("stack expects a non-empty list of tensors");
+  const SymTensor& first = ts.front();
+  for (size_t k = 1; k < ts.size(); ++k) {
+    if (ts[k].rank() != first.rank()) throw RuleError("stack expects each tensor to be equal size");
+    std::vector<Expr> eqs;
+    for (size_t d = 0; d < first.rank(); ++d) eqs.push_back(Expr::eq(ts[k].sizes[d], first.sizes[d]));
+    if (!eqs.empty()) ctx.check(Expr::logical_and(eqs), "stack: every tensor has the same shape");
+  }
+  const size_t dim = size_t(ctx.wrap_dim(ctx.static_integer_or(1, "dim", 0), first.rank() + 1));
+  SymTensor out = first;
+  out.sizes.insert(out.sizes.begin() + long(dim), Expr(int64_t(ts.size())));
+  return SymValue::of(std::move(out));
+}
+
+SymValue split_pieces(RuleContext& ctx, const SymTensor& self, size_t dim, const Expr& split) {
+  const Expr size = self.sizes[dim];
+  const Expr count = Expr::max(Expr::floordiv(size + split - Expr(1), split), Expr(1));
+  const int64_t n = ctx.env.specialize(count, ctx.origin("split: the number of pieces"));
+  std::vector<SymValue> parts;
+  for (int64_t i = 0; i < n; ++i) {
+    SymTensor p = self;
+    p.sizes[dim] = i + 1 < n ? split : ctx.simplify(size - split * Expr(n - 1));
+    parts.push_back(SymValue::of(std::move(p)));
+  }
+  return SymValue::list(std::move(parts));
+}
+
+SymValue split(RuleContext& ctx) {
+  const SymTensor self = ctx.tensor(0, "self");
+  const size_t dim = size_t(ctx.wrap_dim(ctx.static_integer_or(2, "dim", 0), self.rank()));
+  const SymValue s = ctx.value(1, "split_size");
+  if (s.kind == SymValue::Kind::List) {  // split.sizes overload
+    std::vector<SymValue> parts;
+    Expr total(0);
+    for (const auto& item : s.items) total = total + item.scalar;
+    ctx.check(Expr::eq(total, self.sizes[dim]), "split_with_sizes: sizes sum to the dim");
+    for (const auto& item : s.items) {
+      SymTensor p = self;
+      p.sizes[dim] = item.scalar;
+      parts.push_back(SymValue::of(std::move(p)));
+    }
+    return SymValue::list(std::move(parts));
+  }
+  return split_pieces(ctx, self, dim, ctx.integer(1, "split_size"));
+}
+
+SymValue split_with_sizes(RuleContext& ctx) {
+  const SymTensor self = ctx.tensor(0, "self");
+  const size_t dim = size_t(ctx.wrap_dim(ctx.static_integer_or(2, "dim", 0), self.rank()));
+  const std::vector<Expr> sizes = ctx.integers(1, "split_sizes");
+  Expr total(0);
+  for (const Expr& e : sizes) total = total + e;
+  ctx.check(Expr::eq(total, self.sizes[dim]), "split_with_sizes: sizes sum to the dim");
+  std::vector<SymValue> parts;
+  for (const Expr& e : sizes) {
+    SymTensor p = self;
+    p.sizes[dim] = e;
+    parts.push_back(SymValue::of(std::move(p)));
+  }
+  return SymValue::list(std::move(parts));
+}
+
+SymValue chunk(RuleContext& ctx) {
+  const SymTensor self = ctx.tensor(0, "self");
+  const size_t dim = size_t(ctx.wrap_dim(ctx.static_integer_or(2, "dim", 0), self.rank()));
+  const Expr chunks = ctx.integer(1, "chunks");
+  const Expr split = ctx.simplify(Expr::floordiv(self.sizes[dim] + chunks - Expr(1), chunks));
+  return split_pieces(ctx, self, dim, split);
+}
+
+}  // namespace
+
+void add_concat_rules(RuleTable& t) {
+  t["aten::cat"] = cat;
+  t["aten::concat"] = cat;
+  t["aten::concatenate"] = cat;
+  t["aten::stack"] = stack;
+  t["aten::split"] = split;
+  t["aten::unsafe_split"] = split;
+  t["aten::split_copy"] = split;
+  t["aten::split_with_sizes"] = split_with_sizes;
+  t["aten::split_with_sizes_copy"] = split_with_sizes;
+  t["aten::unsafe_split_with_sizes"] = split_with_sizes;
+  t["aten::chunk"] = chunk;
+  t["aten::unsafe_chunk"] = chunk;
+}
+
+}  // namespace exportlens::ops

@@ -1,0 +1,197 @@
+// Convolution and pooling output sizes:
+//   conv:       (in + 2*pad - dilation*(k - 1) - 1) // stride + 1
+//   transposed: (in - 1)*stride - 2*pad + dilation*(k - 1) + output_padding + 1
+//   pooling:    the same as conv, with torch's ceil_mode correction.
+#include "engine/ops/rule_helpers.h"
+
+namespace exportlens::ops {
+
+namespace {
+
+/// A per-spatial-dim parameter: a list, or one value repeated (empty: fallback).
+std::vector<Expr> spatial(RuleContext& ctx, size_t index, std::string_view name, size_t n, int64_t fallback) {
+  std::vector<Expr> v;
+  if (ctx.has(index, name)) {
+    const SymValue s = ctx.value(index, name);
+    if (s.kind == SymValue::Kind::Int) v.assign(n, s.scalar);
+    else if (s.kind == SymValue::Kind::List)
+      for (const auto& item : s.items) v.push_back(item.scalar);
+  }
+  if (v.empty()) v.assign(n, Expr(fallback));
+  if (v.size() == 1 && n > 1) v.assign(n, v[0]);
+  if (v.size() != n) throw RuleError("node " + ctx.node.name + ": expected " + std::to_string(n) + " values for " +
+                                     std::string(name));
+  return v;
+}
+
+Expr conv_out(const Expr& in, const Expr& k, const Expr& s, const Expr& p, const Expr& d) {
+  return Expr::floordiv(in + Expr(2) * p - d * (k - Expr(1)) - Expr(1), s) + Expr(1);
+}
+
+SymValue convolution_impl(RuleContext& ctx, bool transposed, size_t groups_index, size_t out_pad_index) {
+  const SymTensor x = ctx.tensor(0, "input"), w = ctx.tensor(1, "weight");
+  if (w.rank() < 3) throw RuleError("convolution: weight must be at least 3-D");
+  const size_t n = w.rank() - 2;
+  const bool batched = x.rank() == n + 2;
+  if (!batched && x.rank() != n + 1) throw RuleError("convolution: input rank does not match the weight");
+  const Expr groups = groups_index == SIZE_MAX ? Expr(1) : ctx.integer_or(groups_index, "groups", 1);
+  const std::vector<Expr> stride = spatial(ctx, 3, "stride", n, 1);
+  // conv2d.padding(..., str padding) : "same" keeps the size (stride 1), "valid" is 0.
+  std::vector<Expr> pad;
+  bool same = false;
+  if (const ir::Argument* a = ctx.arg(4, "padding"); a && std::holds_alternative<std::string>(a->v)) {
+    same = std::get<std::string>(a->v) == "same";
+    pad.assign(n, Expr(0));
+  } else {
+    pad = spatial(ctx, 4, "padding", n, 0);
+  }
+  const std::vector<Expr> dil = spatial(ctx, 5, "dilation", n, 1);
+  const size_t c = batched ? 1 : 0;
+  const Expr in_channels = x.sizes[c];
+  std::vector<Expr> out;
+  if (batched) out.push_back(x.sizes[0]);
+  if (!transposed) {
+    ctx.check(Expr::eq(in_channels, ctx.simplify(w.sizes[1] * groups)), "convolution: input channels == weight.size(1) * groups",
+              "expected input to have " + (w.sizes[1] * groups).str() + " channels, got " + in_channels.str());
+    out.push_back(w.sizes[0]);
+    for (size_t i = 0; i < n; ++i) {
+      const Expr in = x.sizes[c + 1 + i], k = w.sizes[2 + i];
+      out.push_back(ctx.simplify(same ? in : conv_out(in, k, stride[i], pad[i], dil[i])));
+    }
+  } else {
+    ctx.check(Expr::eq(in_channels, w.sizes[0]), "conv_transpose: input channels == weight.size(0)");
+    out.push_back(ctx.simplify(w.sizes[1] * groups));
+    const std::vector<Expr> opad = out_pad_index == SIZE_MAX ? std::vector<Expr>(n, Expr(0))
+                                                             : spatial(ctx, out_pad_index, "output_padding", n, 0);
+    for (size_t i = 0; i < n; ++i) {
+      const Expr in = x.sizes[c + 1 + i], k = w.sizes[2 + i];
+      out.push_back(ctx.simplify((in - Expr(1)) * stride[i] - Expr(2) * pad[i] + dil[i] * (k - Expr(1)) + opad[i] + Expr(1)));
+    }
+  }
+  return shaped(out, x.dtype);
+}
+
+SymValue convolution(RuleContext& ctx) {
+  const bool transposed = ctx.boolean_or(6, "transposed", false);
+  return convolution_impl(ctx, transposed, 8, 7);
+}
+SymValue conv_nd(RuleContext& ctx) { return convolution_impl(ctx, false, 6, SIZE_MAX); }
+SymValue conv_transpose_nd(RuleContext& ctx) {
+  // conv_transposeNd(input, weight, bias, stride, padding, output_padding, groups, dilation)
+  const SymTensor x = ctx.tensor(0, "input"), w = ctx.tensor(1, "weight");
+  const size_t n = w.rank() - 2;
+  const bool batched = x.rank() == n + 2;
+  const size_t c = batched ? 1 : 0;
+  const std::vector<Expr> stride = spatial(ctx, 3, "stride", n, 1), pad = spatial(ctx, 4, "padding", n, 0);
+  const std::vector<Expr> opad = spatial(ctx, 5, "output_padding", n, 0), dil = spatial(ctx, 7, "dilation", n, 1);
+  const Expr groups = ctx.integer_or(6, "groups", 1);
+  ctx.check(Expr::eq(x.sizes[c], w.sizes[0]), "conv_transpose: input channels == weight.size(0)");
+  std::vector<Expr> out;
+  if (batched) out.push_back(x.sizes[0]);
+  out.push_back(ctx.simplify(w.sizes[1] * groups));
+  for (size_t i = 0; i < n; ++i)
+    out.push_back(ctx.simplify((x.sizes[c + 1 + i] - Expr(1)) * stride[i] - Expr(2) * pad[i] +
+                               dil[i] * (w.sizes[2 + i] - Expr(1)) + opad[i] + Expr(1)));
+  return shaped(out, x.dtype);
+}
+
+Expr pool_out(RuleContext& ctx, const Expr& in, const Expr& k, const Expr& s, const Expr& p, const Expr& d, bool ceil) {
+  Expr out = Expr::floordiv(in + Expr(2) * p - d * (k - Expr(1)) - Expr(1) + (ceil ? s - Expr(1) : Expr(0)), s) + Expr(1);
+  if (ceil && ctx.eval(Expr::ge((out - Expr(1)) * s, in + p), "pool: ceil_mode drops a window starting in the padding"))
+    out = out - Expr(1);
+  return ctx.simplify(out);
+}
+
+SymValue pool_impl(RuleContext& ctx, size_t n, bool with_dilation, bool with_indices) {
+  const SymTensor x = ctx.tensor(0, "self");
+  const std::vector<Expr> k = spatial(ctx, 1, "kernel_size", n, 1);
+  std::vector<Expr> s = spatial(ctx, 2, "stride", n, 0);
+  if (ctx.simplify(s[0]) == Expr(0)) s = k;  // stride=[] means kernel_size
+  const std::vector<Expr> p = spatial(ctx, 3, "padding", n, 0);
+  const std::vector<Expr> d = with_dilation ? spatial(ctx, 4, "dilation", n, 1) : std::vector<Expr>(n, Expr(1));
+  const bool ceil = ctx.boolean_or(with_dilation ? 5 : 4, "ceil_mode", false);
+  std::vector<Expr> out(x.sizes.begin(), x.sizes.end() - long(n));
+  for (size_t i = 0; i < n; ++i) out.push_back(pool_out(ctx, x.sizes[x.rank() - n + i], k[i], s[i], p[i], d[i], ceil));
+  if (!with_indices) return shaped(out, x.dtype);
+  return SymValue::list({shaped(out, x.dtype), shaped(out, ir::ScalarType::Long)});
+}
+
+SymValue max_pool1d(RuleContext& ctx) { return pool_impl(ctx, 1, true, false); }
+SymValue max_pool2d(RuleContext& ctx) { return pool_impl(ctx, 2, true, false); }
+SymValue max_pool3d(RuleContext& ctx) { return pool_impl(ctx, 3, true, false); }
+SymValue max_pool2d_idx(RuleContext& ctx) { return pool_impl(ctx, 2, true, true); }
+SymValue max_pool3d_idx(RuleContext& ctx) { return pool_impl(ctx, 3, true, true); }
+SymValue max_pool1d_idx(RuleContext& ctx) { return pool_impl(ctx, 1, true, true); }
+SymValue avg_pool1d(RuleContext& ctx) { return pool_impl(ctx, 1, false, false); }
+SymValue avg_pool2d(RuleContext& ctx) { return pool_impl(ctx, 2, false, false); }
+SymValue avg_pool3d(RuleContext& ctx) { return pool_impl(ctx, 3, false, false); }
+
+SymValue adaptive_pool(RuleContext& ctx) {
+  const SymTensor x = ctx.tensor(0, "self");
+  const std::vector<Expr> size = ctx.integers(1, "output_size");
+  std::vector<Expr> out(x.sizes.begin(), x.sizes.end() - long(size.size()));
+  out.insert(out.end(), size.begin(), size.end());
+  return shaped(out, x.dtype);
+}
+
+SymValue adaptive_max_pool(RuleContext& ctx) {
+  SymValue v = adaptive_pool(ctx);
+  SymValue idx = v;
+  idx.tensor.dtype = ir::ScalarType::Long;
+  return SymValue::list({v, idx});
+}
+
+SymValue upsample(RuleContext& ctx) {
+  const SymTensor x = ctx.tensor(0, "self");
+  auto size = ctx.optional_integers(1, "output_size");
+  if (!size) throw RuleError("node " + ctx.node.name + ": upsampling by scale factors is not modelled");
+  std::vector<Expr> out(x.sizes.begin(), x.sizes.end() - long(size->size()));
+  out.insert(out.end(), size->begin(), size->end());
+  return shaped(out, x.dtype);
+}
+
+SymValue constant_pad(RuleContext& ctx) {
+  SymTensor x = ctx.tensor(0, "self");
+  const std::vector<Expr> pad = ctx.integers(1, "pad");
+  if (pad.size() % 2 != 0 || pad.size() / 2 > x.rank()) throw RuleError("constant_pad_nd: bad padding length");
+  for (size_t i = 0; i < pad.size() / 2; ++i) {
+    Expr& d = x.sizes[x.rank() - 1 - i];
+    d = ctx.simplify(d + pad[2 * i] + pad[2 * i + 1]);
+    ctx.check(Expr::ge(d, Expr(0)), "pad: resulting size is non-negative");
+  }
+  return SymValue::of(std::move(x));
+}
+
+}  // namespace
+
+void add_conv_pool_rules(RuleTable& t) {
+  t["aten::convolution"] = convolution;
+  t["aten::_convolution"] = convolution;
+  t["aten::conv1d"] = conv_nd;
+  t["aten::conv2d"] = conv_nd;
+  t["aten::conv3d"] = conv_nd;
+  t["aten::conv_transpose1d"] = conv_transpose_nd;
+  t["aten::conv_transpose2d"] = conv_transpose_nd;
+  t["aten::conv_transpose3d"] = conv_transpose_nd;
+  t["aten::max_pool1d"] = max_pool1d;
+  t["aten::max_pool2d"] = max_pool2d;
+  t["aten::max_pool3d"] = max_pool3d;
+  t["aten::max_pool1d_with_indices"] = max_pool1d_idx;
+  t["aten::max_pool2d_with_indices"] = max_pool2d_idx;
+  t["aten::max_pool3d_with_indices"] = max_pool3d_idx;
+  t["aten::avg_pool1d"] = avg_pool1d;
+  t["aten::avg_pool2d"] = avg_pool2d;
+  t["aten::avg_pool3d"] = avg_pool3d;
+  for (const char* op : {"adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d", "_adaptive_avg_pool2d",
+                         "_adaptive_avg_pool3d"})
+    t[std::string("aten::") + op] = adaptive_pool;
+  for (const char* op : {"adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d"})
+    t[std::string("aten::") + op] = adaptive_max_pool;
+  for (const char* op : {"upsample_nearest1d", "upsample_nearest2d", "upsample_nearest3d", "upsample_bilinear2d",
+                         "upsample_bicubic2d", "upsample_linear1d", "upsample_trilinear3d", "_upsample_nearest_exact2d"})
+    t[std::string("aten::") + op] = upsample;
+  t["aten::constant_pad_nd"] = constant_pad;
+  t["aten::pad"] = constant_pad;
+}
+
+}  // namespace exportlens::ops

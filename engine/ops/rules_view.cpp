@@ -1,0 +1,241 @@
+// Views and reshapes. view/reshape infer a -1 the way torch's infer_size does
+// (numel % newsize == 0 guards divisibility; without -1, numel == newsize);
+// flatten multiplies (s2*s3, no guard); expand checks size == 1 or == target.
+#include <algorithm>
+
+#include "engine/ops/rule_helpers.h"
+
+namespace exportlens::ops {
+
+namespace {
+
+std::vector<Expr> infer_size(RuleContext& ctx, const std::vector<Expr>& shape, const Expr& numel) {
+  std::optional<size_t> infer;
+  Expr newsize(1);
+  std::vector<Expr> out;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    const Expr d = ctx.simplify(shape[i]);
+    out.push_back(d);
+    if (d == Expr(-1) || (!d.is_integer() && ctx.guard_or_false(Expr::eq(d, Expr(-1)), "view: inferred dim"))) {
+      if (infer) throw RuleError("node " + ctx.node.name + ": only one dimension can be inferred");
+      infer = i;
+      continue;
+    }
+    ctx.check(Expr::ge(d, Expr(0)), "view: sizes are non-negative", "invalid shape dimension " + d.str());
+    newsize = newsize * d;
+  }
+  auto shape_text = [&]() {
+    std::string s = "[";
+    for (size_t i = 0; i < out.size(); ++i) s += (i ? ", " : "") + out[i].str();
+    return s + "]";
+  };
+  if (!infer) {
+    ctx.check(Expr::eq(numel, newsize), "view: numel == product of the new sizes",
+              "shape '" + shape_text() + "' is invalid for input of size " + numel.str());
+    return out;
+  }
+  ctx.check(Expr::ne(newsize, Expr(0)), "view: -1 needs a non-zero product of the other sizes");
+  ctx.check(Expr::eq(Expr::mod(numel, newsize), Expr(0)), "view: numel divisible by the other sizes",
+            "shape '" + shape_text() + "' is invalid for input of size " + numel.str());
+  out[*infer] = ctx.simplify(Expr::floordiv(numel, newsize));
+  return out;
+}
+
+SymValue view(RuleContext& ctx) {
+  const SymTensor self = ctx.tensor(0, "self");
+  return shaped(infer_size(ctx, ctx.integers(1, "size"), product(self.sizes)), self.dtype);
+}
+
+SymValue view_as(RuleContext& ctx) {
+  const SymTensor self = ctx.tensor(0, "self"), other = ctx.tensor(1, "other");
+  return shaped(infer_size(ctx, other.sizes, product(self.sizes)), self.dtype);
+}
+
+SymValue flatten(RuleContext& ctx) {
+  const SymTensor self = ctx.tensor(0, "self");
+  if (self.rank() == 0) return shaped({Expr(1)}, self.dtype);
+  const int64_t start = ctx.wrap_dim(ctx.static_integer_or(1, "start_dim", 0), self.rank());
+  const int64_t end = ctx.wrap_dim(ctx.static_integer_or(2, "end_dim", -1), self.rank());
+  std::vector<Expr> out(self.sizes.begin(), self.sizes.begin() + start);
+  out.push_back(ctx.simplify(product(self.sizes, size_t(start), size_t(end) + 1)));
+  out.insert(out.end(), self.sizes.begin() + end + 1, self.sizes.end());
+  return shaped(out, self.dtype);
+}
+
+SymValue unflatten(RuleContext& ctx) {
+  const SymTensor self = ctx.tensor(0, "self");
+  const int64_t dim = ctx.wrap_dim(ctx.static_integer(1, "dim"), self.rank());
+  const std::vector<Expr> parts = infer_size(ctx, ctx.integers(2, "sizes"), self.sizes[size_t(dim)]);
+  std::vector<Expr> out(self.sizes.begin(), self.sizes.begin() + dim);
+  out.insert(out.end(), parts.begin(), parts.end());
+  out.insert(out.end(), self.sizes.begin() + dim + 1, self.sizes.end());
+  return shaped(out, self.dtype);
+}
+
+SymValue unsqueeze(RuleContext& ctx) {
+  SymTensor self = ctx.tensor(0, "self");
+  const int64_t dim = ctx.wrap_dim(ctx.static_integer(1, "dim"), self.rank() + 1);
+  self.sizes.insert(self.sizes.begin() + dim, Expr(1));
+  return SymValue::of(std::move(self));
+}
+
+SymValue squeeze(RuleContext& ctx) {
+  SymTensor self = ctx.tensor(0, "self");
+  std::vector<int64_t> dims;
+  if (ctx.has(1, "dim")) {
+    const SymValue v = ctx.value(1, "dim");
+    if (v.kind == SymValue::Kind::Int) dims.push_back(ctx.static_integer(1, "dim"));
+    else dims = ctx.static_integers(1, "dim");
+    for (auto& d : dims) d = ctx.wrap_dim(d, self.rank());
+  } else {
+    for (size_t i = 0; i < self.rank(); ++i) dims.push_back(int64_t(i));
+  }
+  std::vector<Expr> out;
+  for (size_t i = 0; i < self.rank(); ++i) {
+    const bool listed = std::find(dims.begin(), dims.end(), int64_t(i)) != dims.end();
+    if (listed && ctx.guard_or_false(Expr::eq(self.sizes[i], Expr(1)), "squeeze: size 1")) continue;
+    out.push_back(self.sizes[i]);
+  }
+  self.sizes = out;
+  return SymValue::of(std::move(self));
+}
+
+SymValue permute(RuleContext& ctx) {
+  const SymTensor self = ctx.tensor(0, "self");
+  const std::vector<int64_t> dims = ctx.static_integers(1, "dims");
+  if (dims.size() != self.rank()) throw RuleError("permute: number of dims does not match the rank");
+  std::vector<Expr> out;
+  for (int64_t d : dims) out.push_back(self.sizes[size_t(ctx.wrap_dim(d, self.rank()))]);
+  return shaped(out, self.dtype);
+}
+
+SymValue transpose(RuleContext& ctx) {
+  SymTensor self = ctx.tensor(0, "self");
+  if (self.rank() < 2) return SymValue::of(std::move(self));
+  const int64_t a = ctx.wrap_dim(ctx.static_integer(1, "dim0"), self.rank());
+  const int64_t b = ctx.wrap_dim(ctx.static_integer(2, "dim1"), self.rank());
+  std::swap(self.sizes[size_t(a)], self.sizes[size_t(b)]);
+  return SymValue::of(std::move(self));
+}
+
+SymValue movedim(RuleContext& ctx) {
+  const SymTensor self = ctx.tensor(0, "self");
+  const SymValue src_v = ctx.value(1, "source");
+  std::vector<int64_t> src = src_v.kind == SymValue::Kind::Int ? std::vector<int64_t>{ctx.static_integer(1, "source")}
+                                                                 : ctx.static_integers(1, "source");
+  std::vector<int64_t> dst = src_v.kind == SymValue::Kind::Int
+                                 ? std::vector<int64_t>{ctx.static_integer(2, "destination")}
+                                 : ctx.static_integers(2, "destination");
+  const size_t r = self.rank();
+  std::vector<int64_t> order(r, -1);
+  std::vector<bool> used(r, false);
+  for (size_t i = 0; i < src.size(); ++i) {
+    order[size_t(ctx.wrap_dim(dst[i], r))] = ctx.wrap_dim(src[i], r);
+    used[size_t(ctx.wrap_dim(src[i], r))] = true;
+  }
+  size_t next = 0;
+  for (auto& o : order) {
+    if (o >= 0) continue;
+    while (used[next]) ++next;
+    o = int64_t(next++);
+  }
+  std::vector<Expr> out;
+  for (int64_t o : order) out.push_back(self.sizes[size_t(o)]);
+  return shaped(out, self.dtype);
+}
+
+std::vector<Expr> expand_sizes(RuleContext& ctx, const std::vector<Expr>& sizes, const std::vector<Expr>& target) {
+  if (target.size() < sizes.size()) throw RuleError("expand: the number of sizes is less than the rank");
+  std::vector<Expr> out(target.size());
+  const size_t lead = target.size() - sizes.size();
+  for (size_t i = 0; i < target.size(); ++i) {
+    const Expr t = ctx.simplify(target[i]);
+    if (i < lead) {
+      out[i] = t;
+      continue;
+    }
+    const Expr s = ctx.simplify(sizes[i - lead]);
+    if (t == Expr(-1) || t == s) {
+      out[i] = s;
+      continue;
+    }
+    ctx.check(Expr::logical_or({Expr::eq(s, Expr(1)), Expr::eq(s, t)}), "expand: size is 1 or the target");
+    if (!ctx.guard_or_false(Expr::eq(s, Expr(1)), "expand: size 1 broadcasts"))
+      ctx.check(Expr::eq(s, t), "expand: size matches the target");
+    out[i] = t;
+  }
+  return out;
+}
+
+SymValue expand(RuleContext& ctx) {
+  const SymTensor self = ctx.tensor(0, "self");
+  return shaped(expand_sizes(ctx, self.sizes, ctx.integers(1, "size")), self.dtype);
+}
+
+SymValue expand_as(RuleContext& ctx) {
+  const SymTensor self = ctx.tensor(0, "self"), other = ctx.tensor(1, "other");
+  return shaped(expand_sizes(ctx, self.sizes, other.sizes), self.dtype);
+}
+
+SymValue repeat(RuleContext& ctx) {
+  const SymTensor self = ctx.tensor(0, "self");
+  const std::vector<Expr> reps = ctx.integers(1, "repeats");
+  if (reps.size() < self.rank()) throw RuleError("repeat: fewer repeats than dimensions");
+  std::vector<Expr> out;
+  const size_t lead = reps.size() - self.rank();
+  for (size_t i = 0; i < reps.size(); ++i)
+    out.push_back(ctx.simplify(i < lead ? reps[i] : self.sizes[i - lead] * reps[i]));
+  return shaped(out, self.dtype);
+}
+
+SymValue as_strided(RuleContext& ctx) {
+  const SymTensor self = ctx.tensor(0, "self");
+  return shaped(ctx.integers(1, "size"), self.dtype);
+}
+
+SymValue pixel_shuffle(RuleContext& ctx) {
+  const SymTensor self = ctx.tensor(0, "self");
+  const int64_t r = ctx.static_integer(1, "upscale_factor");
+  std::vector<Expr> out(self.sizes.begin(), self.sizes.end() - 3);
+  const size_t n = self.rank();
+  out.push_back(ctx.simplify(Expr::floordiv(self.sizes[n - 3], Expr(r * r))));
+  out.push_back(self.sizes[n - 2] * r);
+  out.push_back(self.sizes[n - 1] * r);
+  return shaped(out, self.dtype);
+}
+
+}  // namespace
+
+void add_view_rules(RuleTable& t) {
+  for (const char* op : {"view", "_unsafe_view", "reshape", "view_copy", "_reshape_alias", "_reshape_copy"})
+    t[std::string("aten::") + op] = view;
+  t["aten::view_as"] = view_as;
+  t["aten::reshape_as"] = view_as;
+  t["aten::flatten"] = flatten;
+  t["aten::unflatten"] = unflatten;
+  t["aten::unsqueeze"] = unsqueeze;
+  t["aten::unsqueeze_"] = unsqueeze;
+  t["aten::unsqueeze_copy"] = unsqueeze;
+  t["aten::squeeze"] = squeeze;
+  t["aten::squeeze_"] = squeeze;
+  t["aten::squeeze_copy"] = squeeze;
+  t["aten::permute"] = permute;
+  t["aten::permute_copy"] = permute;
+  t["aten::transpose"] = transpose;
+  t["aten::transpose_copy"] = transpose;
+  t["aten::swapaxes"] = transpose;
+  t["aten::swapdims"] = transpose;
+  t["aten::movedim"] = movedim;
+  t["aten::moveaxis"] = movedim;
+  t["aten::expand"] = expand;
+  t["aten::expand_copy"] = expand;
+  t["aten::broadcast_to"] = expand;
+  t["aten::expand_as"] = expand_as;
+  t["aten::repeat"] = repeat;
+  t["aten::tile"] = repeat;
+  t["aten::as_strided"] = as_strided;
+  t["aten::as_strided_copy"] = as_strided;
+  t["aten::pixel_shuffle"] = pixel_shuffle;
+}
+
+}  // namespace exportlens::ops

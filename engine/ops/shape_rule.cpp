@@ -1,0 +1,210 @@
+#include "engine/ops/shape_rule.h"
+
+#include <algorithm>
+
+namespace exportlens::ops {
+
+namespace {
+
+std::string describe_node(const ir::Node& n) { return "node " + n.name + " (" + n.target.qualified() + ")"; }
+
+const RuleTable& table() {
+  static const RuleTable t = [] {
+    RuleTable r;
+    add_pointwise_rules(r);
+    add_linalg_rules(r);
+    add_view_rules(r);
+    add_index_rules(r);
+    add_concat_rules(r);
+    add_conv_pool_rules(r);
+    add_reduction_rules(r);
+    add_norm_rules(r);
+    add_creation_rules(r);
+    add_symint_rules(r);
+    return r;
+  }();
+  return t;
+}
+
+}  // namespace
+
+const ir::Argument* RuleContext::arg(size_t index, std::string_view name) const {
+  if (index < node.args.size()) return &node.args[index];
+  if (!name.empty())
+    for (const auto& kw : node.kwargs)
+      if (kw.name == name) return &kw.value;
+  return nullptr;
+}
+
+bool RuleContext::has(size_t index, std::string_view name) const {
+  const ir::Argument* a = arg(index, name);
+  return a && !a->is_none();
+}
+
+SymValue RuleContext::convert(const ir::Argument& a) const {
+  if (const ir::Node* n = a.node()) return value_of_(n);
+  if (a.is_none()) return SymValue::none();
+  if (auto* b = std::get_if<bool>(&a.v)) return SymValue::of_bool(Expr::boolean(*b));
+  if (auto* i = std::get_if<int64_t>(&a.v)) return SymValue::of_int(Expr(*i));
+  if (auto* d = std::get_if<double>(&a.v)) return SymValue::of_float(*d);
+  if (const ir::ArgumentList* l = a.list()) {
+    std::vector<SymValue> items;
+    for (const auto& x : l->items) items.push_back(convert(x));
+    return SymValue::list(std::move(items));
+  }
+  return SymValue::none();  // strings, dtypes, devices: not shape values
+}
+
+SymValue RuleContext::value(size_t index, std::string_view name) const {
+  const ir::Argument* a = arg(index, name);
+  return a ? convert(*a) : SymValue::none();
+}
+
+SymTensor RuleContext::tensor(size_t index, std::string_view name) const {
+  SymValue v = value(index, name);
+  if (!v.is_tensor())
+    throw RuleError(describe_node(node) + ": argument " + (name.empty() ? std::to_string(index) : std::string(name)) +
+                    " is not a tensor");
+  return std::move(v.tensor);
+}
+
+std::optional<SymTensor> RuleContext::optional_tensor(size_t index, std::string_view name) const {
+  SymValue v = value(index, name);
+  if (!v.is_tensor()) return std::nullopt;
+  return std::move(v.tensor);
+}
+
+std::vector<SymTensor> RuleContext::tensors(size_t index, std::string_view name) const {
+  SymValue v = value(index, name);
+  std::vector<SymTensor> out;
+  if (v.kind != SymValue::Kind::List) throw RuleError(describe_node(node) + ": expected a list of tensors");
+  for (auto& item : v.items) {
+    if (!item.is_tensor()) throw RuleError(describe_node(node) + ": expected a list of tensors");
+    out.push_back(std::move(item.tensor));
+  }
+  return out;
+}
+
+Expr RuleContext::integer(size_t index, std::string_view name) const {
+  SymValue v = value(index, name);
+  if (v.kind == SymValue::Kind::Int) return v.scalar;
+  if (v.kind == SymValue::Kind::Bool) return v.scalar.kind() == Expr::Kind::True ? Expr(1) : Expr(0);
+  throw RuleError(describe_node(node) + ": argument " + (name.empty() ? std::to_string(index) : std::string(name)) +
+                  " is not an integer");
+}
+
+Expr RuleContext::integer_or(size_t index, std::string_view name, int64_t fallback) const {
+  return has(index, name) ? integer(index, name) : Expr(fallback);
+}
+
+std::optional<Expr> RuleContext::optional_integer(size_t index, std::string_view name) const {
+  if (!has(index, name)) return std::nullopt;
+  return integer(index, name);
+}
+
+std::vector<Expr> RuleContext::integers(size_t index, std::string_view name) const {
+  SymValue v = value(index, name);
+  if (v.kind == SymValue::Kind::Int) return {v.scalar};
+  if (v.kind != SymValue::Kind::List) throw RuleError(describe_node(node) + ": expected a list of ints");
+  std::vector<Expr> out;
+  for (const auto& item : v.items) {
+    if (item.kind != SymValue::Kind::Int) throw RuleError(describe_node(node) + ": expected a list of ints");
+    out.push_back(item.scalar);
+  }
+  return out;
+}
+
+std::optional<std::vector<Expr>> RuleContext::optional_integers(size_t index, std::string_view name) const {
+  if (!has(index, name)) return std::nullopt;
+  return integers(index, name);
+}
+
+bool RuleContext::boolean_or(size_t index, std::string_view name, bool fallback) const {
+  const ir::Argument* a = arg(index, name);
+  if (!a) return fallback;
+  if (auto* b = std::get_if<bool>(&a->v)) return *b;
+  return fallback;
+}
+
+std::optional<ir::ScalarType> RuleContext::dtype(size_t index, std::string_view name) const {
+  const ir::Argument* a = arg(index, name);
+  if (!a) return std::nullopt;
+  if (auto* t = std::get_if<ir::ScalarType>(&a->v)) return *t;
+  return std::nullopt;
+}
+
+int64_t RuleContext::static_integer(size_t index, std::string_view name) const {
+  const Expr e = simplify(integer(index, name));
+  if (auto v = e.as_integer()) return *v;
+  throw RuleError(describe_node(node) + ": argument " + (name.empty() ? std::to_string(index) : std::string(name)) +
+                  " must be a constant, got " + e.str());
+}
+
+int64_t RuleContext::static_integer_or(size_t index, std::string_view name, int64_t fallback) const {
+  return has(index, name) ? static_integer(index, name) : fallback;
+}
+
+std::vector<int64_t> RuleContext::static_integers(size_t index, std::string_view name) const {
+  std::vector<int64_t> out;
+  for (const Expr& e : integers(index, name)) {
+    const Expr s = simplify(e);
+    if (!s.is_integer()) throw RuleError(describe_node(node) + ": expected constant ints, got " + s.str());
+    out.push_back(*s.as_integer());
+  }
+  return out;
+}
+
+symbolic::Provenance RuleContext::origin(std::string rule) const {
+  symbolic::Provenance p;
+  p.kind = symbolic::Provenance::Kind::ShapeRule;
+  p.node = node.name;
+  p.op = node.target.is_torch_op()
+             ? node.target.op_namespace() + "." + node.target.op_name() + "." + node.target.overload()
+             : node.target.qualified();
+  p.rule = std::move(rule);
+  p.location = location_;
+  if (auto f = node.meta.innermost_frame()) p.code = f->code;
+  return p;
+}
+
+bool RuleContext::eval(const Expr& condition, const char* rule) { return env.evaluate(condition, origin(rule)); }
+bool RuleContext::guard_or_false(const Expr& condition, const char* rule) {
+  return env.guard_or_false(condition, origin(rule));
+}
+bool RuleContext::guard_or_true(const Expr& condition, const char* rule) {
+  return env.guard_or_true(condition, origin(rule));
+}
+void RuleContext::check(const Expr& condition, const char* rule, const std::string& message) {
+  env.check(condition, origin(rule), message);
+}
+
+int64_t RuleContext::wrap_dim(int64_t dim, size_t rank) const {
+  const int64_t r = std::max<int64_t>(int64_t(rank), 1);
+  if (dim < -r || dim >= r)
+    throw RuleError(describe_node(node) + ": dimension " + std::to_string(dim) + " out of range for rank " +
+                    std::to_string(rank));
+  return dim < 0 ? dim + r : dim;
+}
+
+const ShapeRule* find_shape_rule(const ir::Target& target) {
+  const RuleTable& t = table();
+  if (target.is_torch_op()) {
+    const std::string base = target.op_namespace() + "::" + target.op_name();
+    if (auto it = t.find(base + "." + target.overload()); it != t.end()) return &it->second;
+    if (auto it = t.find(base); it != t.end()) return &it->second;
+    return nullptr;
+  }
+  std::string q = target.qualified();
+  if (q.rfind("operator.", 0) == 0) q = "_" + q;
+  if (auto it = t.find(q); it != t.end()) return &it->second;
+  return nullptr;
+}
+
+std::vector<std::string> shape_rule_keys() {
+  std::vector<std::string> keys;
+  for (const auto& [k, v] : table()) keys.push_back(k);
+  std::sort(keys.begin(), keys.end());
+  return keys;
+}
+
+}  // namespace exportlens::ops

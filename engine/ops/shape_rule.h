@@ -1,0 +1,93 @@
+#pragma once
+// Symbolic shape rules: for one call_function node, compute the output's
+// symbolic shape from the inputs' and emit the guards torch's meta kernel
+// emits, through the ShapeEnv, with the node as provenance.
+//
+// Rules are registered by op ("aten::add" for every overload, or
+// "aten::add.Tensor" for one) and looked up by a node's target.
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/ir/node.h"
+#include "engine/ops/sym_value.h"
+#include "engine/symbolic/shape_env.h"
+
+namespace exportlens::ops {
+
+/// The node's arguments do not fit the rule (wrong kind or count).
+class RuleError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+using ValueOf = std::function<const SymValue&(const ir::Node*)>;
+
+class RuleContext {
+ public:
+  RuleContext(symbolic::ShapeEnv& env, const ir::Node& node, const ValueOf& value_of, std::string location)
+      : env(env), node(node), value_of_(value_of), location_(std::move(location)) {}
+
+  symbolic::ShapeEnv& env;
+  const ir::Node& node;
+
+  // ---- arguments: positional, or by schema name when passed as a keyword
+  const ir::Argument* arg(size_t index, std::string_view name = {}) const;
+  bool has(size_t index, std::string_view name = {}) const;
+  SymValue value(size_t index, std::string_view name = {}) const;
+  SymTensor tensor(size_t index, std::string_view name = {}) const;
+  std::optional<SymTensor> optional_tensor(size_t index, std::string_view name = {}) const;
+  std::vector<SymTensor> tensors(size_t index, std::string_view name = {}) const;
+  Expr integer(size_t index, std::string_view name = {}) const;
+  Expr integer_or(size_t index, std::string_view name, int64_t fallback) const;
+  std::optional<Expr> optional_integer(size_t index, std::string_view name = {}) const;
+  std::vector<Expr> integers(size_t index, std::string_view name = {}) const;
+  std::optional<std::vector<Expr>> optional_integers(size_t index, std::string_view name = {}) const;
+  bool boolean_or(size_t index, std::string_view name, bool fallback) const;
+  std::optional<ir::ScalarType> dtype(size_t index, std::string_view name = {}) const;
+  /// A literal int (dims, flags): throws RuleError when it is symbolic.
+  int64_t static_integer(size_t index, std::string_view name = {}) const;
+  int64_t static_integer_or(size_t index, std::string_view name, int64_t fallback) const;
+  std::vector<int64_t> static_integers(size_t index, std::string_view name = {}) const;
+
+  // ---- guards, attributed to this node
+  symbolic::Provenance origin(std::string rule) const;
+  bool eval(const Expr& condition, const char* rule);
+  bool guard_or_false(const Expr& condition, const char* rule);
+  bool guard_or_true(const Expr& condition, const char* rule);
+  void check(const Expr& condition, const char* rule, const std::string& message = "");
+  Expr simplify(const Expr& e) const { return env.replace(e); }
+  /// Python-style dim wrapping against a rank (checks the range).
+  int64_t wrap_dim(int64_t dim, size_t rank) const;
+
+ private:
+  SymValue convert(const ir::Argument& a) const;
+  const ValueOf& value_of_;
+  std::string location_;
+};
+
+using ShapeRule = std::function<SymValue(RuleContext&)>;
+
+/// The rule for a node's target, or nullptr.
+const ShapeRule* find_shape_rule(const ir::Target& target);
+/// Every registered key ("aten::add", "aten::add.Tensor", "_operator.getitem").
+std::vector<std::string> shape_rule_keys();
+
+/// Registration, called once per rule family (rules_*.cpp).
+using RuleTable = std::unordered_map<std::string, ShapeRule>;
+void add_pointwise_rules(RuleTable& t);
+void add_linalg_rules(RuleTable& t);
+void add_view_rules(RuleTable& t);
+void add_index_rules(RuleTable& t);
+void add_concat_rules(RuleTable& t);
+void add_conv_pool_rules(RuleTable& t);
+void add_reduction_rules(RuleTable& t);
+void add_norm_rules(RuleTable& t);
+void add_creation_rules(RuleTable& t);
+void add_symint_rules(RuleTable& t);
+
+}  // namespace exportlens::ops

@@ -1,0 +1,66 @@
+#pragma once
+// What shape propagation knows about a node's value: a tensor's symbolic
+// sizes and dtype, a symbolic int or bool, a float, None, or a list of those.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/ir/dtype.h"
+#include "engine/symbolic/expr.h"
+
+namespace exportlens::ops {
+
+using symbolic::Expr;
+
+struct SymTensor {
+  std::vector<Expr> sizes;
+  ir::ScalarType dtype = ir::ScalarType::Float;
+  ir::Device device;
+  size_t rank() const { return sizes.size(); }
+};
+
+struct SymValue {
+  enum class Kind { None, Tensor, Int, Bool, Float, List };
+  Kind kind = Kind::None;
+  SymTensor tensor;            // Tensor
+  Expr scalar;                 // Int: the integer expression; Bool: the boolean expression
+  double number = 0;           // Float
+  std::vector<SymValue> items; // List
+
+  static SymValue none() { return {}; }
+  static SymValue of(SymTensor t) {
+    SymValue v;
+    v.kind = Kind::Tensor;
+    v.tensor = std::move(t);
+    return v;
+  }
+  static SymValue of_int(Expr e) {
+    SymValue v;
+    v.kind = Kind::Int;
+    v.scalar = std::move(e);
+    return v;
+  }
+  static SymValue of_bool(Expr e) {
+    SymValue v;
+    v.kind = Kind::Bool;
+    v.scalar = std::move(e);
+    return v;
+  }
+  static SymValue of_float(double d) {
+    SymValue v;
+    v.kind = Kind::Float;
+    v.number = d;
+    return v;
+  }
+  static SymValue list(std::vector<SymValue> items) {
+    SymValue v;
+    v.kind = Kind::List;
+    v.items = std::move(items);
+    return v;
+  }
+  bool is_tensor() const { return kind == Kind::Tensor; }
+  /// "f32[s0, 5]", "Sym(s0 + 1)", "(f32[s0], f32[s1])"
+  std::string str() const;
+};
+
+}  // namespace exportlens::ops

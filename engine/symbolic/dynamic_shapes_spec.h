@@ -1,0 +1,109 @@
+#pragma once
+// A torch.export `dynamic_shapes` spec as users write it in Python:
+//
+//   dx = Dim("dx", min=4, max=256)
+//   dx, dy, d1 = torch.export.dims("dx", "dy", "d1")
+//   dynamic_shapes = {"x": (dx, None), "y": (2 * dx, Dim.AUTO)}
+//   dynamic_shapes = ({0: dimx}, {0: dimx + 1})
+//
+// parse_dynamic_shapes() reads that text (assignments, Dim / dims, derived
+// A*dim + B, Dim.AUTO / DYNAMIC / STATIC with optional min/max, None, ints,
+// dicts by argument name or tuples by position); print_dynamic_shapes()
+// writes it back. Errors name the line and column and what was expected.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "engine/symbolic/number.h"
+
+namespace exportlens::symbolic {
+
+/// A named Dim, torch.export.Dim(name, min=, max=): min defaults to 0, max to int_oo.
+struct DimDecl {
+  std::string name;
+  std::optional<int64_t> min, max;  // as written
+  int64_t min_value() const { return min.value_or(0); }
+  Num max_value() const { return max ? Num::integer(*max) : Num::infinite(1); }
+  friend bool operator==(const DimDecl&, const DimDecl&) = default;
+};
+
+/// One dimension's entry.
+struct DimSpec {
+  enum class Kind {
+    Unspecified,  // not listed in a dict: static
+    None,         // None: static (deprecated spelling of Dim.STATIC)
+    Static,       // Dim.STATIC
+    Auto,         // Dim.AUTO (optionally with min/max)
+    Dynamic,      // Dim.DYNAMIC (optionally with min/max)
+    Int,          // a plain int: static, checked against the example
+    Named,        // a Dim
+    Derived,      // coeff * Dim + offset
+  };
+  Kind kind = Kind::Unspecified;
+  std::optional<int64_t> min, max;  // Auto / Dynamic hints
+  int64_t value = 0;                // Int
+  std::string dim;                  // Named: the Dim's name; Derived: its root's name
+  int64_t coeff = 1, offset = 0;    // Derived
+
+  bool is_static() const { return kind == Kind::Unspecified || kind == Kind::None || kind == Kind::Static; }
+  friend bool operator==(const DimSpec&, const DimSpec&) = default;
+};
+
+struct InputShapeSpec {
+  enum class Form { None, Tuple, List, Dict };
+  Form form = Form::None;  // None: every dim static (or a non-tensor input)
+  std::vector<std::pair<int64_t, DimSpec>> dims;  // Tuple/List: positions 0..n-1; Dict: the keys
+  /// The entry for dimension i (Unspecified when a dict does not list it).
+  DimSpec at(int64_t i) const;
+  friend bool operator==(const InputShapeSpec&, const InputShapeSpec&) = default;
+};
+
+struct DynamicShapesSpec {
+  enum class Form { Unset, Dict, Tuple, List };
+  Form form = Form::Unset;  // Unset: dynamic_shapes=None, a static program
+  /// Dict: argument names; Tuple/List: "" (by position).
+  std::vector<std::pair<std::string, InputShapeSpec>> inputs;
+  /// Every named Dim the spec uses, by Dim name, and their declaration order.
+  std::map<std::string, DimDecl> dims;
+  std::vector<std::string> dim_order;
+  /// The Python variable each Dim was first bound to (for printing), by Dim name.
+  std::map<std::string, std::string> variable_of;
+  /// Two different Dim(...) definitions of one name (torch rejects these when used).
+  std::vector<std::string> conflicts;
+
+  /// The spec of argument `name` at `position` (nullptr: none given).
+  const InputShapeSpec* input(const std::string& name, size_t position) const;
+  /// torch's name of a derived dim: "2*dx + 1" (sympy's str of coeff*root + offset).
+  static std::string derived_name(const DimSpec& d);
+  /// The Dim name a dimension entry refers to for messages ("dx", "dx + 1"), empty if none.
+  static std::string debug_name(const DimSpec& d);
+  friend bool operator==(const DynamicShapesSpec&, const DynamicShapesSpec&) = default;
+};
+
+class SpecError : public std::runtime_error {
+ public:
+  SpecError(int line, int column, const std::string& message);
+  int line() const { return line_; }
+  int column() const { return column_; }
+
+ private:
+  int line_, column_;
+};
+
+/// Reads the Python text. The spec is the value assigned to `dynamic_shapes`,
+/// or else the last expression statement.
+DynamicShapesSpec parse_dynamic_shapes(std::string_view text);
+
+/// Python text that parse_dynamic_shapes reads back to an equal spec.
+std::string print_dynamic_shapes(const DynamicShapesSpec& spec);
+
+/// torch's refine_dynamic_shapes_from_suggested_fixes: the spec with the
+/// fixes ("dx = Dim('dx', max=16)", "d1 = 4", "dy = dx", "dx = 2*_dx + 1") applied.
+DynamicShapesSpec apply_suggested_fixes(const DynamicShapesSpec& spec, std::string_view fixes);
+
+}  // namespace exportlens::symbolic

@@ -1,0 +1,954 @@
+// torch 2.13's produce_guards_verbose (the constraint parts), DimConstraints
+// (solve, forced_specializations, prettify_results, _process_derived_dim_roots)
+// and make_constraints, on structured data instead of message strings.
+#include "engine/symbolic/export_constraints.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "engine/symbolic/python_printer.h"
+#include "engine/symbolic/solve.h"
+
+namespace exportlens::symbolic {
+
+namespace {
+
+using K = Expr::Kind;
+
+const ValueRange kDefaultRange = ValueRange::at_least(2);
+
+// ---- small rational arithmetic for univariate linear constraints -----------
+
+struct Rational {
+  int64_t num = 0, den = 1;
+  static Rational of(int64_t n, int64_t d = 1) {
+    if (d < 0) n = -n, d = -d;
+    const int64_t g = std::max<int64_t>(1, gcd(n < 0 ? -n : n, d));
+    return {n / g, d / g};
+  }
+  bool zero() const { return num == 0; }
+  bool negative() const { return num < 0; }
+  bool integral() const { return den == 1; }
+  int64_t floor() const { return floor_div(num, den); }
+  int64_t ceil() const { return -floor_div(-num, den); }
+};
+Rational operator+(Rational a, Rational b) { return Rational::of(a.num * b.den + b.num * a.den, a.den * b.den); }
+Rational operator*(Rational a, Rational b) { return Rational::of(a.num * b.num, a.den * b.den); }
+Rational operator-(Rational a) { return {-a.num, a.den}; }
+
+struct Linear {  // a*s + b
+  Rational a, b;
+};
+
+struct Congruence {  // base % divisor == 0
+  Expr base;
+  int64_t divisor = 1;
+};
+
+struct LinearRelation {
+  K kind;
+  Linear form;  // form REL 0
+};
+
+// ---- results of solving ------------------------------------------------------
+
+struct SolveResult {
+  enum class Kind { Static, Lower, Upper, Equivalence } kind;
+  std::string source;
+  int64_t value = 0;  // Static / Lower / Upper
+  Expr expr;          // Equivalence, over symbols (and tmp roots)
+};
+
+struct FixEntry {  // prettify_results' per-name dict
+  std::optional<int64_t> min, max;
+  std::optional<int64_t> eq_int;
+  std::optional<Expr> eq_expr;
+  bool has_eq() const { return eq_int || eq_expr; }
+};
+
+/// What name_to_dim knows of a Dim.
+struct NamedDimInfo {
+  bool derived = false;
+  std::string root;  // derived: root name
+  int64_t coeff = 1, offset = 0;
+  int64_t min = 0;
+  Num max = Num::infinite(1);
+};
+
+class DimConstraints {
+ public:
+  DimConstraints(std::vector<std::pair<std::string, std::vector<std::string>>> symbol_to_source,
+                 const ShapeEnv& env, std::set<std::string> marked_dynamic,
+                 std::map<std::string, std::string> debug_names)
+      : symbol_to_source_(std::move(symbol_to_source)),
+        env_(env),
+        marked_dynamic_(std::move(marked_dynamic)),
+        debug_names_(std::move(debug_names)) {}
+
+  /// Returns whether the expression is trivially true.
+  bool add(const Expr& expr) {
+    if (expr.kind() == K::True) return true;
+    if (auto v = hinted_truth(expr); v && !*v) inconsistencies_.push_back(expr.str() + " is inconsistent!");
+    if (expr.kind() == K::Ne || expr.kind() == K::Or || expr.kind() == K::And || !is_relation(expr.kind()) ||
+        has_unsupported(expr))
+      return false;
+    const auto free = expr.free_symbols();
+    if (free.empty()) return true;
+    if (free.size() > 1) {
+      if (std::find(multivariate_.begin(), multivariate_.end(), expr) == multivariate_.end())
+        multivariate_.push_back(expr);
+      return false;
+    }
+    const std::string s = free.front();
+    const size_t old_congruences = congruences_[s].size();
+    auto lhs = linear(expr.args()[0], s), rhs = linear(expr.args()[1], s);
+    if (!lhs || !rhs) return false;  // torch: "Failed to reduce inequalities" keeps it raw; no fix from it
+    LinearRelation rel{expr.kind(), {lhs->a + -rhs->a, lhs->b + -rhs->b}};
+    if (rel.form.a.zero()) {
+      if (constant_truth(rel)) return old_congruences == congruences_[s].size();
+      inconsistencies_.push_back(expr.str() + ", obtained by rewriting with congruences, is inconsistent!");
+      return false;
+    }
+    if (rel.kind == K::Eq) with_equalities_.insert(s);
+    auto& list = univariate_[s];
+    list.push_back(rel);
+    if (std::find(univariate_order_.begin(), univariate_order_.end(), s) == univariate_order_.end())
+      univariate_order_.push_back(s);
+    return false;
+  }
+
+  void add_equality(const std::string& source, const Expr& expr) {
+    if (auto v = expr.as_integer()) results_.push_back({SolveResult::Kind::Static, source, *v, {}});
+    else equivalences_.emplace_back(source, expr);
+  }
+
+  void solve() {
+    raise_inconsistencies();
+    while (!with_equalities_.empty()) {
+      const std::string s = *with_equalities_.begin();
+      with_equalities_.erase(with_equalities_.begin());
+      const auto rels = univariate_[s];
+      univariate_.erase(s);
+      std::optional<int64_t> value;
+      for (const auto& r : rels)
+        if (r.kind == K::Eq) value = solution(r.form).floor();
+      if (!value) continue;
+      results_.push_back({SolveResult::Kind::Static, first_source(s), *value, {}});
+      substitutions_[s] = *value;
+      const auto multi = multivariate_;
+      multivariate_.clear();
+      for (const Expr& e : multi) add(e.substitute({{s, Expr(*value)}}));
+      raise_inconsistencies();
+    }
+    solve_congruences();
+    for (const std::string& s : univariate_order_) {
+      auto it = univariate_.find(s);
+      if (it == univariate_.end()) continue;
+      std::optional<int64_t> lower, upper;
+      for (const auto& r : it->second) {
+        const Rational q = solution(r.form);
+        K kind = r.kind;
+        if (r.form.a.negative()) kind = mirrored(kind);
+        auto raise_lower = [&](int64_t v) { lower = lower ? std::max(*lower, v) : v; };
+        auto drop_upper = [&](int64_t v) { upper = upper ? std::min(*upper, v) : v; };
+        switch (kind) {
+          case K::Ge: raise_lower(q.ceil()); break;
+          case K::Gt: raise_lower(q.floor() + 1); break;
+          case K::Le: drop_upper(q.floor()); break;
+          case K::Lt: drop_upper(q.ceil() - 1); break;
+          case K::Eq: raise_lower(q.floor()); drop_upper(q.floor()); break;
+          default: break;
+        }
+      }
+      const std::string src = first_source(s);
+      if (lower && upper && *lower == *upper) {
+        results_.push_back({SolveResult::Kind::Equivalence, src, 0, Expr(*lower)});
+        continue;
+      }
+      if (lower) results_.push_back({SolveResult::Kind::Lower, src, *lower, {}});
+      if (upper) results_.push_back({SolveResult::Kind::Upper, src, *upper, {}});
+    }
+    const auto eqs = equivalences_;
+    equivalences_.clear();
+    std::map<std::string, Expr> subs;
+    for (const auto& [s, v] : substitutions_) subs.emplace(s, Expr(v));
+    for (const auto& [source, e] : eqs) add_equality(source, subs.empty() ? e : e.substitute(subs));
+    for (const auto& [source, e] : equivalences_) results_.push_back({SolveResult::Kind::Equivalence, source, 0, e});
+  }
+
+  std::vector<std::pair<std::string, std::string>> forced_specializations() const {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& [s, v] : substitutions_) {
+      if (!marked_dynamic_.count(s)) continue;
+      const std::string src = first_source(s);
+      auto it = debug_names_.find(src);
+      out.emplace_back(debug_names_.empty() ? src : (it == debug_names_.end() ? src : it->second) + " = " + src,
+                       std::to_string(v));
+    }
+    return out;
+  }
+
+  /// prettify_results: the message tail and the fix lines.
+  std::string prettify(const DynamicShapesSpec& spec, std::vector<std::pair<std::string, std::string>> forced,
+                       std::vector<SuggestedFix>& fixes) const {
+    if (debug_names_.empty()) return "";
+    std::map<std::string, NamedDimInfo> name_to_dim = dims_of(spec);
+    std::map<std::string, FixEntry> results;
+    for (const SolveResult& r : results_) collect(r, results);
+    std::string buf;
+    std::sort(forced.begin(), forced.end(), [](const auto& a, const auto& b) {
+      return a.first.substr(a.first.find(" = ") + 3) < b.first.substr(b.first.find(" = ") + 3);
+    });
+    if (!forced.empty()) {
+      std::set<std::string> names;
+      for (const auto& [k, v] : forced) {
+        const std::string dim = k.substr(0, k.find(" = "));
+        auto it = name_to_dim.find(dim);
+        names.insert(it != name_to_dim.end() && it->second.derived ? it->second.root : dim);
+      }
+      std::string joined;
+      for (const auto& n : names) joined += (joined.empty() ? "" : ", ") + n;
+      buf += "Specializations unexpectedly required (" + joined +
+             ")! For more information, run with TORCH_LOGS=\"+dynamic\".\n";
+      for (const auto& [k, v] : forced)
+        buf += "  - solving the guards generated for " + k + " resulted in a specialized value of " + v + ".\n";
+    }
+    process_derived_dim_roots(results, name_to_dim);
+    std::vector<std::string> keys;
+    for (const auto& [k, c] : results) keys.push_back(k);
+    std::stable_sort(keys.begin(), keys.end(),
+                     [&](const std::string& a, const std::string& b) { return source_of_name(a) < source_of_name(b); });
+    std::vector<SuggestedFix> dims, others;
+    for (const std::string& k : keys) {
+      const FixEntry& c = results.at(k);
+      if (c.has_eq()) {
+        if (c.eq_int) others.push_back({k, k + " = " + std::to_string(*c.eq_int)});
+        else if (supported_equivalence(*c.eq_expr)) others.push_back({k, k + " = " + c.eq_expr->str()});
+        continue;
+      }
+      std::optional<int64_t> lo = c.min, hi = c.max;
+      if (lo && *lo == 2) lo.reset();
+      std::string text = k + " = Dim('" + k + "'";
+      if (lo) text += ", min=" + std::to_string(*lo);
+      if (hi) text += ", max=" + std::to_string(*hi);
+      dims.push_back({k, text + ")"});
+    }
+    fixes = dims;
+    fixes.insert(fixes.end(), others.begin(), others.end());
+    if (!fixes.empty()) {
+      buf += "\nSuggested fixes:\n  ";
+      for (size_t i = 0; i < fixes.size(); ++i) buf += (i ? "\n  " : "") + fixes[i].text;
+    }
+    return buf;
+  }
+
+ private:
+  std::string first_source(const std::string& symbol) const {
+    for (const auto& [s, sources] : symbol_to_source_)
+      if (s == symbol && !sources.empty()) return sources.front();
+    return symbol;
+  }
+
+  std::optional<bool> hinted_truth(const Expr& e) const {
+    const auto h = env_.hint(e);
+    if (!h) return std::nullopt;
+    return *h != 0;
+  }
+
+  static bool has_unsupported(const Expr& e) {
+    if (e.kind() == K::Max || e.kind() == K::Min || e.kind() == K::Pow) return true;
+    return std::any_of(e.args().begin(), e.args().end(), has_unsupported);
+  }
+
+  bool constant_truth(const LinearRelation& r) const {
+    const Rational& b = r.form.b;
+    switch (r.kind) {
+      case K::Eq: return b.zero();
+      case K::Lt: return b.negative();
+      case K::Le: return b.negative() || b.zero();
+      case K::Gt: return !b.negative() && !b.zero();
+      case K::Ge: return !b.negative();
+      default: return true;
+    }
+  }
+
+  static Rational solution(const Linear& f) {  // s = -b / a
+    return Rational::of(-f.b.num * f.a.den, f.b.den * f.a.num);
+  }
+
+  int64_t hint_value(const Expr& e) const { return env_.hint(e).value_or(0); }
+
+  /// rewrite_with_congruences + linearization for one symbol.
+  std::optional<Linear> linear(const Expr& e, const std::string& s) {
+    switch (e.kind()) {
+      case K::Integer: return Linear{Rational::of(0), Rational::of(*e.as_integer())};
+      case K::Symbol:
+        if (e.symbol_name() != s) return std::nullopt;
+        return Linear{Rational::of(1), Rational::of(0)};
+      case K::Add: {
+        Linear sum{Rational::of(0), Rational::of(0)};
+        for (const Expr& a : e.args()) {
+          auto t = linear(a, s);
+          if (!t) return std::nullopt;
+          sum = {sum.a + t->a, sum.b + t->b};
+        }
+        return sum;
+      }
+      case K::Mul: {
+        Linear prod{Rational::of(0), Rational::of(1)};
+        bool has_symbol = false;
+        for (const Expr& a : e.args()) {
+          auto t = linear(a, s);
+          if (!t) return std::nullopt;
+          const bool t_symbolic = !t->a.zero();
+          if (t_symbolic && has_symbol) return std::nullopt;  // nonlinear
+          prod = {prod.a * t->b + t->a * prod.b, prod.b * t->b};
+          has_symbol = has_symbol || t_symbolic;
+        }
+        return prod;
+      }
+      case K::FloorDiv:
+      case K::Mod: {
+        const auto divisor = e.args()[1].as_integer();
+        if (!divisor || *divisor == 0) return std::nullopt;
+        const Expr& base = e.args()[0];
+        auto lb = linear(base, s);
+        if (!lb) return std::nullopt;
+        const int64_t k = python_mod(hint_value(base), *divisor);
+        const Expr rest = base - Expr(k);
+        if (!(Expr::mod(rest, Expr(*divisor)) == Expr(0))) {
+          auto& list = congruences_[s];
+          if (std::none_of(list.begin(), list.end(), [&](const Congruence& c) { return c.base == rest && c.divisor == *divisor; }))
+            list.push_back({rest, *divisor});
+        }
+        if (e.kind() == K::Mod) return Linear{Rational::of(0), Rational::of(k)};
+        const Rational inv = Rational::of(1, *divisor);
+        return Linear{lb->a * inv, (lb->b + Rational::of(-k)) * inv};
+      }
+      default: return std::nullopt;
+    }
+  }
+
+  void raise_inconsistencies() {
+    if (inconsistencies_.empty()) return;
+    std::string msg = "The following inconsistencies were found:";
+    for (const auto& i : inconsistencies_) msg += "\n" + i;
+    inconsistencies_.clear();
+    throw std::runtime_error(msg);
+  }
+
+  void solve_congruences() {
+    for (const auto& [s, list] : congruences_) {
+      // Reduce c*s + a == 0 (mod d) to s == r (mod m), then combine them.
+      std::optional<std::pair<int64_t, int64_t>> combined;  // (remainder, modulus)
+      for (const Congruence& c : list) {
+        auto l = linear(c.base, s);
+        if (!l || !l->a.integral() || !l->b.integral() || l->a.zero()) continue;
+        const int64_t coeff = l->a.num, a = l->b.num;
+        if (c.divisor % coeff != 0 || a % coeff != 0) continue;
+        int64_t m = c.divisor / coeff;
+        if (m < 0) m = -m;
+        const int64_t r = python_mod(-a / coeff, m);
+        combined = combined ? merge(*combined, {r, m}) : std::make_pair(r, m);
+        if (!combined) break;
+      }
+      if (!combined) continue;
+      auto [r, m] = *combined;
+      if (m <= 1) continue;
+      if (auto sub = substitutions_.find(s); sub != substitutions_.end() && python_mod(sub->second - r, m) == 0)
+        continue;
+      const std::string src = first_source(s);
+      auto dn = debug_names_.find(src);
+      const std::string tmp = "_" + (dn == debug_names_.end() ? src : dn->second);
+      tmp_roots_.insert(tmp);
+      results_.push_back({SolveResult::Kind::Equivalence, src, 0, Expr(m) * Expr::symbol(tmp) + Expr(r)});
+    }
+  }
+
+  /// The smallest (r, m) with x == r1 (mod m1) and x == r2 (mod m2), if any.
+  static std::optional<std::pair<int64_t, int64_t>> merge(std::pair<int64_t, int64_t> a, std::pair<int64_t, int64_t> b) {
+    const int64_t g = gcd(a.second, b.second);
+    if ((b.first - a.first) % g != 0) return std::nullopt;
+    const int64_t l = a.second / g * b.second;
+    for (int64_t x = a.first; x < l; x += a.second)
+      if (python_mod(x - b.first, b.second) == 0) return std::make_pair(x, l);
+    return std::nullopt;
+  }
+
+  // ---- prettify helpers
+
+  std::string name_of_source(const std::string& src) const {
+    auto it = debug_names_.find(src);
+    return it == debug_names_.end() ? "" : it->second;
+  }
+
+  /// transform(x, inverse=True) for sorting: a Dim name back to its first source.
+  std::string source_of_name(const std::string& name) const {
+    for (const auto& [s, sources] : symbol_to_source_)
+      for (const std::string& src : sources)
+        if (name_of_source(src) == name) return src;
+    for (const auto& [src, n] : debug_names_)
+      if (n == name) return src;
+    return name;
+  }
+
+  void relation_with_digit(FixEntry& e, K op, int64_t digit) const {
+    switch (op) {
+      case K::Le: e.max = digit; break;
+      case K::Lt: e.max = digit - 1; break;
+      case K::Ge: e.min = digit; break;
+      case K::Gt: e.min = digit + 1; break;
+      default: e.eq_int = digit; e.eq_expr.reset(); break;
+    }
+  }
+
+  void collect(const SolveResult& r, std::map<std::string, FixEntry>& results) const {
+    const std::string left = name_of_source(r.source);
+    switch (r.kind) {
+      case SolveResult::Kind::Static:
+        if (left.empty() || left == std::to_string(r.value)) return;
+        relation_with_digit(results[left], K::Eq, r.value);
+        return;
+      case SolveResult::Kind::Lower:
+        if (!left.empty()) relation_with_digit(results[left], K::Ge, r.value);
+        return;
+      case SolveResult::Kind::Upper:
+        if (!left.empty()) relation_with_digit(results[left], K::Le, r.value);
+        return;
+      case SolveResult::Kind::Equivalence: break;
+    }
+    // "source == expr" over sources: every symbol must map to a Dim name (or a new root).
+    bool mentions_dim = !left.empty();
+    std::map<std::string, Expr> to_names;
+    for (const std::string& s : r.expr.free_symbols()) {
+      if (tmp_roots_.count(s)) continue;
+      const std::string n = name_of_source(first_source(s));
+      if (n.empty()) return;  // torch's sympify of a raw source fails: no fix
+      mentions_dim = true;
+      to_names.emplace(s, Expr::symbol(n));
+    }
+    if (!mentions_dim) return;
+    const std::string key = left.empty() ? r.source : left;
+    const Expr rhs = to_names.empty() ? r.expr : r.expr.substitute(to_names);
+    if (auto v = rhs.as_integer()) {
+      relation_with_digit(results[key], K::Eq, *v);
+      return;
+    }
+    if (rhs.is_symbol() && rhs.symbol_name() == key) return;
+    results[key].eq_expr = rhs;
+    results[key].eq_int.reset();
+  }
+
+  static bool supported_equivalence(const Expr& e) {
+    if (e.is_symbol()) return true;
+    if (e.kind() == K::Add) {
+      const auto& a = e.args();
+      if (a.size() != 2) return false;
+      return (a[0].is_integer() && supported_equivalence(a[1])) || (a[1].is_integer() && supported_equivalence(a[0]));
+    }
+    if (e.kind() == K::Mul) {
+      const auto& a = e.args();
+      return a.size() == 2 && a[0].is_integer() && a[1].is_symbol();
+    }
+    return false;
+  }
+
+  static std::map<std::string, NamedDimInfo> dims_of(const DynamicShapesSpec& spec) {
+    std::map<std::string, NamedDimInfo> out;
+    auto plain = [&](const std::string& name) {
+      const DimDecl& d = spec.dims.at(name);
+      NamedDimInfo i;
+      i.min = d.min_value();
+      i.max = d.max_value();
+      out[name] = i;
+    };
+    for (const auto& [n, in] : spec.inputs)
+      for (const auto& [k, d] : in.dims) {
+        if (d.kind == DimSpec::Kind::Named) plain(d.dim);
+        if (d.kind == DimSpec::Kind::Derived) {
+          NamedDimInfo i;
+          i.derived = true;
+          i.root = d.dim;
+          i.coeff = d.coeff;
+          i.offset = d.offset;
+          out[DynamicShapesSpec::derived_name(d)] = i;
+          plain(d.dim);
+        }
+      }
+    return out;
+  }
+
+  static bool check_same_range(const FixEntry& c, const NamedDimInfo& dim) {
+    if (dim.derived || !(c.min || c.max)) return false;
+    const int64_t cmin = c.min.value_or(2);
+    const bool min_ok = (dim.min < 2 && cmin == 2) || dim.min == cmin;
+    const Num cmax = c.max ? Num::integer(*c.max) : Num::infinite(1);
+    return min_ok && dim.max == cmax;
+  }
+
+  void process_derived_dim_roots(std::map<std::string, FixEntry>& results,
+                                 std::map<std::string, NamedDimInfo>& name_to_dim) const {
+    // 1) Newly introduced roots ("dx = 3*_dx + 1").
+    std::map<std::string, std::string> introduced;  // new root -> old root
+    for (auto& [k, c] : std::map<std::string, FixEntry>(results)) {
+      if (!c.eq_expr) continue;
+      const auto syms = c.eq_expr->free_symbols();
+      if (syms.size() != 1 || name_to_dim.count(syms[0])) continue;
+      const std::string root = syms[0];
+      introduced[root] = k;
+      const auto m = c.eq_expr->evaluate({{root, 1}}), r = c.eq_expr->evaluate({{root, 0}});
+      if (!m || !r) continue;
+      const int64_t modulus = *m - *r, remainder = *r;
+      const int64_t c_min = c.min.value_or(2);
+      const int64_t lo = ceil_div(c_min - remainder, modulus);
+      FixEntry nr;
+      nr.min = lo;
+      if (c.max) nr.max = floor_div(*c.max - remainder, modulus);
+      results[root] = nr;
+      NamedDimInfo info;
+      info.min = lo;
+      info.max = nr.max ? Num::integer(*nr.max) : Num::infinite(1);
+      name_to_dim[root] = info;
+      results[k].min.reset();
+      results[k].max.reset();
+    }
+    for (const auto& [new_root, old_root] : introduced) {
+      for (auto& [k, c] : results) {
+        if (!c.eq_expr) continue;
+        const auto syms = c.eq_expr->free_symbols();
+        if (syms.size() == 1 && syms[0] == old_root && results[old_root].eq_expr)
+          c.eq_expr = c.eq_expr->substitute({{old_root, *results[old_root].eq_expr}});
+      }
+    }
+    // 2) Root swapping.
+    std::set<std::string> modified_roots;
+    for (const auto& [k, c] : results) {
+      auto it = name_to_dim.find(k);
+      if (it == name_to_dim.end()) continue;
+      if (!it->second.derived && (c.min || c.max)) modified_roots.insert(k);
+      else if (c.eq_expr) {
+        const auto syms = c.eq_expr->free_symbols();
+        if (!syms.empty()) modified_roots.insert(syms.front());
+      }
+    }
+    for (const auto& [n, o] : introduced) modified_roots.erase(n);
+    std::map<std::string, FixEntry> modified_values;
+    for (const std::string& mroot : modified_roots) {
+      bool swapped = true;
+      if (auto it = results.find(mroot); it != results.end()) {
+        const FixEntry& c = it->second;
+        if (c.min || c.max || c.eq_int) {
+          if (!name_to_dim.count(mroot) || !check_same_range(c, name_to_dim.at(mroot))) modified_values[mroot] = c;
+          swapped = false;
+        }
+      }
+      if (!swapped) continue;
+      for (const auto& [k, c] : results) {
+        auto it = name_to_dim.find(k);
+        if (it == name_to_dim.end() || !it->second.derived || it->second.root != mroot) continue;
+        if (!(c.min || c.max)) continue;
+        const NamedDimInfo& d = it->second;
+        FixEntry root_range;
+        if (c.min) root_range.min = Rational::of(*c.min - d.offset, d.coeff).floor();
+        if (c.max) root_range.max = Rational::of(*c.max - d.offset, d.coeff).floor();
+        if (!name_to_dim.count(mroot) || !check_same_range(root_range, name_to_dim.at(mroot))) {
+          modified_values[mroot] = root_range;
+          break;
+        }
+      }
+    }
+    for (auto it = results.begin(); it != results.end();) {
+      auto d = name_to_dim.find(it->first);
+      if (d != name_to_dim.end() && (d->second.derived || modified_roots.count(it->first))) it = results.erase(it);
+      else ++it;
+    }
+    for (const auto& [k, v] : modified_values) results[k] = v;
+  }
+
+  std::vector<std::pair<std::string, std::vector<std::string>>> symbol_to_source_;
+  const ShapeEnv& env_;
+  std::set<std::string> marked_dynamic_;
+  std::map<std::string, std::string> debug_names_;
+  std::map<std::string, std::vector<LinearRelation>> univariate_;
+  std::vector<std::string> univariate_order_;
+  std::set<std::string> with_equalities_;
+  std::map<std::string, int64_t> substitutions_;
+  std::map<std::string, std::vector<Congruence>> congruences_;
+  std::vector<Expr> multivariate_;
+  std::vector<std::pair<std::string, Expr>> equivalences_;
+  std::vector<SolveResult> results_;
+  std::set<std::string> tmp_roots_;
+  std::vector<std::string> inconsistencies_;
+};
+
+// ---- torch's EqualityConstraint --------------------------------------------------
+
+class EqualityConstraint {
+ public:
+  explicit EqualityConstraint(const SpecBinding& b) : relaxed_(b.relaxed_sources) {
+    for (const auto& [a, c] : b.source_pairs) {
+      const std::string ra = find(a), rc = find(c);
+      if (ra != rc) parents_[ra] = rc;
+    }
+    for (const DerivedEquality& d : b.derived) {
+      const Expr root = d.root_source.empty() ? d.phantom_root : rewrite(d.root_source);
+      defs_[find(d.source)] = Expr(d.coeff) * root + Expr(d.offset);
+    }
+  }
+
+  bool is_equal(const std::string& a, const std::string& b) const {
+    const std::string ra = find(a), rb = find(b);
+    return relaxed_.count(ra) || relaxed_.count(rb) || ra == rb || rewrite(a) == rewrite(b);
+  }
+
+  /// Whether src == fn(symbol_src) by the spec, fn(x) = expr[symbol := x].
+  bool is_derived(const std::string& src, const std::string& symbol_src, const Expr& expr, const Expr& symbol) const {
+    return rewrite(src) == expr.substitute({{symbol.symbol_name(), rewrite(symbol_src)}});
+  }
+
+ private:
+  std::string find(const std::string& s) const {
+    auto it = parents_.find(s);
+    return it == parents_.end() ? s : find(it->second);
+  }
+  Expr rewrite(const std::string& src) const {
+    const std::string r = find(src);
+    auto it = defs_.find(r);
+    return it != defs_.end() ? it->second : Expr::symbol(r);
+  }
+  std::set<std::string> relaxed_;
+  std::map<std::string, std::string> parents_;
+  std::map<std::string, Expr> defs_;
+};
+
+// ---- produce_guards ----------------------------------------------------------------
+
+struct Tracker {
+  std::vector<std::pair<std::string, std::vector<std::string>>> symbol_to_source;
+  std::map<std::string, std::vector<ValueRange>> strict;  // symbol -> distinct Strict ranges
+
+  std::vector<std::string>& sources(const std::string& s) {
+    for (auto& [name, v] : symbol_to_source)
+      if (name == s) return v;
+    symbol_to_source.emplace_back(s, std::vector<std::string>{});
+    return symbol_to_source.back().second;
+  }
+  const std::vector<std::string>* find(const std::string& s) const {
+    for (const auto& [name, v] : symbol_to_source)
+      if (name == s) return &v;
+    return nullptr;
+  }
+};
+
+std::string render_range(const SpecBinding& b, const std::string& source, const DimConstraint& c) {
+  if (c.kind == DimConstraint::Kind::Relaxed) return "RelaxedUnspecConstraint(" + source + ")";
+  const std::string dn = b.debug_name(source);
+  std::string s = dn + " = " + source + " in the specified range";
+  const bool has_lo = compare(c.range.lower, kDefaultRange.lower) > 0;
+  const bool has_hi = !c.range.upper.is_infinite();
+  if (has_lo && has_hi) s += " " + c.range.lower.str() + " <= " + dn + " <= " + c.range.upper.str();
+  else if (has_hi) s += " " + dn + " <= " + c.range.upper.str();
+  else if (has_lo) s += " " + c.range.lower.str() + " <= " + dn;
+  return s;
+}
+
+std::string specialized_message(const std::string& debug_name, const std::string& value) {
+  return "You marked " + debug_name + " as dynamic but your code specialized it to be a constant (" + value +
+         "). If you're using mark_dynamic, either remove it or use maybe_mark_dynamic. If you're using "
+         "Dim.DYNAMIC, replace it with either Dim.STATIC or Dim.AUTO.";
+}
+
+/// The replacement (and the guard behind it) that rewrote `symbol`.
+std::optional<ReplacementRecord> replacement_of(const ShapeEnv& env, const Expr& symbol) {
+  if (!symbol.is_symbol()) return std::nullopt;
+  std::optional<ReplacementRecord> last;
+  for (const ReplacementRecord& r : env.replacement_log())
+    if (r.symbol == symbol) last = r;
+  return last;
+}
+
+}  // namespace
+
+std::string ConstraintReport::fixes_text() const {
+  std::string s;
+  for (const auto& f : fixes) s += f.text + "\n";
+  return s;
+}
+
+ConstraintReport check_constraints(ShapeEnv& env, const SpecBinding& binding, const DynamicShapesSpec& spec) {
+  ConstraintReport report;
+  auto current = [&](const std::string& source) -> Expr {
+    const BoundDim* d = binding.find(source);
+    return d ? env.replace(d->expr) : Expr(0);
+  };
+  auto hinted = [&](const Expr& e) { return env.hint(e) ? std::to_string(*env.hint(e)) : e.str(); };
+  // 1. The spec's own relations.
+  for (const auto& [a, b] : binding.source_pairs) {
+    Provenance origin;
+    origin.kind = Provenance::Kind::SpecRelation;
+    origin.detail = a + " and " + b + " share " + binding.debug_name(a);
+    const Expr ea = current(a), eb = current(b);
+    if (!env.evaluate(Expr::eq(ea, eb), origin)) {
+      report.early_error = a + " = " + hinted(ea) + " is not equal to " + b + " = " + hinted(eb);
+      report.message = report.early_error;
+      return report;
+    }
+  }
+  for (const DerivedEquality& d : binding.derived) {
+    Provenance origin;
+    origin.kind = Provenance::Kind::SpecRelation;
+    const std::string root_debug = d.root_source.empty() ? d.root_name : binding.debug_name(d.root_source);
+    const Expr root = d.root_source.empty() ? d.phantom_root : current(d.root_source);
+    const Expr derived = Expr(d.coeff) * root + Expr(d.offset);
+    origin.detail = d.source + " = " + (Expr(d.coeff) * Expr::symbol(root_debug) + Expr(d.offset)).str();
+    const Expr e = current(d.source);
+    if (!env.evaluate(Expr::eq(e, derived), origin)) {
+      report.early_error = "Expected input " + d.source + " to be equal to " +
+                           (Expr(d.coeff) * Expr::symbol(root_debug) + Expr(d.offset)).str() + ", where " + root_debug +
+                           " = " + hinted(root) + ", but got " + hinted(e);
+      report.message = report.early_error;
+      return report;
+    }
+  }
+  // 2. Track every input dimension's final value.
+  Tracker t;
+  for (const Expr& p : binding.phantom_symbols)
+    if (p.is_symbol()) {
+      const SymbolRecord* r = env.find_symbol(p.symbol_name());
+      t.sources(p.symbol_name()).push_back(r && !r->sources.empty() ? r->sources.front() : p.symbol_name());
+    }
+  std::vector<std::pair<std::string, Expr>> input_guards;
+  auto violate = [&](ConstraintViolation v) { report.violations.push_back(std::move(v)); };
+  for (const BoundDim& d : binding.dims) {
+    const Expr val = env.replace(d.expr);
+    input_guards.emplace_back(d.source, val);
+    const auto repl = replacement_of(env, d.expr);
+    if (auto c = val.as_integer()) {
+      const bool violated = d.constraint.kind == DimConstraint::Kind::Strict
+                                ? !(d.constraint.range.is_singleton() && d.constraint.range.lower.value == *c)
+                                : d.constraint.kind == DimConstraint::Kind::Relaxed && *c != 0 && *c != 1;
+      if (violated) {
+        ConstraintViolation v;
+        v.kind = ConstraintViolation::Kind::Specialized;
+        v.debug_name = binding.debug_name(d.source);
+        v.source = d.source;
+        v.message = specialized_message(v.debug_name, std::to_string(*c));
+        if (repl) {
+          v.guard = Expr::eq(repl->symbol, repl->target);
+          v.origin = repl->origin;
+        }
+        violate(std::move(v));
+      }
+    } else if (val.is_symbol()) {
+      t.sources(val.symbol_name()).push_back(d.source);
+      if (d.constraint.kind == DimConstraint::Kind::Strict) {
+        auto& list = t.strict[val.symbol_name()];
+        if (std::find(list.begin(), list.end(), d.constraint.range) == list.end()) list.push_back(d.constraint.range);
+      }
+    }
+  }
+  std::set<std::string> marked;
+  for (const auto& [s, list] : t.strict) marked.insert(s);
+  DimConstraints dc(t.symbol_to_source, env, marked, binding.debug_names);
+  const EqualityConstraint equalities(binding);
+  auto is_dim_source = [&](const std::string& src) { return binding.find(src) != nullptr; };
+  auto first_source = [&](const std::string& s) -> std::string {
+    const auto* v = t.find(s);
+    return v && !v->empty() ? v->front() : s;
+  };
+  for (const auto& [source, expr] : input_guards) {
+    if (expr.is_symbol() && first_source(expr.symbol_name()) == source) continue;
+    dc.add_equality(source, expr);
+    const BoundDim* bd = binding.find(source);
+    const auto repl = replacement_of(env, bd->expr);
+    if (expr.is_symbol() && t.strict.count(expr.symbol_name())) {
+      const std::string other = first_source(expr.symbol_name());
+      if (!equalities.is_equal(source, other)) {
+        ConstraintViolation v;
+        v.kind = ConstraintViolation::Kind::MustBeEqual;
+        v.debug_name = binding.debug_name(source);
+        v.source = source;
+        v.message = "The values of " + v.debug_name + " = " + source + " and " + binding.debug_name(other) + " = " +
+                    other + " must always be equal.";
+        if (repl) {
+          v.guard = Expr::eq(repl->symbol, repl->target);
+          v.origin = repl->origin;
+        }
+        violate(std::move(v));
+      }
+    }
+    const auto free = expr.free_symbols();
+    if (!expr.is_symbol() && free.size() == 1 && t.strict.count(free[0])) {
+      const Expr symbol = Expr::symbol(free[0]);
+      const std::string src = first_source(free[0]);
+      if (!equalities.is_derived(source, src, expr, symbol)) {
+        ConstraintViolation v;
+        v.kind = ConstraintViolation::Kind::MustBeRelated;
+        v.debug_name = binding.debug_name(source);
+        v.source = source;
+        const std::string src_name = binding.debug_name(src);
+        v.message = "The values of " + v.debug_name + " = " + source + " must always be related to the values of " +
+                    src_name + " = " + src + " by " + v.debug_name + " = " +
+                    expr.substitute({{free[0], Expr::symbol(src_name)}}).str() + ".";
+        if (repl) {
+          v.guard = Expr::eq(repl->symbol, repl->target);
+          v.origin = repl->origin;
+        }
+        violate(std::move(v));
+      }
+    }
+  }
+  // 3. Every guard; then every runtime assert and symbol range.
+  const SymbolName py_name = [&](const Expr& s) { return first_source(s.symbol_name()); };
+  auto static_without_facts = [&](const Expr& e) {
+    const Expr r = env.replace(e);
+    return r.kind() == K::True || r.kind() == K::False || env.bound(r).is_singleton();
+  };
+  std::vector<Expr> issued;
+  for (const Guard& g : env.guards()) {
+    if (static_without_facts(g.expr)) continue;
+    const Expr e = env.replace(g.expr);
+    if (std::find(issued.begin(), issued.end(), e) != issued.end()) continue;
+    issued.push_back(e);
+    const auto free = e.free_symbols();
+    bool trivial = false;
+    bool on_dims = false;
+    for (const std::string& s : free)
+      if (const auto* srcs = t.find(s))
+        for (const std::string& src : *srcs) on_dims = on_dims || is_dim_source(src);
+    if (on_dims) trivial = dc.add(e);
+    if (trivial || free.size() != 1) continue;
+    auto strict = t.strict.find(free[0]);
+    if (strict == t.strict.end()) continue;
+    const std::string source = first_source(free[0]);
+    for (const ValueRange& r : strict->second) {
+      ConstraintViolation v;
+      v.kind = ConstraintViolation::Kind::GuardNotSatisfied;
+      v.debug_name = binding.debug_name(source);
+      v.source = source;
+      v.message = "Not all values of " + render_range(binding, source, {DimConstraint::Kind::Strict, r}) +
+                  " satisfy the generated guard " + to_python(e, py_name) + ".";
+      v.guard = g.expr;
+      v.origin = g.origin;
+      violate(std::move(v));
+    }
+  }
+  for (const RuntimeAssertRecord& ra : env.runtime_asserts())
+    if (!static_without_facts(ra.expr)) dc.add(env.replace(ra.expr));
+  for (const auto& [s, sources] : t.symbol_to_source) {
+    const SymbolRecord* rec = env.find_symbol(s);
+    if (!rec || sources.empty()) continue;
+    const ValueRange r = rec->range;
+    const Expr sym = Expr::symbol(s);
+    const bool on_dims = std::any_of(sources.begin(), sources.end(), is_dim_source);
+    if (!r.lower.is_infinite() && on_dims) dc.add(Expr::ge(sym, Expr(r.lower.value)));
+    if (!r.upper.is_infinite() && on_dims) dc.add(Expr::le(sym, Expr(r.upper.value)));
+    if (r.lower.is_infinite() && r.upper.is_infinite()) continue;
+    auto strict = t.strict.find(s);
+    if (strict == t.strict.end()) continue;
+    for (const ValueRange& c : strict->second) {
+      if (c.intersect(kDefaultRange).is_subset_of(r)) continue;
+      const std::string src = sources.front();
+      ConstraintViolation v;
+      v.kind = ConstraintViolation::Kind::RangeNotSatisfied;
+      v.debug_name = binding.debug_name(src);
+      v.source = src;
+      const std::string upper = r.upper.is_infinite() ? "IntInfinity()" : r.upper.str();
+      v.message = "Not all values of " + render_range(binding, src, {DimConstraint::Kind::Strict, c}) +
+                  " satisfy the generated guard " + r.lower.str() + " <= " + src + " and " + src + " <= " + upper;
+      v.guard = Expr::logical_and({Expr::le(Expr(r.lower.is_infinite() ? 0 : r.lower.value), sym),
+                                   r.upper.is_infinite() ? Expr::boolean(true) : Expr::le(sym, Expr(r.upper.value))});
+      v.origin = rec->upper_origin && !r.upper.is_infinite() ? rec->upper_origin : rec->lower_origin;
+      violate(std::move(v));
+    }
+  }
+  // 4. Solve and suggest.
+  dc.solve();
+  report.forced_specializations = dc.forced_specializations();
+  const std::string tail = dc.prettify(spec, report.forced_specializations, report.fixes);
+  if (!report.violations.empty()) {
+    std::set<std::string> names;
+    for (const auto& v : report.violations) names.insert(v.debug_name);
+    std::string joined;
+    for (const auto& n : names) joined += (joined.empty() ? "" : ", ") + n;
+    report.message = "Constraints violated (" + joined + ")! For more information, run with TORCH_LOGS=\"+dynamic\".\n";
+    for (size_t i = 0; i < report.violations.size(); ++i)
+      report.message += (i ? "\n" : "") + std::string("  - ") + report.violations[i].message;
+    report.message += tail;
+  } else if (!report.forced_specializations.empty()) {
+    report.message = tail;
+  } else {
+    report.forced_specializations.clear();
+  }
+  return report;
+}
+
+RangeConstraintsResult compute_range_constraints(ShapeEnv& env, const SpecBinding& binding,
+                                                 const std::vector<Expr>& unbacked) {
+  RangeConstraintsResult out;
+  auto entry = [&](const Expr& key) -> ValueRange& {
+    for (auto& e : out.entries)
+      if (e.expr == key) return e.range;
+    out.entries.push_back({key, ValueRange::between(Num::integer(0), Num::infinite(1))});
+    return out.entries.back().range;
+  };
+  for (const Expr& u : unbacked) {
+    const Expr r = env.replace(u);
+    if (!r.is_symbol()) continue;
+    out.entries.push_back({r, env.range_of_symbol(r)});
+  }
+  std::vector<std::string> free;
+  auto note_free = [&](const Expr& e) {
+    for (const std::string& s : e.free_symbols())
+      if (std::find(free.begin(), free.end(), s) == free.end()) free.push_back(s);
+  };
+  for (const BoundDim& d : binding.dims) {
+    const Expr val = env.replace(d.expr);
+    const bool hint_kind = d.spec.kind == DimSpec::Kind::Auto || d.spec.kind == DimSpec::Kind::Dynamic ||
+                           d.spec.kind == DimSpec::Kind::Static;
+    if (!val.is_integer()) {
+      ValueRange& r = entry(val);
+      if (d.constraint.kind == DimConstraint::Kind::Strict) r = r.intersect(d.constraint.range);
+      else r = r.intersect(env.bound(val));
+      note_free(val);
+    }
+    if (!hint_kind) continue;
+    // _constrain_user_specified_dimhint_range
+    const ValueRange trace = val.is_integer() ? ValueRange::exactly(*val.as_integer()) : entry(val);
+    const ValueRange user = ValueRange::between(Num::integer(d.spec.min.value_or(0)),
+                                                d.spec.max ? Num::integer(*d.spec.max) : Num::infinite(1));
+    ValueRange result = trace.intersect(user);
+    if (result.is_empty()) {
+      out.conflicts.push_back("- Received user-specified min/max range of [" +
+                              (d.spec.min ? std::to_string(*d.spec.min) : "None") + ", " +
+                              (d.spec.max ? std::to_string(*d.spec.max) : "None") +
+                              "], conflicting with the inferred min/max range of [" + trace.lower.str() + ", " +
+                              trace.upper.str() + "], for " + d.path + ".");
+      continue;
+    }
+    if (!val.is_integer()) entry(val) = result;
+    if (d.spec.kind == DimSpec::Kind::Dynamic && result.is_singleton()) {
+      const std::string hint_text = "Dim.DYNAMIC(min=" + (d.spec.min ? std::to_string(*d.spec.min) : "None") +
+                                    ", max=" + (d.spec.max ? std::to_string(*d.spec.max) : "None") + ")";
+      if (trace.is_singleton() && (d.hint == 0 || d.hint == 1))
+        out.conflicts.push_back("- Received user-specified dim hint " + hint_text +
+                                ", but export 0/1 specialized due to hint of " + std::to_string(d.hint) +
+                                " for dimension " + d.path + ".");
+      else
+        out.conflicts.push_back("- Received user-specified dim hint " + hint_text +
+                                ", but tracing inferred a static shape of " + result.lower.str() + " for dimension " +
+                                d.path + ".");
+    }
+  }
+  for (const std::string& s : free) {
+    const Expr sym = Expr::symbol(s);
+    if (std::none_of(out.entries.begin(), out.entries.end(), [&](const RangeConstraint& e) { return e.expr == sym; }))
+      out.entries.push_back({sym, env.range_of_symbol(sym)});
+  }
+  return out;
+}
+
+}  // namespace exportlens::symbolic

@@ -1,0 +1,27 @@
+#include "engine/symbolic/guard.h"
+
+namespace exportlens::symbolic {
+
+std::string Provenance::describe() const {
+  std::string s;
+  switch (kind) {
+    case Kind::ShapeRule:
+    case Kind::RuntimeAssert: {
+      s = "node " + node;
+      std::string inner = op;
+      if (!rule.empty()) inner += (inner.empty() ? "" : ", ") + rule;
+      if (!inner.empty()) s += " (" + inner + ")";
+      break;
+    }
+    case Kind::RecordedGuard:
+      s = "a guard recorded in the program (user code or an op not modelled)";
+      if (!detail.empty()) s += ": " + detail;
+      break;
+    case Kind::SpecRelation: s = "the dynamic_shapes spec" + (detail.empty() ? std::string() : ": " + detail); break;
+    case Kind::Input: s = "input " + (detail.empty() ? node : detail); break;
+  }
+  if (!location.empty()) s += " at " + location;
+  return s;
+}
+
+}  // namespace exportlens::symbolic

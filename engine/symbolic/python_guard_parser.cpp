@@ -1,0 +1,199 @@
+#include "engine/symbolic/python_guard_parser.h"
+
+#include <cctype>
+
+namespace exportlens::symbolic {
+
+namespace {
+
+class Parser {
+ public:
+  explicit Parser(std::string_view s) : s_(s) {}
+
+  Expr parse() {
+    Expr e = or_expr();
+    skip();
+    if (p_ != s_.size()) fail("unexpected text");
+    return e;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& what) const {
+    throw GuardParseError("cannot read recorded guard \"" + std::string(s_) + "\" at column " +
+                          std::to_string(p_ + 1) + ": " + what);
+  }
+  void skip() {
+    while (p_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[p_]))) ++p_;
+  }
+  bool eat(std::string_view tok) {
+    skip();
+    if (s_.substr(p_, tok.size()) != tok) return false;
+    // Keywords must not run into an identifier.
+    if (std::isalpha(static_cast<unsigned char>(tok.back())) && p_ + tok.size() < s_.size() &&
+        (std::isalnum(static_cast<unsigned char>(s_[p_ + tok.size()])) || s_[p_ + tok.size()] == '_'))
+      return false;
+    p_ += tok.size();
+    return true;
+  }
+  void expect(std::string_view tok) {
+    if (!eat(tok)) fail("expected '" + std::string(tok) + "'");
+  }
+
+  Expr or_expr() {
+    std::vector<Expr> terms{and_expr()};
+    while (eat("or")) terms.push_back(and_expr());
+    return terms.size() == 1 ? terms[0] : Expr::logical_or(terms);
+  }
+  Expr and_expr() {
+    std::vector<Expr> terms{not_expr()};
+    while (eat("and")) terms.push_back(not_expr());
+    return terms.size() == 1 ? terms[0] : Expr::logical_and(terms);
+  }
+  Expr not_expr() {
+    if (eat("not")) return Expr::logical_not(not_expr());
+    return comparison();
+  }
+  Expr comparison() {
+    Expr left = arith();
+    std::vector<Expr> parts;
+    while (true) {
+      Expr::Kind k;
+      if (eat("==")) k = Expr::Kind::Eq;
+      else if (eat("!=")) k = Expr::Kind::Ne;
+      else if (eat("<=")) k = Expr::Kind::Le;
+      else if (eat(">=")) k = Expr::Kind::Ge;
+      else if (eat("<")) k = Expr::Kind::Lt;
+      else if (eat(">")) k = Expr::Kind::Gt;
+      else break;
+      Expr right = arith();
+      parts.push_back(relation(k, left, right));
+      left = right;
+    }
+    if (parts.empty()) return left;
+    return parts.size() == 1 ? parts[0] : Expr::logical_and(parts);
+  }
+  static Expr relation(Expr::Kind k, const Expr& a, const Expr& b) {
+    switch (k) {
+      case Expr::Kind::Eq: return Expr::eq(a, b);
+      case Expr::Kind::Ne: return Expr::ne(a, b);
+      case Expr::Kind::Le: return Expr::le(a, b);
+      case Expr::Kind::Ge: return Expr::ge(a, b);
+      case Expr::Kind::Lt: return Expr::lt(a, b);
+      default: return Expr::gt(a, b);
+    }
+  }
+  Expr arith() {
+    Expr e = term();
+    while (true) {
+      if (eat("+")) e = e + term();
+      else if (eat("-")) e = e - term();
+      else return e;
+    }
+  }
+  Expr term() {
+    Expr e = unary();
+    while (true) {
+      if (eat("//")) e = Expr::floordiv(e, unary());
+      else if (eat("**")) fail("'**' is not supported");
+      else if (eat("*")) e = e * unary();
+      else if (eat("%")) e = Expr::mod(e, unary());
+      else return e;
+    }
+  }
+  Expr unary() {
+    if (eat("-")) return -unary();
+    if (eat("+")) return unary();
+    return atom();
+  }
+  Expr atom() {
+    skip();
+    if (p_ >= s_.size()) fail("unexpected end");
+    if (eat("(")) {
+      Expr e = or_expr();
+      expect(")");
+      return e;
+    }
+    if (std::isdigit(static_cast<unsigned char>(s_[p_]))) {
+      size_t q = p_;
+      while (q < s_.size() && std::isdigit(static_cast<unsigned char>(s_[q]))) ++q;
+      const int64_t v = std::stoll(std::string(s_.substr(p_, q - p_)));
+      p_ = q;
+      return Expr(v);
+    }
+    if (s_.substr(p_, 2) == "L[") return source();
+    if (eat("IntInfinity()")) return Expr::infinity();
+    if (eat("NegativeIntInfinity()")) return Expr::infinity(true);
+    if (eat("True")) return Expr::boolean(true);
+    if (eat("False")) return Expr::boolean(false);
+    for (const char* fn : {"max", "min"}) {
+      if (eat(fn)) {
+        expect("(");
+        Expr e = or_expr();
+        while (eat(",")) e = std::string(fn) == "max" ? Expr::max(e, or_expr()) : Expr::min(e, or_expr());
+        expect(")");
+        return e;
+      }
+    }
+    fail("unsupported syntax");
+  }
+  Expr source() {
+    const size_t start = p_;
+    p_ += 1;  // 'L'
+    while (p_ < s_.size() && s_[p_] == '[') {
+      const size_t close = s_.find(']', p_);
+      if (close == std::string_view::npos) fail("unterminated subscript");
+      p_ = close + 1;
+    }
+    for (const char* prop : {".size()[", ".stride()["}) {
+      if (s_.substr(p_, std::string_view(prop).size()) == prop) {
+        const size_t close = s_.find(']', p_);
+        if (close == std::string_view::npos) fail("unterminated index");
+        p_ = close + 1;
+        return Expr::symbol(std::string(s_.substr(start, p_ - start)));
+      }
+    }
+    if (s_.substr(p_, 17) == ".storage_offset()") p_ += 17;
+    return Expr::symbol(std::string(s_.substr(start, p_ - start)));
+  }
+
+  std::string_view s_;
+  size_t p_ = 0;
+};
+
+}  // namespace
+
+Expr parse_python_guard(std::string_view text) { return Parser(text).parse(); }
+
+bool split_source_name(std::string_view source, SourceName& out) {
+  out = {};
+  if (source.substr(0, 3) != "L['") return false;
+  const size_t end = source.find("']", 3);
+  if (end == std::string_view::npos) return false;
+  out.argument = std::string(source.substr(3, end - 3));
+  size_t p = end + 2;
+  while (p < source.size() && source[p] == '[') {
+    const size_t close = source.find(']', p);
+    if (close == std::string_view::npos) return false;
+    std::string item(source.substr(p + 1, close - p - 1));
+    if (item.size() >= 2 && item.front() == '\'') item = item.substr(1, item.size() - 2);
+    out.path.push_back(item);
+    p = close + 1;
+  }
+  std::string_view rest = source.substr(p);
+  if (rest.empty()) return true;
+  for (const char* prop : {"size", "stride"}) {
+    const std::string prefix = "." + std::string(prop) + "()[";
+    if (rest.substr(0, prefix.size()) == prefix && rest.back() == ']') {
+      out.property = prop;
+      out.index = std::stoi(std::string(rest.substr(prefix.size(), rest.size() - prefix.size() - 1)));
+      return true;
+    }
+  }
+  if (rest == ".storage_offset()") {
+    out.property = "storage_offset";
+    return true;
+  }
+  return false;
+}
+
+}  // namespace exportlens::symbolic

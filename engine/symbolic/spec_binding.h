@@ -1,0 +1,78 @@
+#pragma once
+// From a dynamic_shapes spec and the example inputs to symbols: torch's
+// _check_dynamic_shapes, _process_dynamic_shapes, fakify and
+// _process_equalities. Every input dimension becomes a constant or a symbol
+// (named as torch names it) with the constraint the spec puts on it, and
+// the spec's relations (shared Dims, derived Dims) are collected for the
+// end-of-trace checks (export_constraints.h).
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "engine/symbolic/dynamic_shapes_spec.h"
+#include "engine/symbolic/shape_env.h"
+
+namespace exportlens::symbolic {
+
+/// One forward() argument as the program records it.
+struct ExampleInput {
+  std::string name;               // forward argument name ("x")
+  bool is_tensor = true;
+  std::vector<int64_t> sizes;     // example sizes (tensors)
+};
+
+/// What the spec asks of one input dimension (torch's per-dim Constraint).
+struct DimConstraint {
+  enum class Kind {
+    None,     // Dim.AUTO, or static
+    Strict,   // a named / derived Dim or an int: StrictMinMaxConstraint(range)
+    Relaxed,  // Dim.DYNAMIC: RelaxedUnspecConstraint (must not specialize)
+  };
+  Kind kind = Kind::None;
+  ValueRange range;  // Strict
+};
+
+struct BoundDim {
+  int input = 0;           // index into the ExampleInput list
+  int dim = 0;
+  std::string source;      // "L['x'].size()[0]"
+  std::string path;        // "inputs['x'].shape[0]" (make_constraints' messages)
+  int64_t hint = 0;
+  Expr expr;               // the symbol or constant created for it
+  DimSpec spec;
+  DimConstraint constraint;
+  std::string debug_name;  // the Dim's name ("dx", "dx + 1"), empty for hints/static
+};
+
+struct DerivedEquality {
+  std::string source;       // the derived dim's source
+  std::string root_source;  // the root's source ("" when the root is phantom)
+  Expr phantom_root;        // the phantom symbol (or constant) when root_source is empty
+  std::string root_name;    // the root Dim's name
+  int64_t coeff = 1, offset = 0;
+};
+
+struct SpecBinding {
+  std::vector<BoundDim> dims;  // every tensor input dimension, in tracking order
+  std::vector<std::pair<std::string, std::string>> source_pairs;  // shared Dims / equal ints
+  std::vector<DerivedEquality> derived;
+  std::vector<Expr> phantom_symbols;
+  std::set<std::string> relaxed_sources;  // Dim.AUTO / Dim.DYNAMIC dims
+  std::map<std::string, std::string> debug_names;  // source -> Dim name
+
+  const BoundDim* find(const std::string& source) const;
+  std::string debug_name(const std::string& source) const;
+};
+
+/// Validates the spec against the inputs (torch's messages; throws SpecError
+/// with line 0) and creates the symbols. Throws ConstraintViolationError when
+/// an example contradicts the spec ("10 not in range [11, 18]").
+SpecBinding bind_spec(ShapeEnv& env, const DynamicShapesSpec& spec, const std::vector<ExampleInput>& inputs);
+
+/// torch's "L['x']" source of a forward argument and "L['x'].size()[0]" of its dims.
+std::string input_source(const std::string& name);
+std::string size_source(const std::string& name, int dim);
+
+}  // namespace exportlens::symbolic

@@ -1,0 +1,478 @@
+#include "ui/main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPainter>
+#include <QProgressBar>
+#include <QSettings>
+#include <QStatusBar>
+#include <QStyle>
+#include <QTabWidget>
+#include <QTableView>
+#include <QToolBar>
+#include <QToolButton>
+
+#include "ui/builtin_example.h"
+#include "ui/busy_overlay.h"
+#include "ui/code_view.h"
+#include "ui/find_bar.h"
+#include "ui/graph_scene.h"
+#include "ui/graph_view.h"
+#include "ui/inspector_widget.h"
+#include "ui/node_item.h"
+#include "ui/program_loader.h"
+#include "ui/program_model.h"
+#include "ui/range_constraints_model.h"
+#include "ui/signature_table_model.h"
+
+namespace exportlens::ui {
+namespace {
+
+constexpr char kGeometryKey[] = "mainWindow/geometry";
+constexpr char kStateKey[] = "mainWindow/state";
+constexpr char kLastDirKey[] = "mainWindow/lastDirectory";
+
+bool is_pt2(const QUrl& url) {
+  return url.isLocalFile() && url.toLocalFile().endsWith(QLatin1String(".pt2"), Qt::CaseInsensitive);
+}
+
+QTableView* make_table(QAbstractItemModel* model, QWidget* parent) {
+  auto* table = new QTableView(parent);
+  table->setModel(model);
+  table->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table->setSelectionMode(QAbstractItemView::SingleSelection);
+  table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  table->setAlternatingRowColors(true);
+  table->setShowGrid(false);
+  table->setWordWrap(false);
+  table->horizontalHeader()->setStretchLastSection(true);
+  table->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+  table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 8);
+  return table;
+}
+
+QDockWidget* make_dock(const QString& title, const QString& object_name, QWidget* content, QWidget* parent) {
+  auto* dock = new QDockWidget(title, parent);
+  dock->setObjectName(object_name);  // saveState() needs it
+  dock->setWidget(content);
+  return dock;
+}
+
+QIcon swatch(const QColor& fill, const QColor& border) {
+  QPixmap pixmap(14, 14);
+  pixmap.fill(Qt::transparent);
+  QPainter painter(&pixmap);
+  painter.setRenderHint(QPainter::Antialiasing);
+  painter.setPen(border);
+  painter.setBrush(fill);
+  painter.drawRoundedRect(QRectF(0.5, 0.5, 13, 13), 3, 3);
+  return QIcon(pixmap);
+}
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), model_(new ProgramModel(this)), loader_(new ProgramLoader(this)) {
+  setAcceptDrops(true);
+  setDockNestingEnabled(true);
+  createCentralArea();
+  createDocks();
+  createActions();
+  createMenus();
+  createToolBar();
+  createStatusBar();
+  connectSelection();
+  connectLoader();
+  scene_->setStyle(palette(), font());
+  restoreWindowState();
+  updateTitle();
+}
+
+MainWindow::~MainWindow() = default;
+
+bool MainWindow::isLoading() const { return loader_->isBusy(); }
+
+// ---- construction ---------------------------------------------------------
+
+void MainWindow::createCentralArea() {
+  tabs_ = new QTabWidget(this);
+  tabs_->setDocumentMode(true);
+  scene_ = new GraphScene(this);
+  view_ = new GraphView(tabs_);
+  view_->setScene(scene_);
+  code_ = new CodeView(tabs_);
+  tabs_->addTab(view_, tr("Graph"));
+  tabs_->addTab(code_, tr("Code"));
+  setCentralWidget(tabs_);
+  overlay_ = new BusyOverlay(tabs_);
+}
+
+void MainWindow::createDocks() {
+  inspector_ = new InspectorWidget(this);
+  inspector_dock_ = make_dock(tr("Inspector"), QStringLiteral("inspectorDock"), inspector_, this);
+  addDockWidget(Qt::RightDockWidgetArea, inspector_dock_);
+
+  signature_model_ = new SignatureTableModel(this);
+  signature_table_ = make_table(signature_model_, this);
+  signature_dock_ = make_dock(tr("Graph signature"), QStringLiteral("signatureDock"), signature_table_, this);
+  addDockWidget(Qt::BottomDockWidgetArea, signature_dock_);
+
+  range_model_ = new RangeConstraintsModel(this);
+  range_table_ = make_table(range_model_, this);
+  range_dock_ = make_dock(tr("Range constraints"), QStringLiteral("rangeConstraintsDock"), range_table_, this);
+  addDockWidget(Qt::BottomDockWidgetArea, range_dock_);
+  // Later panels (guards, violations, dynamic shapes, run) join this tab group.
+  tabifyDockWidget(signature_dock_, range_dock_);
+  signature_dock_->raise();
+  resizeDocks({inspector_dock_}, {380}, Qt::Horizontal);
+  resizeDocks({signature_dock_}, {210}, Qt::Vertical);
+}
+
+void MainWindow::createActions() {
+  open_action_ = new QAction(style()->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open…"), this);
+  open_action_->setShortcut(QKeySequence::Open);
+  open_action_->setToolTip(tr("Open a .pt2 archive (Ctrl+O)"));
+  connect(open_action_, &QAction::triggered, this, &MainWindow::showOpenDialog);
+
+  reload_action_ = new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Reload"), this);
+  reload_action_->setShortcut(QKeySequence(Qt::Key_F5));
+  reload_action_->setToolTip(tr("Read the file again (F5)"));
+  connect(reload_action_, &QAction::triggered, this, &MainWindow::reload);
+
+  example_action_ = new QAction(tr("Open &Example"), this);
+  connect(example_action_, &QAction::triggered, this, &MainWindow::openBuiltinExample);
+
+  quit_action_ = new QAction(tr("&Quit"), this);
+  quit_action_->setShortcut(QKeySequence::Quit);
+  quit_action_->setMenuRole(QAction::QuitRole);
+  connect(quit_action_, &QAction::triggered, this, &QWidget::close);
+
+  fit_action_ = new QAction(tr("&Fit to Window"), this);
+  fit_action_->setShortcut(QKeySequence(Qt::Key_F));
+  fit_action_->setToolTip(tr("Show the whole graph (F)"));
+  connect(fit_action_, &QAction::triggered, view_, &GraphView::fitAll);
+
+  zoom_in_action_ = new QAction(tr("Zoom &In"), this);
+  zoom_in_action_->setShortcuts({QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal)});
+  connect(zoom_in_action_, &QAction::triggered, view_, &GraphView::zoomIn);
+
+  zoom_out_action_ = new QAction(tr("Zoom &Out"), this);
+  zoom_out_action_->setShortcut(QKeySequence::ZoomOut);
+  connect(zoom_out_action_, &QAction::triggered, view_, &GraphView::zoomOut);
+
+  zoom_reset_action_ = new QAction(tr("&Actual Size"), this);
+  zoom_reset_action_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+  connect(zoom_reset_action_, &QAction::triggered, view_, &GraphView::resetZoom);
+
+  find_action_ = new QAction(tr("&Find Node…"), this);
+  find_action_->setShortcut(QKeySequence::Find);
+  addActions({open_action_, reload_action_, quit_action_, fit_action_, zoom_in_action_, zoom_out_action_,
+              zoom_reset_action_, find_action_});
+}
+
+void MainWindow::createMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(open_action_);
+  recent_menu_ = file->addMenu(tr("Open &Recent"));
+  connect(recent_menu_, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
+  file->addAction(example_action_);
+  file->addAction(reload_action_);
+  file->addSeparator();
+  file->addAction(quit_action_);
+
+  view_menu_ = menuBar()->addMenu(tr("&View"));
+  view_menu_->addAction(fit_action_);
+  view_menu_->addAction(zoom_in_action_);
+  view_menu_->addAction(zoom_out_action_);
+  view_menu_->addAction(zoom_reset_action_);
+  view_menu_->addSeparator();
+  view_menu_->addAction(find_action_);
+  view_menu_->addSeparator();
+  QMenu* legend = view_menu_->addMenu(tr("Node &Colours"));
+  connect(legend, &QMenu::aboutToShow, this, [this, legend] {
+    legend->clear();
+    const CanvasPalette& palette = scene_->canvasStyle().palette;
+    for (int i = 0; i < kNodeCategoryCount; ++i) {
+      const auto category = static_cast<NodeCategory>(i);
+      const NodeColors colors = palette.node(category);
+      legend->addAction(swatch(colors.fill, colors.border), category_name(category))->setEnabled(false);
+    }
+  });
+  view_menu_->addSeparator();
+  view_menu_->addAction(inspector_dock_->toggleViewAction());
+  view_menu_->addAction(signature_dock_->toggleViewAction());
+  view_menu_->addAction(range_dock_->toggleViewAction());
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&About ExportLens"), this, [this] {
+    QMessageBox::about(this, tr("About ExportLens"),
+                       tr("<b>ExportLens</b><br/>A workbench for torch.export programs: browse the "
+                          "graph, its symbolic shapes and signature."));
+  });
+}
+
+void MainWindow::createToolBar() {
+  QToolBar* bar = addToolBar(tr("Main"));
+  bar->setObjectName(QStringLiteral("mainToolBar"));
+  bar->setMovable(false);
+  bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+  bar->addAction(open_action_);
+  bar->addAction(reload_action_);
+  bar->addSeparator();
+  bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+  bar->addAction(fit_action_);
+  bar->addAction(zoom_out_action_);
+  bar->addAction(zoom_in_action_);
+  // The IR switch, spec editor and Run button of later issues go here.
+  auto* spacer = new QWidget(bar);
+  spacer->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+  bar->addWidget(spacer);
+  find_bar_ = new FindBar(bar);
+  bar->addWidget(find_bar_);
+  connect(find_action_, &QAction::triggered, find_bar_, &FindBar::activate);
+  connect(find_bar_, &FindBar::dismissed, this, [this] { tabs_->currentWidget()->setFocus(); });
+}
+
+void MainWindow::createStatusBar() {
+  status_label_ = new QLabel(this);
+  status_label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  statusBar()->addWidget(status_label_, 1);
+  status_progress_ = new QProgressBar(this);
+  status_progress_->setRange(0, 100);
+  status_progress_->setMaximumWidth(180);
+  status_progress_->setMaximumHeight(16);
+  status_progress_->setTextVisible(false);
+  status_progress_->hide();
+  statusBar()->addPermanentWidget(status_progress_);
+  status_cancel_ = new QToolButton(this);
+  status_cancel_->setIcon(style()->standardIcon(QStyle::SP_DialogCancelButton));
+  status_cancel_->setToolTip(tr("Cancel loading"));
+  status_cancel_->setAutoRaise(true);
+  status_cancel_->hide();
+  connect(status_cancel_, &QToolButton::clicked, loader_, &ProgramLoader::cancel);
+  statusBar()->addPermanentWidget(status_cancel_);
+  zoom_label_ = new QLabel(this);
+  zoom_label_->setMinimumWidth(zoom_label_->fontMetrics().horizontalAdvance(QStringLiteral("Zoom 888 %")));
+  statusBar()->addPermanentWidget(zoom_label_);
+  connect(view_, &GraphView::zoomChanged, this,
+          [this](qreal zoom) { zoom_label_->setText(tr("Zoom %1 %").arg(qRound(zoom * 100))); });
+  zoom_label_->setText(tr("Zoom 100 %"));
+}
+
+// ---- one selection --------------------------------------------------------
+
+void MainWindow::connectSelection() {
+  connect(scene_, &GraphScene::nodeSelected, model_, &ProgramModel::selectNode);
+  connect(code_, &CodeView::nodeClicked, model_, &ProgramModel::selectNode);
+  connect(inspector_, &InspectorWidget::nodeActivated, model_, &ProgramModel::selectNode);
+  connect(find_bar_, &FindBar::nodeFound, model_, &ProgramModel::selectNode);
+  connect(signature_table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+          [this](const QModelIndex& current) {
+            if (syncing_ || !current.isValid()) return;
+            const QString node = signature_model_->nodeAt(current.row());
+            if (!node.isEmpty()) model_->selectNode(node);
+          });
+  connect(model_, &ProgramModel::selectionChanged, this, &MainWindow::followSelection);
+}
+
+void MainWindow::followSelection(const QString& name) {
+  syncing_ = true;
+  scene_->selectNode(name);
+  if (NodeItem* item = scene_->nodeItem(name)) view_->reveal(item->box());
+  code_->highlightNode(name);
+  inspector_->showNode(name);
+  const int row = signature_model_->rowOf(name);
+  if (row >= 0) {
+    signature_table_->selectRow(row);
+    signature_table_->scrollTo(signature_model_->index(row, 0));
+  } else {
+    signature_table_->clearSelection();
+    signature_table_->selectionModel()->setCurrentIndex(QModelIndex(), QItemSelectionModel::NoUpdate);
+  }
+  syncing_ = false;
+}
+
+// ---- loading --------------------------------------------------------------
+
+void MainWindow::connectLoader() {
+  connect(loader_, &ProgramLoader::started, this, &MainWindow::onLoadStarted);
+  connect(loader_, &ProgramLoader::progress, this, &MainWindow::onLoadProgress);
+  connect(loader_, &ProgramLoader::loaded, this, &MainWindow::onLoaded);
+  connect(loader_, &ProgramLoader::failed, this, &MainWindow::onLoadFailed);
+  connect(loader_, &ProgramLoader::cancelled, this, &MainWindow::onLoadCancelled);
+  connect(overlay_, &BusyOverlay::cancelRequested, loader_, &ProgramLoader::cancel);
+}
+
+void MainWindow::openFile(const QString& path) { open(path, QString(), true); }
+
+void MainWindow::openBuiltinExample() {
+  const QString path = builtin_example_file();
+  if (path.isEmpty()) {
+    status_label_->setText(tr("No built-in example is available; use File › Open."));
+    return;
+  }
+  open(path, tr("dynamic_model.pt2 (example)"), false);
+}
+
+void MainWindow::reload() {
+  if (!model_->loaded()) return;
+  reselect_after_load_ = model_->selectedName();
+  const LoadedProgramPtr& current = model_->loaded();
+  open(current->path, current->displayName, false);
+}
+
+void MainWindow::showOpenDialog() {
+  QSettings settings;
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open exported program"),
+                                                    settings.value(kLastDirKey).toString(),
+                                                    tr("Exported programs (*.pt2);;All files (*)"));
+  if (path.isEmpty()) return;
+  settings.setValue(kLastDirKey, QFileInfo(path).absolutePath());
+  openFile(path);
+}
+
+void MainWindow::open(const QString& path, const QString& displayName, bool remember) {
+  pending_display_name_ = displayName.isEmpty() ? QFileInfo(path).fileName() : displayName;
+  pending_remember_ = remember;
+  loader_->setNodeFont(font());
+  loader_->load(path, pending_display_name_);
+}
+
+void MainWindow::onLoadStarted(const QString&) {
+  overlay_->start(tr("Opening %1").arg(pending_display_name_));
+  status_progress_->setValue(0);
+  status_progress_->show();
+  status_cancel_->show();
+  status_label_->setText(tr("Opening %1…").arg(pending_display_name_));
+}
+
+void MainWindow::onLoadProgress(int percent, const QString& stage) {
+  overlay_->setProgress(percent, stage);
+  status_progress_->setValue(percent);
+}
+
+void MainWindow::endBusy() {
+  overlay_->stop();
+  status_progress_->hide();
+  status_cancel_->hide();
+}
+
+void MainWindow::onLoaded(const LoadedProgramPtr& program) {
+  endBusy();
+  if (pending_remember_) recent_.add(program->path);
+  model_->setLoaded(program);
+  scene_->setProgram(program);
+  code_->setProgram(program);
+  inspector_->setProgram(program);
+  signature_model_->setProgram(program);
+  range_model_->setProgram(program);
+  signature_table_->resizeColumnsToContents();
+  range_table_->resizeColumnsToContents();
+  find_bar_->setProgram(program);
+  view_->showStart();
+  updateTitle();
+  const auto scopes = program->layout.clusters.size();
+  QString message = tr("%1: %2 nodes, %3 %4, opened in %5 s")
+                        .arg(program->displayName)
+                        .arg(program->graph().size())
+                        .arg(scopes)
+                        .arg(scopes == 1 ? tr("module scope") : tr("module scopes"))
+                        .arg(program->seconds, 0, 'f', 2);
+  if (!program->layout.strategy_note.empty())
+    message += QStringLiteral(" — ") + QString::fromStdString(program->layout.strategy_note);
+  status_label_->setText(message);
+  if (!reselect_after_load_.isEmpty()) model_->selectNode(reselect_after_load_);
+  reselect_after_load_.clear();
+  emit programShown(program->path);
+}
+
+void MainWindow::onLoadFailed(const QString& path, const QString& message) {
+  endBusy();
+  reselect_after_load_.clear();
+  status_label_->setText(tr("Could not open %1").arg(QFileInfo(path).fileName()));
+  // Not exec(): the window stays responsive (and scriptable in tests).
+  auto* box = new QMessageBox(QMessageBox::Critical, tr("Could not open file"),
+                              tr("Could not open %1.").arg(QFileInfo(path).fileName()), QMessageBox::Ok, this);
+  box->setObjectName(QStringLiteral("loadErrorBox"));
+  box->setInformativeText(message);
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->open();
+  emit loadFailed(path, message);
+}
+
+void MainWindow::onLoadCancelled(const QString& path) {
+  endBusy();
+  reselect_after_load_.clear();
+  status_label_->setText(tr("Cancelled opening %1").arg(QFileInfo(path).fileName()));
+}
+
+void MainWindow::updateTitle() {
+  const LoadedProgramPtr& loaded = model_->loaded();
+  setWindowTitle(loaded ? tr("%1 — ExportLens").arg(loaded->displayName) : tr("ExportLens"));
+  reload_action_->setEnabled(loaded != nullptr);
+}
+
+void MainWindow::rebuildRecentMenu() {
+  recent_menu_->clear();
+  const QStringList files = recent_.files();
+  for (const QString& path : files) {
+    QAction* action = recent_menu_->addAction(QFileInfo(path).fileName(), this, [this, path] { openFile(path); });
+    action->setToolTip(path);
+    action->setStatusTip(path);
+  }
+  if (files.isEmpty()) recent_menu_->addAction(tr("(none)"))->setEnabled(false);
+  recent_menu_->addSeparator();
+  recent_menu_->addAction(tr("Clear Menu"), this, [this] { recent_.clear(); })->setEnabled(!files.isEmpty());
+}
+
+// ---- window habits --------------------------------------------------------
+
+void MainWindow::restoreWindowState() {
+  QSettings settings;
+  if (!restoreGeometry(settings.value(kGeometryKey).toByteArray())) resize(1400, 880);
+  restoreState(settings.value(kStateKey).toByteArray());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  loader_->cancel();
+  QSettings settings;
+  settings.setValue(kGeometryKey, saveGeometry());
+  settings.setValue(kStateKey, saveState());
+  QMainWindow::closeEvent(event);
+}
+
+void MainWindow::changeEvent(QEvent* event) {
+  QMainWindow::changeEvent(event);
+  // Colours follow the system's light/dark palette. (Fonts stay: the layout
+  // sized the boxes for the font the program was opened with.)
+  if (event->type() == QEvent::PaletteChange) scene_->setStyle(palette(), font());
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  const auto urls = event->mimeData()->urls();
+  if (std::any_of(urls.begin(), urls.end(), is_pt2)) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  for (const QUrl& url : event->mimeData()->urls()) {
+    if (is_pt2(url)) {
+      event->acceptProposedAction();
+      openFile(url.toLocalFile());
+      return;
+    }
+  }
+}
+
+}  // namespace exportlens::ui

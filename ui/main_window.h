@@ -1,0 +1,132 @@
+#pragma once
+// The workbench window: a canvas and code tabs in the centre, the inspector
+// on the right, signature and range constraints below, all following one
+// node selection. Files open on a worker thread with progress and cancel.
+#include <QMainWindow>
+#include <QString>
+
+#include "ui/loaded_program.h"
+#include "ui/recent_files.h"
+
+class QAction;
+class QDockWidget;
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QTableView;
+class QTabWidget;
+class QToolButton;
+
+namespace exportlens::ui {
+
+class BusyOverlay;
+class CodeView;
+class FindBar;
+class GraphScene;
+class GraphView;
+class InspectorWidget;
+class ProgramLoader;
+class ProgramModel;
+class RangeConstraintsModel;
+class SignatureTableModel;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  explicit MainWindow(QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  // The parts, for tests and for the panels later issues add.
+  ProgramModel* programModel() const { return model_; }
+  ProgramLoader* loader() const { return loader_; }
+  GraphScene* graphScene() const { return scene_; }
+  GraphView* graphView() const { return view_; }
+  CodeView* codeView() const { return code_; }
+  InspectorWidget* inspector() const { return inspector_; }
+  QTableView* signatureTable() const { return signature_table_; }
+  QTableView* rangeTable() const { return range_table_; }
+  QTabWidget* centralTabs() const { return tabs_; }
+  bool isLoading() const;
+
+ public slots:
+  void openFile(const QString& path);
+  void openBuiltinExample();
+  void reload();
+  void showOpenDialog();
+
+ signals:
+  /// A program finished loading and is on screen.
+  void programShown(const QString& path);
+  /// Opening `path` failed; the previous program (if any) is still shown.
+  void loadFailed(const QString& path, const QString& message);
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+  void changeEvent(QEvent* event) override;
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
+
+ private:
+  void createCentralArea();
+  void createDocks();
+  void createActions();
+  void createMenus();
+  void createToolBar();
+  void createStatusBar();
+  void connectSelection();
+  void connectLoader();
+  void restoreWindowState();
+  void rebuildRecentMenu();
+  void open(const QString& path, const QString& displayName, bool remember);
+
+  void onLoadStarted(const QString& path);
+  void onLoadProgress(int percent, const QString& stage);
+  void onLoaded(const LoadedProgramPtr& program);
+  void onLoadFailed(const QString& path, const QString& message);
+  void onLoadCancelled(const QString& path);
+  void endBusy();
+  void followSelection(const QString& name);
+  void updateTitle();
+
+  ProgramModel* model_;
+  ProgramLoader* loader_;
+  RecentFiles recent_;
+  QString pending_display_name_;
+  bool pending_remember_ = false;
+  QString reselect_after_load_;
+
+  QTabWidget* tabs_ = nullptr;
+  GraphScene* scene_ = nullptr;
+  GraphView* view_ = nullptr;
+  CodeView* code_ = nullptr;
+  BusyOverlay* overlay_ = nullptr;
+  InspectorWidget* inspector_ = nullptr;
+  SignatureTableModel* signature_model_ = nullptr;
+  RangeConstraintsModel* range_model_ = nullptr;
+  QTableView* signature_table_ = nullptr;
+  QTableView* range_table_ = nullptr;
+  FindBar* find_bar_ = nullptr;
+  QDockWidget* inspector_dock_ = nullptr;
+  QDockWidget* signature_dock_ = nullptr;
+  QDockWidget* range_dock_ = nullptr;
+
+  QMenu* recent_menu_ = nullptr;
+  QMenu* view_menu_ = nullptr;
+  QAction* open_action_ = nullptr;
+  QAction* reload_action_ = nullptr;
+  QAction* quit_action_ = nullptr;
+  QAction* fit_action_ = nullptr;
+  QAction* zoom_in_action_ = nullptr;
+  QAction* zoom_out_action_ = nullptr;
+  QAction* zoom_reset_action_ = nullptr;
+  QAction* find_action_ = nullptr;
+  QAction* example_action_ = nullptr;
+
+  QLabel* status_label_ = nullptr;
+  QLabel* zoom_label_ = nullptr;
+  QProgressBar* status_progress_ = nullptr;
+  QToolButton* status_cancel_ = nullptr;
+  bool syncing_ = false;  // applying the shared selection to the views
+};
+
+}  // namespace exportlens::ui
