@@ -12,12 +12,6 @@ namespace {
 
 QString from_view(std::string_view text) { return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())); }
 
-QString node_link(const ir::Node* node) {
-  if (!node) return QStringLiteral("None");
-  const QString name = QString::fromStdString(node->name).toHtmlEscaped();
-  return QStringLiteral("<a href=\"%1:%2\">%2</a>").arg(QLatin1String(kNodeLinkScheme), name);
-}
-
 QString list_html(const ir::ArgumentList& list) {
   QStringList items;
   for (const auto& item : list.items) items << argument_html(item);
@@ -30,7 +24,7 @@ QString list_html(const ir::ArgumentList& list) {
 
 struct ArgumentVisitor {
   QString operator()(ir::None) const { return QStringLiteral("None"); }
-  QString operator()(ir::Node* node) const { return node_link(node); }
+  QString operator()(ir::Node* node) const { return node_link_html(node); }
   QString operator()(bool b) const { return b ? QStringLiteral("True") : QStringLiteral("False"); }
   QString operator()(int64_t i) const { return QString::number(i); }
   QString operator()(double d) const { return python_float(d); }
@@ -49,6 +43,12 @@ struct ArgumentVisitor {
 };
 
 }  // namespace
+
+QString node_link_html(const ir::Node* node) {
+  if (!node) return QStringLiteral("None");
+  const QString name = QString::fromStdString(node->name).toHtmlEscaped();
+  return QStringLiteral("<a href=\"%1:%2\">%2</a>").arg(QLatin1String(kNodeLinkScheme), name);
+}
 
 QString argument_html(const ir::Argument& argument) { return std::visit(ArgumentVisitor{}, argument.v); }
 

@@ -34,6 +34,7 @@ BusyOverlay::BusyOverlay(QWidget* covered)
   layout->addWidget(stage_);
   layout->addWidget(bar_);
   layout->addWidget(cancel_, 0, Qt::AlignRight);
+  cancel_->setObjectName(QStringLiteral("busyCancelButton"));
   connect(cancel_, &QPushButton::clicked, this, &BusyOverlay::cancelRequested);
   covered->installEventFilter(this);
   hide();

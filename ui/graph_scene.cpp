@@ -5,6 +5,7 @@
 #include "ui/cluster_item.h"
 #include "ui/edge_item.h"
 #include "ui/node_category.h"
+#include "ui/node_display.h"
 #include "ui/node_item.h"
 
 namespace exportlens::ui {
@@ -40,8 +41,10 @@ void GraphScene::setStyle(const QPalette& palette, const QFont& font) {
 }
 
 void GraphScene::setProgram(const LoadedProgramPtr& program) {
-  const QSignalBlocker quiet(this);  // clearing is not a user's deselection
-  clear();
+  {
+    const QSignalBlocker quiet(this);  // clearing is not a user's deselection
+    clear();
+  }
   nodes_.clear();
   edges_.clear();
   clusters_.clear();
@@ -71,11 +74,24 @@ void GraphScene::setProgram(const LoadedProgramPtr& program) {
   for (const auto& box : layout.nodes) {
     const ir::Node* node = program->graph().find(box.name);
     if (!node) continue;
-    auto* item = new NodeItem(*node, categorize(*node, signature), to_qt(box.rect()), style_.get());
+    auto* item = new NodeItem(*node, categorize(*node, signature), display_label(*node, signature),
+                              to_qt(box.rect()), style_.get());
     addItem(item);
     nodes_.insert(item->nodeName(), item);
   }
   setSceneRect(to_qt(layout.bounds).adjusted(-kSceneMargin, -kSceneMargin, kSceneMargin, kSceneMargin));
+}
+
+QRectF GraphScene::startFocus() const {
+  // Where the data enters; without user inputs, the top of the graph.
+  QRectF focus;
+  for (const NodeItem* item : std::as_const(nodes_))
+    if (item->category() == NodeCategory::UserInput) focus = focus.united(item->box());
+  if (focus.isNull()) {
+    for (const NodeItem* item : std::as_const(nodes_))
+      if (focus.isNull() || item->box().top() < focus.top()) focus = item->box();
+  }
+  return focus;
 }
 
 void GraphScene::selectNode(const QString& name) {

@@ -28,6 +28,8 @@ class GraphScene : public QGraphicsScene {
   void setStyle(const QPalette& palette, const QFont& font);
   const CanvasStyle& canvasStyle() const { return *style_; }
 
+  /// Where a first look at the graph should start: its user inputs.
+  QRectF startFocus() const;
   NodeItem* nodeItem(const QString& name) const { return nodes_.value(name); }
   QList<NodeItem*> nodeItems() const { return nodes_.values(); }
   const QList<EdgeItem*>& edgeItems() const { return edges_; }

@@ -64,7 +64,7 @@ void GraphView::fitAll() {
   emit zoomChanged(zoom());
 }
 
-void GraphView::showStart() {
+void GraphView::showStart(const QRectF& focus) {
   if (!scene()) return;
   const QRectF rect = scene()->sceneRect();
   const QSizeF room = viewport()->size();
@@ -75,9 +75,9 @@ void GraphView::showStart() {
     return;
   }
   resetTransform();
-  const qreal half_width = room.width() / 2, half_height = room.height() / 2;
-  const qreal x = rect.width() <= room.width() ? rect.center().x() : rect.left() + half_width;
-  centerOn(x, rect.top() + half_height);
+  const QRectF target = focus.isNull() ? rect : focus;
+  const qreal x = rect.width() <= room.width() ? rect.center().x() : target.center().x();
+  centerOn(x, std::max(rect.top(), target.top() - 40) + room.height() / 2);
   emit zoomChanged(zoom());
 }
 

@@ -21,8 +21,8 @@ class GraphView : public QGraphicsView {
   /// Shows the whole graph, never enlarging it beyond 100 %.
   void fitAll();
   /// The first view of a new graph: all of it when that stays readable,
-  /// otherwise its top (where the inputs are) at 100 %.
-  void showStart();
+  /// otherwise `focus` (where the inputs are) near the top, at 100 %.
+  void showStart(const QRectF& focus);
 
  signals:
   void zoomChanged(qreal zoom);

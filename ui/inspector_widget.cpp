@@ -52,7 +52,7 @@ void InspectorWidget::render() {
   const ir::ExportedProgram& program = *program_->program;
   const ir::Node* node = node_.isEmpty() ? nullptr : program.graph().find(node_.toStdString());
   browser_->setHtml(node ? node_report_html(*node, program, colors)
-                         : program_summary_html(program, program_->path, colors));
+                         : program_summary_html(program, program_->displayName, program_->path, colors));
 }
 
 }  // namespace exportlens::ui

@@ -231,7 +231,6 @@ void MainWindow::createToolBar() {
   bar->addAction(open_action_);
   bar->addAction(reload_action_);
   bar->addSeparator();
-  bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
   bar->addAction(fit_action_);
   bar->addAction(zoom_out_action_);
   bar->addAction(zoom_in_action_);
@@ -381,7 +380,7 @@ void MainWindow::onLoaded(const LoadedProgramPtr& program) {
   signature_table_->resizeColumnsToContents();
   range_table_->resizeColumnsToContents();
   find_bar_->setProgram(program);
-  view_->showStart();
+  view_->showStart(scene_->startFocus());
   updateTitle();
   const auto scopes = program->layout.clusters.size();
   QString message = tr("%1: %2 nodes, %3 %4, opened in %5 s")

@@ -25,10 +25,11 @@ bool is_boundary(const ir::Node& node) {
 
 }  // namespace
 
-NodeItem::NodeItem(const ir::Node& node, NodeCategory category, const QRectF& box, const CanvasStyle* style)
+NodeItem::NodeItem(const ir::Node& node, NodeCategory category, layout::NodeLabel label, const QRectF& box,
+                   const CanvasStyle* style)
     : name_(QString::fromStdString(node.name)),
       category_(category),
-      label_(layout::node_label(node)),
+      label_(std::move(label)),
       box_(box),
       style_(style),
       pill_(is_boundary(node)) {

@@ -15,7 +15,8 @@ class NodeItem : public QGraphicsItem {
  public:
   enum { Type = UserType + 1 };
 
-  NodeItem(const ir::Node& node, NodeCategory category, const QRectF& box, const CanvasStyle* style);
+  NodeItem(const ir::Node& node, NodeCategory category, layout::NodeLabel label, const QRectF& box,
+           const CanvasStyle* style);
 
   int type() const override { return Type; }
   QRectF boundingRect() const override;

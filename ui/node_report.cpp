@@ -102,7 +102,7 @@ QString arguments_table(const ir::Node& node, const ReportColors& colors) {
 
 QString users_html(const ir::Node& node) {
   QStringList links;
-  for (const ir::Node* user : node.users()) links << argument_html(ir::Argument(const_cast<ir::Node*>(user)));
+  for (const ir::Node* user : node.users()) links << node_link_html(user);
   return links.isEmpty() ? QString() : code(links.join(QStringLiteral(", ")));
 }
 
@@ -151,9 +151,11 @@ QString node_report_html(const ir::Node& node, const ir::ExportedProgram& progra
   return html;
 }
 
-QString program_summary_html(const ir::ExportedProgram& program, const QString& file, const ReportColors& colors) {
+QString program_summary_html(const ir::ExportedProgram& program, const QString& name, const QString& path,
+                             const ReportColors& colors) {
   Table t(colors);
-  t.row(QObject::tr("file"), file.toHtmlEscaped());
+  t.row(QObject::tr("file"), name.toHtmlEscaped());
+  t.row(QObject::tr("path"), path.toHtmlEscaped());
   t.row(QObject::tr("model"), code(esc(program.name)));
   t.row(QObject::tr("nodes"), QString::number(program.graph().size()));
   t.row(QObject::tr("inputs"), QString::number(program.signature.inputs.size()));

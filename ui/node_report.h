@@ -16,6 +16,7 @@ struct ReportColors {
 
 QString node_report_html(const ir::Node& node, const ir::ExportedProgram& program, const ReportColors& colors);
 /// The page shown with no node selected.
-QString program_summary_html(const ir::ExportedProgram& program, const QString& file, const ReportColors& colors);
+QString program_summary_html(const ir::ExportedProgram& program, const QString& name, const QString& path,
+                             const ReportColors& colors);
 
 }  // namespace exportlens::ui

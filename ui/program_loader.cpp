@@ -13,6 +13,7 @@
 #include "engine/ir/printer.h"
 #include "engine/layout/layout_graph.h"
 #include "engine/serde/pt2_reader.h"
+#include "ui/node_display.h"
 #include "ui/node_metrics.h"
 
 namespace exportlens::ui {
@@ -22,7 +23,8 @@ struct LoadRequest {
   ProgramReader reader;
   QString path;
   QString displayName;
-  QFont nodeFont;
+  NodeMetrics metrics;  // made on the GUI thread; measuring is reentrant
+  qreal clusterLabelHeight;
   std::shared_ptr<layout::CancelToken> token;
 };
 
@@ -37,11 +39,11 @@ void check(const LoadRequest& request) {
 layout::GraphLayout lay_out(QPromise<LoadOutcome>& promise, const LoadRequest& request,
                             const ir::ExportedProgram& program) {
   const ir::Graph& graph = program.graph();
-  const NodeMetrics metrics(request.nodeFont);
   layout::LayoutOptions options;
-  options.node_size = [&](const ir::Node& node) { return metrics.boxSize(layout::node_label(node)); };
-  options.cluster_label_height = std::ceil(QFontMetricsF(request.nodeFont).height()) + 4;
-  options.signature = &program.signature;
+  options.node_size = [&](const ir::Node& node) {
+    return request.metrics.boxSize(display_label(node, program.signature));
+  };
+  options.cluster_label_height = request.clusterLabelHeight;
   auto on_progress = [&](double fraction, std::string_view) {
     report(promise, 20 + 70 * fraction,
            QObject::tr("Laying out %1 nodes…").arg(static_cast<qulonglong>(graph.size())));
@@ -97,12 +99,15 @@ ProgramLoader::~ProgramLoader() {
 }
 
 void ProgramLoader::load(const QString& path, const QString& displayName) {
-  cancel();
+  abandonCurrent();  // replaced, not cancelled: no signal
   path_ = path;
   token_ = std::make_shared<layout::CancelToken>();
-  LoadRequest request{reader_, path,
+  LoadRequest request{reader_,
+                      path,
                       displayName.isEmpty() ? QFileInfo(path).fileName() : displayName,
-                      node_font_, token_};
+                      NodeMetrics(node_font_),
+                      std::ceil(QFontMetricsF(node_font_).height()) + 4,
+                      token_};
   watcher_ = new QFutureWatcher<LoadOutcome>(this);
   auto* watcher = watcher_;
   connect(watcher, &QFutureWatcherBase::progressValueChanged, this, [this, watcher](int value) {
@@ -116,10 +121,15 @@ void ProgramLoader::load(const QString& path, const QString& displayName) {
 
 void ProgramLoader::cancel() {
   if (!watcher_) return;
+  abandonCurrent();
+  emit cancelled(path_);
+}
+
+void ProgramLoader::abandonCurrent() {
+  if (!watcher_) return;
   // The worker stops at its next check; its result is dropped when it ends.
   token_->cancel();
   watcher_ = nullptr;
-  emit cancelled(path_);
 }
 
 bool ProgramLoader::isBusy() const { return watcher_ != nullptr; }

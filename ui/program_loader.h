@@ -36,7 +36,9 @@ class ProgramLoader : public QObject {
   /// Fonts used to size node boxes (those the canvas paints with).
   void setNodeFont(const QFont& font) { node_font_ = font; }
 
+  /// Starts loading; a load still running is abandoned (without `cancelled`).
   void load(const QString& path, const QString& displayName = QString());
+  /// Stops the running load at once (the worker's result will be dropped).
   void cancel();
   bool isBusy() const;
   QString currentPath() const { return path_; }
@@ -49,6 +51,7 @@ class ProgramLoader : public QObject {
   void cancelled(const QString& path);
 
  private:
+  void abandonCurrent();
   void finish(QFutureWatcher<LoadOutcome>* watcher);
 
   ProgramReader reader_;

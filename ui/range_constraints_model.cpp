@@ -1,6 +1,6 @@
 #include "ui/range_constraints_model.h"
 
-#include <QFont>
+#include <QFontDatabase>
 
 namespace exportlens::ui {
 
@@ -36,12 +36,9 @@ QVariant RangeConstraintsModel::data(const QModelIndex& index, int role) const {
       case Max: return row.max;
     }
   } else if (role == Qt::TextAlignmentRole && index.column() != Symbol) {
-    return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    return int(Qt::AlignRight | Qt::AlignVCenter);
   } else if (role == Qt::FontRole) {
-    QFont font;
-    font.setFamily(QStringLiteral("monospace"));
-    font.setStyleHint(QFont::Monospace);
-    return font;
+    return QFontDatabase::systemFont(QFontDatabase::FixedFont);
   }
   return {};
 }

@@ -1,7 +1,6 @@
 #include "ui/signature_table_model.h"
 
-#include <QBrush>
-#include <QFont>
+#include <QFontDatabase>
 
 #include "engine/layout/node_label.h"
 
@@ -70,10 +69,7 @@ QVariant SignatureTableModel::data(const QModelIndex& index, int role) const {
     if (const ir::Node* node = program_->graph().find(row.node.toStdString()))
       return QString::fromStdString(layout::value_annotation(node->value));
   } else if (role == Qt::FontRole && index.column() == Name) {
-    QFont font;
-    font.setFamily(QStringLiteral("monospace"));
-    font.setStyleHint(QFont::Monospace);
-    return font;
+    return QFontDatabase::systemFont(QFontDatabase::FixedFont);
   }
   return {};
 }

@@ -48,16 +48,6 @@ std::string apply_graph_attributes(Agraph_t* g, const LayoutOptions& options, si
   GraphvizSession::set(g, "nodesep", number(options.node_separation / kPointsPerInch));
   GraphvizSession::set(g, "ranksep", number(options.rank_separation / kPointsPerInch));
   GraphvizSession::set(g, "splines", "spline");
-  if (const char* extra = getenv("GV_EXTRA")) {
-    std::string e(extra);
-    size_t pos = 0;
-    while (pos < e.size()) {
-      size_t comma = e.find(',', pos); if (comma == std::string::npos) comma = e.size();
-      std::string kv = e.substr(pos, comma - pos); auto eq = kv.find('=');
-      GraphvizSession::set(g, kv.substr(0, eq).c_str(), kv.substr(eq + 1));
-      pos = comma + 1;
-    }
-  }
   if (node_count < options.big_graph_nodes) return "";
   // Network simplex for x placement dominates on big graphs (it runs on an
   // auxiliary graph with a node per edge segment); measured in README.md.
@@ -211,7 +201,7 @@ GraphLayout layout_graph(const ir::Graph& graph, const LayoutOptions& options,
   const std::vector<ir::Node*> nodes = graph.nodes();
   if (nodes.empty()) return {};
   ModuleScopeTree tree;
-  if (options.cluster_by_module) tree = module_scopes(graph, options.signature);
+  if (options.cluster_by_module) tree = module_scopes(graph);
   const ModuleScopeTree* scopes = options.cluster_by_module ? &tree : nullptr;
   const auto edges = dependencies(nodes);
 
@@ -223,11 +213,7 @@ GraphLayout layout_graph(const ir::Graph& graph, const LayoutOptions& options,
   auto gv_nodes = create_nodes(g, nodes, scopes, clusters, options);
   std::vector<Agedge_t*> gv_edges;
   gv_edges.reserve(edges.size());
-  for (auto [from, to] : edges) {
-    gv_edges.push_back(agedge(g, gv_nodes[from], gv_nodes[to], nullptr, 1));
-    if (getenv("GV_DATAW") && !(nodes[from]->op == ir::OpKind::Placeholder && options.signature && options.signature->input_named(nodes[from]->name) && options.signature->input_named(nodes[from]->name)->kind != ir::InputKind::UserInput))
-      GraphvizSession::set(gv_edges.back(), "weight", getenv("GV_DATAW"));
-  }
+  for (auto [from, to] : edges) gv_edges.push_back(agedge(g, gv_nodes[from], gv_nodes[to], nullptr, 1));
 
   check(cancel);
   report(0.1, "running dot");

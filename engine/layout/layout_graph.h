@@ -6,7 +6,6 @@
 #include <string_view>
 
 #include "engine/ir/graph.h"
-#include "engine/ir/graph_signature.h"
 #include "engine/layout/cancel_token.h"
 #include "engine/layout/graph_layout.h"
 
@@ -18,9 +17,6 @@ struct LayoutOptions {
   std::function<Size(const ir::Node&)> node_size;
   /// Group nodes into nested boxes by their module scope (nn_module_stack).
   bool cluster_by_module = true;
-  /// With the program's signature, weights are drawn inside the module that
-  /// owns them (see module_scopes()); without it they stay outside.
-  const ir::GraphSignature* signature = nullptr;
   /// Space a view needs above a cluster's nodes for its label, in points.
   double cluster_label_height = 16;
   double node_separation = 18;  // points between boxes on one rank

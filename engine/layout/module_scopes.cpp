@@ -1,6 +1,5 @@
 #include "engine/layout/module_scopes.h"
 
-#include <algorithm>
 #include <map>
 
 namespace exportlens::layout {
@@ -15,16 +14,15 @@ bool belongs_to_a_module(const ir::Node& node) {
   return node.op == ir::OpKind::CallFunction || node.op == ir::OpKind::GetAttr;
 }
 
-bool is_weight(ir::InputKind kind) {
-  return kind == ir::InputKind::Parameter || kind == ir::InputKind::Buffer ||
-         kind == ir::InputKind::ConstantTensor;
-}
+}  // namespace
 
-// Builds the scope chain of every call from its nn_module_stack.
-void add_traced_scopes(ModuleScopeTree& tree, const std::vector<ir::Node*>& nodes) {
+ModuleScopeTree module_scopes(const ir::Graph& graph) {
+  ModuleScopeTree tree;
   // A scope is identified by the chain of module paths leading to it, so the
   // same module reached through two different parents stays two boxes.
   std::map<std::vector<std::string>, int> index_of_chain;
+  const auto nodes = graph.nodes();
+  tree.scope_of.assign(nodes.size(), -1);
   for (size_t i = 0; i < nodes.size(); ++i) {
     const ir::Node& node = *nodes[i];
     if (!belongs_to_a_module(node)) continue;
@@ -44,46 +42,11 @@ void add_traced_scopes(ModuleScopeTree& tree, const std::vector<ir::Node*>& node
       }
       scope = it->second;
     }
-    tree.scope_of[i] = scope;
+    if (scope >= 0) {
+      tree.scopes[scope].nodes.push_back(&node);
+      tree.scope_of[i] = scope;
+    }
   }
-}
-
-bool encloses(const ModuleScopeTree& tree, int outer, int inner) {
-  for (int s = inner; s >= 0; s = tree.scopes[s].parent)
-    if (s == outer) return true;
-  return false;
-}
-
-// The innermost scope enclosing every user, or -1.
-int common_scope_of_users(const ModuleScopeTree& tree, const ir::Node& node) {
-  if (node.users().empty()) return -1;
-  int common = tree.scope_of[node.users().front()->index()];
-  for (const ir::Node* user : node.users()) {
-    const int scope = tree.scope_of[user->index()];
-    while (common >= 0 && !encloses(tree, common, scope)) common = tree.scopes[common].parent;
-  }
-  return common;
-}
-
-void add_weights(ModuleScopeTree& tree, const std::vector<ir::Node*>& nodes, const ir::GraphSignature& signature) {
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    const ir::Node& node = *nodes[i];
-    if (node.op != ir::OpKind::Placeholder) continue;
-    const ir::InputSpec* spec = signature.input_named(node.name);
-    if (spec && is_weight(spec->kind)) tree.scope_of[i] = common_scope_of_users(tree, node);
-  }
-}
-
-}  // namespace
-
-ModuleScopeTree module_scopes(const ir::Graph& graph, const ir::GraphSignature* signature) {
-  ModuleScopeTree tree;
-  const auto nodes = graph.nodes();
-  tree.scope_of.assign(nodes.size(), -1);
-  add_traced_scopes(tree, nodes);
-  if (signature) add_weights(tree, nodes, *signature);
-  for (size_t i = 0; i < nodes.size(); ++i)
-    if (tree.scope_of[i] >= 0) tree.scopes[tree.scope_of[i]].nodes.push_back(nodes[i]);
   return tree;
 }
 

@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "engine/ir/graph.h"
-#include "engine/ir/graph_signature.h"
 
 namespace exportlens::layout {
 
@@ -15,19 +14,18 @@ struct ModuleScopeTree {
     std::string label;  // "layers.0.fc: Linear"
     int parent = -1;    // index into scopes, -1 for a top-level scope
     int depth = 0;
-    std::vector<const ir::Node*> nodes;  // nodes whose innermost scope this is, in graph order
+    std::vector<const ir::Node*> nodes;  // nodes whose innermost scope this is
   };
   std::vector<Scope> scopes;  // parents before children, in order of first appearance
   /// For each graph node (by Node::index()), its innermost scope or -1.
   std::vector<int> scope_of;
 };
 
-/// Calls and get_attr nodes go to their innermost nn_module_stack scope.
-/// With a signature, weights (parameters, buffers, lifted constants) join the
-/// innermost scope holding all their users, next to the ops that read them.
-/// Unused weights stay outside: dot ranks an unconnected node first, which
-/// would stretch its cluster up to the top of the graph. User inputs and the
-/// output stay outside every scope: they are the program's boundary.
-ModuleScopeTree module_scopes(const ir::Graph& graph, const ir::GraphSignature* signature = nullptr);
+/// Calls and get_attr nodes go to their innermost scope. Placeholders (user
+/// inputs and weights) and the output stay outside every scope: a weight sits
+/// one rank above its user, which is the previous module's last rank, so
+/// inside its module's box it would force that box beside the previous one
+/// and the graph would drift sideways block by block.
+ModuleScopeTree module_scopes(const ir::Graph& graph);
 
 }  // namespace exportlens::layout

@@ -18,6 +18,19 @@ class TestBadInput : public QObject {
 
   QString bad(const QString& file) const { return dir_.filePath(file); }
 
+  // Running book_mlp on these inputs must fail before any op runs, saying `fragment`.
+  void expect_run_error(const QString& inputs, const QString& fragment) {
+    const auto ep = serde::read_pt2(fixture_file("book_mlp", "program.pt2").toStdString());
+    runtime::RunRequest req;
+    req.inputs_file = bad(inputs).toStdString();
+    try {
+      runtime::run_program(ep, req);
+      QFAIL(qPrintable("ran with " + inputs));
+    } catch (const std::runtime_error& e) {
+      QVERIFY2(QString(e.what()).contains(fragment), e.what());
+    }
+  }
+
   // Reading must throw Pt2Error whose message contains every fragment.
   void expect_read_error(const QString& file, const QStringList& fragments) {
     try {
@@ -62,40 +75,12 @@ class TestBadInput : public QObject {
   }
 
   void mismatched_input_shapes() {
-    const auto ep = serde::read_pt2(fixture_file("book_mlp", "program.pt2").toStdString());
-    runtime::RunRequest req;
-    req.inputs_file = bad("wrong_shape_inputs.pt").toStdString();
-    try {
-      runtime::run_program(ep, req);
-      QFAIL("ran with a wrongly shaped input");
-    } catch (const std::runtime_error& e) {
-      QVERIFY2(QString(e.what()).contains("Guard failed: x.size()[0] == 2 (got 3)"), e.what());
-    }
+    expect_run_error("wrong_shape_inputs.pt", "Guard failed: x.size()[0] == 2 (got 3)");
   }
-
   void mismatched_input_dtype() {
-    const auto ep = serde::read_pt2(fixture_file("book_mlp", "program.pt2").toStdString());
-    runtime::RunRequest req;
-    req.inputs_file = bad("wrong_dtype_inputs.pt").toStdString();
-    try {
-      runtime::run_program(ep, req);
-      QFAIL("ran with a wrong dtype");
-    } catch (const std::runtime_error& e) {
-      QVERIFY2(QString(e.what()).contains("expected dtype torch.float32, got torch.float64"), e.what());
-    }
+    expect_run_error("wrong_dtype_inputs.pt", "expected dtype torch.float32, got torch.float64");
   }
-
-  void garbage_inputs_file() {
-    const auto ep = serde::read_pt2(fixture_file("book_mlp", "program.pt2").toStdString());
-    runtime::RunRequest req;
-    req.inputs_file = bad("not_inputs.pt").toStdString();
-    try {
-      runtime::run_program(ep, req);
-      QFAIL("ran with a garbage inputs file");
-    } catch (const std::runtime_error& e) {
-      QVERIFY2(QString(e.what()).contains("not a torch.save file"), e.what());
-    }
-  }
+  void garbage_inputs_file() { expect_run_error("not_inputs.pt", "not a torch.save file"); }
 };
 
 QTEST_GUILESS_MAIN(TestBadInput)

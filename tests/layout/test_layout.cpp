@@ -6,7 +6,6 @@
 #include <cmath>
 #include <future>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -182,44 +181,6 @@ class TestLayout : public QObject {
     layout::LayoutOptions flat;
     flat.cluster_by_module = false;
     QVERIFY(layout::layout_graph(g, flat).clusters.empty());
-  }
-
-  void weights_join_the_module_that_owns_them() {
-    ir::Graph g;
-    auto* x = add(g, ir::OpKind::Placeholder, "x");
-    auto* w = add(g, ir::OpKind::Placeholder, "p_block_fc_weight");
-    add(g, ir::OpKind::Placeholder, "b_block_fc_unused");
-    auto* c = add(g, ir::OpKind::Placeholder, "c_lifted_tensor_0");
-    auto stack = std::vector{scope("block", "module.Block"), scope("block.fc", "linear.Linear")};
-    auto* lin = call(g, "linear", "linear.default", {x, w}, stack);
-    auto* mul = call(g, "mul", "mul.Tensor", {lin, c}, {scope("block", "module.Block")});
-    output(g, {mul});
-    ir::GraphSignature sig;
-    auto input = [&](ir::InputKind kind, const char* name, std::optional<std::string> target) {
-      sig.inputs.push_back({kind, {ir::SpecArgument::Type::Tensor, name, {}}, std::move(target), {}});
-    };
-    input(ir::InputKind::UserInput, "x", std::nullopt);
-    input(ir::InputKind::Parameter, "p_block_fc_weight", "block.fc.weight");
-    input(ir::InputKind::Buffer, "b_block_fc_unused", "block.fc.unused");
-    input(ir::InputKind::ConstantTensor, "c_lifted_tensor_0", "lifted_tensor_0");
-    layout::LayoutOptions options;
-    options.signature = &sig;
-    GraphLayout l = layout::layout_graph(g, options);
-    check_layout(g, l);
-    QCOMPARE(l.clusters.size(), size_t(2));
-    const auto& fc = l.clusters[1];
-    QCOMPARE(fc.path, std::string("block.fc"));
-    auto has = [](const layout::ClusterBox& c, const char* name) {
-      return std::find(c.nodes.begin(), c.nodes.end(), name) != c.nodes.end();
-    };
-    QVERIFY(has(fc, "p_block_fc_weight"));   // beside its only user
-    QVERIFY(!has(fc, "b_block_fc_unused"));  // unused: outside
-    QVERIFY(!has(l.clusters[0], "b_block_fc_unused"));
-    QVERIFY(!has(fc, "c_lifted_tensor_0"));  // used in "block" only
-    QVERIFY(has(l.clusters[0], "c_lifted_tensor_0"));
-    QVERIFY(!has(l.clusters[0], "x"));       // user inputs stay outside
-    // Without the signature weights stay outside too.
-    QVERIFY(!has(layout::layout_graph(g).clusters[1], "p_block_fc_weight"));
   }
 
   void labels_name_op_and_shape() {

@@ -11,6 +11,9 @@
 #include <QJsonObject>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QMimeData>
+#include <QPushButton>
+#include <QThread>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
@@ -26,7 +29,9 @@
 #include "ui/inspector_widget.h"
 #include "ui/main_window.h"
 #include "ui/node_item.h"
+#include "ui/program_loader.h"
 #include "ui/program_model.h"
+#include "ui/recent_files.h"
 
 using namespace exportlens;
 using ui::MainWindow;
@@ -273,6 +278,49 @@ class TestMainWindow : public QObject {
     QVERIFY(window_->graphScene()->nodeItem(QStringLiteral("linear")));
     QVERIFY(window_->windowTitle().startsWith(QStringLiteral("program.pt2")));
     QVERIFY(!window_->isLoading());
+  }
+
+  void cancelling_keeps_the_previous_program() {
+    const auto before = window_->programModel()->loaded();
+    ui::ProgramLoader* loader = window_->loader();
+    // A reader slow enough to cancel; the worker notices the cancel after it.
+    loader->setReader([](const QString& path) {
+      QThread::msleep(300);
+      return ui::pt2_reader()(path);
+    });
+    QSignalSpy cancelled(loader, &ui::ProgramLoader::cancelled);
+    QSignalSpy shown(window_.get(), &MainWindow::programShown);
+    window_->openFile(fixture_file(QStringLiteral("m_linear"), QStringLiteral("program.pt2")));
+    QVERIFY(window_->isLoading());
+    auto* cancel = window_->findChild<QPushButton*>(QStringLiteral("busyCancelButton"));
+    QVERIFY(cancel && cancel->isVisible());
+    QTest::mouseClick(cancel, Qt::LeftButton);
+    QCOMPARE(cancelled.size(), 1);
+    QVERIFY(!window_->isLoading());
+    QVERIFY(!cancel->isVisible());
+    QTest::qWait(600);  // the abandoned job finishes and is dropped
+    QCOMPARE(shown.size(), 0);
+    QCOMPARE(window_->programModel()->loaded(), before);
+    loader->setReader(ui::pt2_reader());
+  }
+
+  void dropping_a_pt2_file_opens_it() {
+    const QString other = fixture_file(QStringLiteral("my_module"), QStringLiteral("program.pt2"));
+    if (!QFile::exists(other)) QSKIP("fixture my_module missing");
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(other)});
+    const QPoint at = window_->rect().center();
+    QDragEnterEvent enter(at, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(window_.get(), &enter);
+    QVERIFY(enter.isAccepted());
+    QSignalSpy shown(window_.get(), &MainWindow::programShown);
+    QDropEvent drop(QPointF(at), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(window_.get(), &drop);
+    QVERIFY(shown.wait(60000));
+    QCOMPARE(QFileInfo(shown.first().at(0).toString()).absoluteFilePath(), QFileInfo(other).absoluteFilePath());
+    QCOMPARE(ui::RecentFiles().files().value(0), QFileInfo(other).absoluteFilePath());
+    // Back to the fixture the other tests look at.
+    QVERIFY(open_and_wait(fixture_file(kFixture, QStringLiteral("program.pt2"))));
   }
 
   void reload_keeps_the_selection() {
