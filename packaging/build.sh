@@ -13,7 +13,9 @@ shift || true
 "$repo/packaging/setup.sh"
 
 jobs=$(nproc)
-cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+# ccache hits across clones in other folders (CI builds a fresh clone).
+export CCACHE_BASEDIR="$repo" CCACHE_NOHASHDIR=true
+cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${EXPORTLENS_BUILD_TYPE:-Release}" >/dev/null
 cmake --build "$build" -j "$jobs"
 
 case "$mode" in

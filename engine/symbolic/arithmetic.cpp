@@ -36,32 +36,45 @@ void order_terms(std::vector<Expr>& terms) {
     }
   }
   std::vector<Expr> gens;
+  std::unordered_map<Expr, size_t> position;
   std::vector<std::vector<std::pair<Expr, int64_t>>> powers(terms.size());
   for (size_t i = 0; i < terms.size(); ++i) {
     if (is_number(terms[i])) continue;
     for (const Expr& f : factors_of(split_coefficient(terms[i]).second)) {
       powers[i].push_back(split_power(f));
-      const Expr& base = powers[i].back().first;
-      if (std::find(gens.begin(), gens.end(), base) == gens.end()) gens.push_back(base);
+      if (position.emplace(powers[i].back().first, gens.size()).second)
+        gens.push_back(powers[i].back().first);
     }
   }
   std::sort(gens.begin(), gens.end(), sort_key_less);
+  for (size_t g = 0; g < gens.size(); ++g) position[gens[g]] = g;
+  // Sparse exponent vectors: (generator position, exponent), by position.
+  using Monomial = std::vector<std::pair<size_t, int64_t>>;
   struct Row {
-    std::vector<int64_t> monomial;
+    Monomial monomial;
     Num coefficient;
     Expr term;
   };
   std::vector<Row> rows;
   for (size_t i = 0; i < terms.size(); ++i) {
-    Row row{std::vector<int64_t>(gens.size(), 0), split_coefficient(terms[i]).first, terms[i]};
-    for (const auto& [base, exponent] : powers[i]) {
-      const auto at = std::find(gens.begin(), gens.end(), base) - gens.begin();
-      row.monomial[at] = exponent;
-    }
+    Row row{{}, split_coefficient(terms[i]).first, terms[i]};
+    for (const auto& [base, exponent] : powers[i]) row.monomial.emplace_back(position.at(base), exponent);
+    std::sort(row.monomial.begin(), row.monomial.end());
     rows.push_back(std::move(row));
   }
-  std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
-    if (a.monomial != b.monomial) return a.monomial > b.monomial;
+  // Dense lexicographic "a > b" on the sparse form.
+  auto greater = [](const Monomial& a, const Monomial& b) -> int {
+    size_t i = 0, j = 0;
+    while (i < a.size() || j < b.size()) {
+      if (j == b.size() || (i < a.size() && a[i].first < b[j].first)) return 1;
+      if (i == a.size() || b[j].first < a[i].first) return -1;
+      if (a[i].second != b[j].second) return a[i].second > b[j].second ? 1 : -1;
+      ++i, ++j;
+    }
+    return 0;
+  };
+  std::stable_sort(rows.begin(), rows.end(), [&](const Row& a, const Row& b) {
+    if (int c = greater(a.monomial, b.monomial)) return c > 0;
     return compare(a.coefficient, b.coefficient) < 0;
   });
   for (size_t i = 0; i < rows.size(); ++i) terms[i] = rows[i].term;

@@ -36,7 +36,7 @@ std::optional<int64_t> coefficient_of(const Expr& term) {
 /// term / d when d divides the term's coefficient exactly.
 std::optional<Expr> divide_term(const Expr& term, int64_t d) {
   const auto c = coefficient_of(term);
-  if (!c || *c % d != 0) return std::nullopt;
+  if (!c || d == 0 || *c % d != 0) return std::nullopt;
   return ExprBuilder::mul({integer(*c / d), split_coefficient(term).second});
 }
 
@@ -151,6 +151,73 @@ Expr pull_common_monomial(const Expr& e) {
   return ExprBuilder::mul(std::move(factors));
 }
 
+/// An expression as integer content times powers of factors, where sums
+/// are made primitive (content 1, first coefficient positive) after pulling
+/// out their common monomial: 6*s0*s1 + 6*s1 -> 6 * s1 * (s0 + 1).
+struct Factored {
+  int64_t content = 1;
+  std::vector<std::pair<Expr, int64_t>> powers;
+};
+
+std::optional<Factored> factor_roughly(const Expr& e) {
+  auto [c, body] = split_coefficient(pull_common_monomial(e));
+  if (c.is_infinite()) return std::nullopt;
+  Factored out{c.value, {}};
+  for (const Expr& f : factors_of(body)) {
+    auto [base, exponent] = split_power(f);
+    if (base.kind() == K::Add) {
+      int64_t content = 0;
+      for (const Expr& t : base.args()) {
+        const auto tc = coefficient_of(t);
+        if (!tc) return std::nullopt;
+        content = gcd(content, *tc);
+      }
+      // The sign of the leading (highest lex) term, which the printed
+      // order puts first unless it is the "5 - s0" special case.
+      const Expr& leading = is_number(base.args().front()) ? base.args().back() : base.args().front();
+      if (*coefficient_of(leading) < 0) content = -content;
+      base = *exact_quotient(base, integer(content));
+      out.content *= checked_pow(content, exponent);
+    }
+    bool merged = false;
+    for (auto& [b, x] : out.powers)
+      if (b == base) x += exponent, merged = true;
+    if (!merged) out.powers.emplace_back(base, exponent);
+  }
+  return out;
+}
+
+Expr product(int64_t content, const std::vector<std::pair<Expr, int64_t>>& powers) {
+  std::vector<Expr> factors{integer(content)};
+  for (const auto& [base, exponent] : powers) factors.push_back(ExprBuilder::pow(base, exponent));
+  return ExprBuilder::mul(std::move(factors));
+}
+
+/// What sympy.gcd(p, q) finds for the cases torch meets (torch's safe_gcd,
+/// used when the divisor is a sum): common content and common factors once
+/// monomials are pulled out and sums made primitive. Returns p/g and q/g,
+/// or nullopt when g is 1. Sums that only factor properly, like
+/// s0*s1 + s0 + s1 + 1 = (s0 + 1)*(s1 + 1), are not found.
+std::optional<std::pair<Expr, Expr>> cancel_polynomial_gcd(const Expr& p, const Expr& q) {
+  constexpr size_t kMaxAddTermsForPolyGcd = 20;  // torch's _MAX_ADD_TERMS_FOR_POLY_GCD
+  for (const Expr* e : {&p, &q})
+    if (e->kind() == K::Add && e->args().size() > kMaxAddTermsForPolyGcd) return std::nullopt;
+  auto fp = factor_roughly(p), fq = factor_roughly(q);
+  if (!fp || !fq) return std::nullopt;
+  const int64_t content = gcd(fp->content, fq->content);
+  bool common_factor = false;
+  for (auto& [base, exponent] : fp->powers) {
+    for (auto& [b, x] : fq->powers) {
+      if (!(b == base)) continue;
+      const int64_t shared = std::min(exponent, x);
+      exponent -= shared, x -= shared;
+      common_factor = true;
+    }
+  }
+  if (!common_factor && content == 1) return std::nullopt;
+  return std::pair{product(fp->content / content, fp->powers), product(fq->content / content, fq->powers)};
+}
+
 }  // namespace
 
 Expr ExprBuilder::floordiv(const Expr& base, const Expr& divisor, Flavor flavor) {
@@ -191,6 +258,14 @@ Expr ExprBuilder::floordiv(const Expr& base, const Expr& divisor, Flavor flavor)
   if (!is_int(g, 1))
     return floordiv(pull_common_monomial(divide_exactly(base, g)),
                     pull_common_monomial(divide_exactly(divisor, g)));
+  if (divisor.kind() == K::Add) {
+    try {
+      if (auto reduced = cancel_polynomial_gcd(base, divisor))
+        return floordiv(pull_common_monomial(reduced->first), pull_common_monomial(reduced->second));
+    } catch (const std::overflow_error&) {
+      // coefficients too large to factor: leave it as it is
+    }
+  }
   return raw(K::FloorDiv, {base, divisor}, flavor);
 }
 
@@ -199,6 +274,7 @@ Expr ExprBuilder::mod(const Expr& p, const Expr& q, Flavor flavor) {
   if (is_int(q, 0)) throw std::domain_error("modulo by zero in Mod(" + p.str() + ", 0)");
   if (is_int(p, 0) || is_int(q, 1) || p == q || p == multiply_by(Num::integer(-1), q))
     return integer(0);
+  if (is_true(facts(p).zero)) return integer(0);  // p/q is 0, an integer: Max(0, -s0)
   if (is_number(p) && is_number(q)) {
     if (p.kind() == K::Infinity || q.kind() == K::Infinity)
       throw std::domain_error("Mod with int_oo is undefined");

@@ -110,7 +110,8 @@ std::vector<Token> tokenize(std::string_view src) {
     }
     out.push_back(std::move(t));
   }
-  if (!out.empty() && out.back().type != Token::Type::Newline) out.push_back({Token::Type::Newline, "\n", line, col});
+  if (!out.empty() && out.back().type != Token::Type::Newline && depth == 0)
+    out.push_back({Token::Type::Newline, "\n", line, col});
   out.push_back({Token::Type::End, "", line, col});
   return out;
 }
@@ -377,6 +378,8 @@ class Evaluator {
       found.column = t.column;
       return found;
     }
+    if (const Token* f = comprehension_ahead(); f && !vars_.count(t.text))
+      fail(*f, "comprehensions are not supported; list the dimensions explicitly");
     if (t.text == "Dim") v.type = Value::Type::DimClass;
     else if (t.text == "dims") v.type = Value::Type::DimsFn;
     else if (t.text == "torch" || t.text == "export") {
@@ -387,6 +390,19 @@ class Evaluator {
                   t.text + "\"))");
     }
     return v;
+  }
+
+  /// A `for` before the enclosing bracket closes: a comprehension.
+  const Token* comprehension_ahead() const {
+    int depth = 0;
+    for (size_t i = pos_; i < toks_.size(); ++i) {
+      const Token& t = toks_[i];
+      if (t.type == Token::Type::End || (t.type == Token::Type::Newline && depth == 0)) return nullptr;
+      if (t.type == Token::Type::Op && (t.text == "(" || t.text == "[" || t.text == "{")) ++depth;
+      if (t.type == Token::Type::Op && (t.text == ")" || t.text == "]" || t.text == "}") && --depth < 0) return nullptr;
+      if (t.type == Token::Type::Name && t.text == "for") return &t;
+    }
+    return nullptr;
   }
 
   Value attribute(const Value& base, const Token& attr) {

@@ -14,8 +14,9 @@ std::string Provenance::describe() const {
       break;
     }
     case Kind::RecordedGuard:
-      s = "a guard recorded in the program (user code or an op not modelled)";
-      if (!detail.empty()) s += ": " + detail;
+      s = "recorded guard" + (detail.empty() ? std::string() : " `" + detail + "`") +
+          " (user code, or an op guard ExportLens does not model)";
+      if (!node.empty()) s += ", traced " + std::string(rule.empty() ? "near" : rule) + " node " + node;
       break;
     case Kind::SpecRelation: s = "the dynamic_shapes spec" + (detail.empty() ? std::string() : ": " + detail); break;
     case Kind::Input: s = "input " + (detail.empty() ? node : detail); break;

@@ -12,7 +12,8 @@ namespace exportlens::symbolic {
 struct Provenance {
   enum class Kind {
     ShapeRule,       // an op's shape rule (node, op, rule)
-    RecordedGuard,   // a guard the program recorded (user code: if/assert/_check), see `detail`
+    RecordedGuard,   // a guard the program recorded (user code: if/assert/_check); `detail` is its
+                     // text, `node` the node it was traced next to and `rule` "before"/"after"
     SpecRelation,    // the dynamic-shapes spec itself (shared or derived Dims)
     RuntimeAssert,   // an _assert_scalar / sym_constrain_range node
     Input,           // creating an input's symbols

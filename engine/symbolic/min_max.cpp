@@ -20,7 +20,9 @@ bool more_extreme(K kind, const Num& a, const Num& b) {
 
 /// MinMaxBase._collapse_arguments' `do`: inside `e`, an argument `a` of the
 /// outer Max (say) is redundant in a nested Max, and a nested Min that has it
-/// is `a` itself: Max(a, Min(b, Max(a, c))) -> Max(a, Min(b, c)).
+/// is `a` itself: Max(a, Min(b, Max(a, c))) -> Max(a, Min(b, c)). sympy
+/// rebuilds the nested ones unevaluated, but a reread srepr evaluates them,
+/// so we do too.
 Expr without_redundant(K kind, const Expr& e, const Expr& a) {
   if (e.kind() != K::Max && e.kind() != K::Min) return e;
   const auto& args = e.args();
@@ -29,9 +31,7 @@ Expr without_redundant(K kind, const Expr& e, const Expr& a) {
   std::vector<Expr> kept;
   for (const Expr& x : args)
     if (!(has_a && x == a)) kept.push_back(without_redundant(kind, x, a));
-  if (kept.size() == 1) return kept.front();
-  std::sort(kept.begin(), kept.end(), ordered_less);
-  return ExprBuilder::raw(e.kind(), std::move(kept));  // sympy: evaluate=False
+  return ExprBuilder::min_max(e.kind(), std::move(kept));
 }
 
 /// The first part of MinMaxBase._collapse_arguments. A number T among the
@@ -40,7 +40,8 @@ Expr without_redundant(K kind, const Expr& e, const Expr& a) {
 /// s0). sympy also takes T from numbers nested in other Min/Max arguments,
 /// which is unsound (it turns Min(2, Max(s0**3, Min(-2, s1))) into 2); we
 /// keep to the arguments' own numbers.
-void collapse_arguments(K kind, std::vector<Expr>& args) {
+/// Returns whether a nested argument was rewritten (not just dropped).
+bool collapse_arguments(K kind, std::vector<Expr>& args) {
   std::optional<Num> bound;
   for (const Expr& a : args)
     if (is_number(a) && (!bound || more_extreme(kind, num(a), *bound))) bound = num(a);
@@ -54,23 +55,31 @@ void collapse_arguments(K kind, std::vector<Expr>& args) {
     }
     kept.push_back(a);
   }
-  for (size_t i = 0; i < kept.size(); ++i)
-    for (size_t j = i + 1; j < kept.size(); ++j) kept[j] = without_redundant(kind, kept[j], kept[i]);
+  bool rewritten = false;
+  for (size_t i = 0; i < kept.size(); ++i) {
+    for (size_t j = i + 1; j < kept.size(); ++j) {
+      Expr simpler = without_redundant(kind, kept[j], kept[i]);
+      rewritten = rewritten || !(simpler == kept[j]);
+      kept[j] = std::move(simpler);
+    }
+  }
   // Collapsing may have made duplicates; sympy's frozenset drops them.
   args.clear();
   for (const Expr& a : kept)
     if (std::find(args.begin(), args.end(), a) == args.end()) args.push_back(a);
+  return rewritten;
 }
 
 /// The end of MinMaxBase._collapse_arguments: arguments common to every
 /// opposite Min/Max are factored out, Max(Min(x, y), Min(x, z)) ->
 /// Min(x, Max(y, z)). sympy builds the pieces unevaluated, but evaluates
 /// them again when torch reads the srepr back, so we build them evaluated.
-void factor_common_arguments(K kind, std::vector<Expr>& args) {
+/// Returns whether it factored anything.
+bool factor_common_arguments(K kind, std::vector<Expr>& args) {
   const K other = opposite(kind);
   std::vector<Expr> others, remaining;
   for (const Expr& a : args) (a.kind() == other ? others : remaining).push_back(a);
-  if (others.empty()) return;
+  if (others.size() < 2) return false;  // one alone has nothing to share
   std::vector<Expr> common = others.front().args();
   for (const Expr& o : others) {
     std::vector<Expr> kept;
@@ -78,7 +87,7 @@ void factor_common_arguments(K kind, std::vector<Expr>& args) {
       if (std::find(o.args().begin(), o.args().end(), c) != o.args().end()) kept.push_back(c);
     common = std::move(kept);
   }
-  if (common.empty()) return;
+  if (common.empty()) return false;
   auto evaluated = [](K k, std::vector<Expr> parts) { return ExprBuilder::min_max(k, std::move(parts)); };
   std::vector<Expr> differences;
   bool all_differ = true;
@@ -93,6 +102,7 @@ void factor_common_arguments(K kind, std::vector<Expr>& args) {
   if (all_differ) factored.push_back(evaluated(kind, std::move(differences)));
   remaining.push_back(evaluated(other, std::move(factored)));
   args = std::move(remaining);
+  return true;
 }
 
 /// MinMaxBase._collapse_known_multiplicative_terms: Max(2*x, 3*x) -> 3*x
@@ -153,8 +163,10 @@ Expr ExprBuilder::min_max(K kind, std::vector<Expr> args) {
   }
   if (flat.empty()) throw std::invalid_argument("Max/Min needs at least one argument");
   std::sort(flat.begin(), flat.end(), ordered_less);
-  collapse_arguments(kind, flat);
-  if (flat.size() > 1) factor_common_arguments(kind, flat);
+  // A rewritten argument list is evaluated again, as torch's reread of the
+  // srepr would.
+  if (collapse_arguments(kind, flat)) return min_max(kind, std::move(flat));
+  if (flat.size() > 1 && factor_common_arguments(kind, flat)) return min_max(kind, std::move(flat));
   std::vector<Expr> out = find_local_zeros(kind, flat);
   if (out.size() == 1) return out.front();
   std::sort(out.begin(), out.end(), ordered_less);

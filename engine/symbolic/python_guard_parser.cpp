@@ -136,6 +136,12 @@ class Parser {
     }
     fail("unsupported syntax");
   }
+  /// Sizes and strides are non-negative: torch's size symbols are positive
+  /// integers, so Python's % reads as Mod (not PythonMod) as it does in torch.
+  static Expr size_symbol(std::string_view name) {
+    return Expr::symbol(std::string(name), {{"positive", true}, {"integer", true}});
+  }
+
   Expr source() {
     const size_t start = p_;
     p_ += 1;  // 'L'
@@ -149,7 +155,7 @@ class Parser {
         const size_t close = s_.find(']', p_);
         if (close == std::string_view::npos) fail("unterminated index");
         p_ = close + 1;
-        return Expr::symbol(std::string(s_.substr(start, p_ - start)));
+        return size_symbol(s_.substr(start, p_ - start));
       }
     }
     if (s_.substr(p_, 17) == ".storage_offset()") p_ += 17;
