@@ -12,7 +12,7 @@ namespace {
 const std::vector<Command>& commands() {
   static const std::vector<Command> table = [] {
     std::vector<Command> all;
-    for (auto family : {program_commands, check_commands})
+    for (auto family : {program_commands, check_commands, trace_commands, decompose_commands})
       for (auto& c : family()) all.push_back(std::move(c));
     return all;
   }();

@@ -6,6 +6,7 @@
 
 #include "app/cli_command.h"
 #include "engine/ops/program_solver.h"
+#include "engine/ops/spec_json.h"
 #include "engine/symbolic/dynamic_shapes_spec.h"
 
 namespace exportlens::app {
@@ -13,7 +14,7 @@ namespace exportlens::app {
 namespace {
 
 const char* kUsage =
-    "usage: exportlens check FILE.pt2 [--spec SPEC] [--json] [-v]\n\n"
+    "usage: exportlens check FILE.pt2 [--spec SPEC | --spec-json SPEC] [--json] [-v]\n\n"
     "Solves a torch.export dynamic_shapes spec against the program, the way\n"
     "torch.export would trace it with that spec, and prints the outcome: the\n"
     "range constraints and symbolic input shapes, or the violated parts of the\n"
@@ -22,6 +23,7 @@ const char* kUsage =
     "                --spec 'dx = Dim(\"dx\", min=4)\n"
     "                        dynamic_shapes = {\"x\": (dx, None)}'\n"
     "                Without --spec: every dim the file keeps symbolic is Dim.AUTO.\n"
+    "  --spec-json SPEC  the spec in its JSON form (text or @FILE; see --json's spec_json)\n"
     "  --json        machine-readable result (status, range_constraints, input_shapes,\n"
     "                guards, violations, suggested_fixes, ...)\n"
     "  -v            add the guard log (TORCH_LOGS=+dynamic style)\n\n"
@@ -49,16 +51,25 @@ int cmd_check(const ParsedArgs& a) {
   const bool json = a.flag("--json");
   const bool verbose = a.flag("-v") || a.flag("--verbose");
   const auto spec_arg = a.option("--spec");
+  const auto json_arg = a.option("--spec-json");
+  if (spec_arg && json_arg) throw UsageError("give either --spec or --spec-json, not both");
   const std::string spec_text = spec_arg ? read_spec_argument(*spec_arg) : "";
+  const std::string spec_json = json_arg ? read_spec_argument(*json_arg) : "";
   ops::SolveResult result;
   try {
     const ir::ExportedProgram ep = load_program_argument(a, "check");
     const ops::PreparedProgram prepared(ep);
     ops::SolveOptions options;
     options.log = verbose || json;
-    result = spec_arg ? ops::solve(prepared, spec_text, options) : ops::solve(prepared, prepared.recorded_spec(), options);
+    if (spec_arg) result = ops::solve(prepared, spec_text, options);
+    else if (json_arg) result = ops::solve(prepared, ops::spec_from_json(spec_json), options);
+    else result = ops::solve(prepared, prepared.recorded_spec(), options);
   } catch (const UsageError&) {
     throw;
+  } catch (const symbolic::SpecError& e) {
+    result.status = ops::SolveStatus::Error;
+    result.error_kind = "spec";
+    result.message = e.what();
   } catch (const std::exception& e) {
     result.status = ops::SolveStatus::Error;
     result.error_kind = "program";
@@ -78,7 +89,7 @@ int cmd_check(const ParsedArgs& a) {
 
 std::vector<Command> check_commands() {
   return {{"check", "solve a dynamic_shapes spec: guards, range constraints, violations, fixes", kUsage,
-           {"--spec"}, {"--json", "-v", "--verbose"}, cmd_check}};
+           {"--spec", "--spec-json"}, {"--json", "-v", "--verbose"}, cmd_check}};
 }
 
 }  // namespace exportlens::app

@@ -23,10 +23,22 @@ struct Command {
 /// Reads the single FILE.pt2 positional argument of `command`.
 ir::ExportedProgram load_program_argument(const ParsedArgs& a, const std::string& command);
 
+/// The FILE.pt2 argument lowered to the IR `--ir training|functional|core`
+/// asks for (default training) with `--table NAME` (core only).
+ir::ExportedProgram load_program_at_ir(const ParsedArgs& a, const std::string& command);
+/// `info --ir core`: the ops outside the Core ATen set, or that there are none.
+std::string core_ir_report(const ir::ExportedProgram& ep);
+
 /// print, info, run, dot.
 std::vector<Command> program_commands();
 
 /// check (dynamic_shapes solving).
 std::vector<Command> check_commands();
+
+/// decompose (functional / Core ATen IR).
+std::vector<Command> decompose_commands();
+
+/// example, trace (tracing C++ models: the gallery, model libraries).
+std::vector<Command> trace_commands();
 
 }  // namespace exportlens::app

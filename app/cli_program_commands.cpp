@@ -20,13 +20,14 @@ namespace {
 
 int cmd_print(const ParsedArgs& a) {
   // print(ep) writes str(ep) and a newline.
-  std::cout << ir::print_program(load_program_argument(a, "print")) << "\n";
+  std::cout << ir::print_program(load_program_at_ir(a, "print")) << "\n";
   return 0;
 }
 
 int cmd_info(const ParsedArgs& a) {
-  const auto ep = load_program_argument(a, "info");
+  const auto ep = load_program_at_ir(a, "info");
   std::cout << ir::format_summary(ep, ir::summarize(ep));
+  if (a.option("--ir") == "core") std::cout << core_ir_report(ep);
   const auto missing = runtime::unavailable_operators(ep);
   if (!missing.empty()) {
     std::cout << "not runnable here (operators not registered in this process):\n";
@@ -73,11 +74,16 @@ int cmd_run(const ParsedArgs& a) {
 std::vector<Command> program_commands() {
   return {
       {"print", "print the program exactly as torch's print(ep)",
-       "usage: exportlens print FILE.pt2\n\nPrints the exported program in torch's print(ep) form.\n", {}, {}, cmd_print},
+       "usage: exportlens print FILE.pt2 [--ir training|functional|core] [--table NAME]\n\n"
+       "Prints the exported program in torch's print(ep) form; with --ir, lowered to\n"
+       "that IR first (as `exportlens decompose`).\n",
+       {"--ir", "--table"}, {}, cmd_print},
       {"info", "summary: op histogram, inputs/outputs, parameter count and bytes",
-       "usage: exportlens info FILE.pt2\n\nPrints a summary: ops by count, inputs and outputs with their kinds and\n"
-       "shapes, parameter and buffer sizes, range constraints, and any op this\nprocess cannot run.\n",
-       {}, {}, cmd_info},
+       "usage: exportlens info FILE.pt2 [--ir training|functional|core] [--table NAME]\n\n"
+       "Prints a summary: ops by count, inputs and outputs with their kinds and\n"
+       "shapes, parameter and buffer sizes, range constraints, and any op this\nprocess cannot run. "
+       "With --ir, of the program lowered to that IR; --ir core\nalso lists any op outside the Core ATen set.\n",
+       {"--ir", "--table"}, {}, cmd_info},
       {"run", "run the program on the CPU (or a GPU) with inputs from a file or random",
        "usage: exportlens run FILE.pt2 (--inputs IN.pt | --random [--seed N]) [--out OUT.pt]\n"
        "                      [--save-inputs USED.pt] [--device cpu|cuda[:N]] [--time]\n\n"

@@ -1,5 +1,6 @@
 #include "ui/canvas_palette.h"
 
+#include <algorithm>
 #include <array>
 
 namespace exportlens::ui {
@@ -44,6 +45,14 @@ CanvasPalette::CanvasPalette(const QPalette& system) {
   edge_ = dark_ ? QColor(150, 155, 165) : QColor(110, 115, 125);
   cluster_border_ = dark_ ? QColor(95, 100, 112) : QColor(190, 195, 205);
   cluster_text_ = dark_ ? QColor(170, 175, 185) : QColor(95, 100, 110);
+  heat_ = dark_ ? QColor(230, 90, 40) : QColor(240, 85, 30);
+}
+
+QColor CanvasPalette::heatFill(const QColor& fill, qreal fraction) const {
+  // Even the fastest timed node is visibly tinted, so "timed" reads apart from "not run".
+  const qreal w = 0.12 + 0.73 * std::clamp(fraction, 0.0, 1.0);
+  return QColor::fromRgbF(fill.redF() * (1 - w) + heat_.redF() * w, fill.greenF() * (1 - w) + heat_.greenF() * w,
+                          fill.blueF() * (1 - w) + heat_.blueF() * w);
 }
 
 NodeColors CanvasPalette::node(NodeCategory category) const {

@@ -27,10 +27,13 @@ class CanvasPalette {
   QColor clusterFill(int depth) const;
   QColor clusterBorder() const { return cluster_border_; }
   QColor clusterText() const { return cluster_text_; }
+  /// A node's fill tinted by its share of the run time (0: as is, 1: the slowest).
+  QColor heatFill(const QColor& fill, qreal fraction) const;
+  QColor heat() const { return heat_; }
 
  private:
   bool dark_ = false;
-  QColor background_, edge_, highlight_, cluster_border_, cluster_text_;
+  QColor background_, edge_, highlight_, cluster_border_, cluster_text_, heat_;
 };
 
 }  // namespace exportlens::ui

@@ -82,6 +82,11 @@ void GraphScene::setProgram(const LoadedProgramPtr& program) {
   setSceneRect(to_qt(layout.bounds).adjusted(-kSceneMargin, -kSceneMargin, kSceneMargin, kSceneMargin));
 }
 
+void GraphScene::setNodeHeat(const QHash<QString, qreal>& fractions, const QHash<QString, QString>& labels) {
+  for (auto it = nodes_.cbegin(); it != nodes_.cend(); ++it)
+    (*it)->setHeat(fractions.value(it.key(), -1), labels.value(it.key()));
+}
+
 QRectF GraphScene::startFocus() const {
   // Where the data enters; without user inputs, the top of the graph.
   QRectF focus;

@@ -34,6 +34,9 @@ class GraphScene : public QGraphicsScene {
   QList<NodeItem*> nodeItems() const { return nodes_.values(); }
   const QList<EdgeItem*>& edgeItems() const { return edges_; }
   const QList<ClusterItem*>& clusterItems() const { return clusters_; }
+  /// Tints nodes by run time (fraction of the slowest, with a label for the
+  /// tooltip); nodes not listed lose their tint. An empty map clears it.
+  void setNodeHeat(const QHash<QString, qreal>& fractions, const QHash<QString, QString>& labels = {});
 
  public slots:
   /// Follows the shared selection (does not emit nodeSelected).

@@ -25,7 +25,13 @@ InspectorWidget::InspectorWidget(QWidget* parent) : QWidget(parent), browser_(ne
 
 void InspectorWidget::setProgram(const LoadedProgramPtr& program) {
   program_ = program;
+  facts_.clear();
   node_.clear();
+  render();
+}
+
+void InspectorWidget::setSolveFacts(const NodeSolveFactsMap& facts) {
+  facts_ = facts;
   render();
 }
 
@@ -51,7 +57,8 @@ void InspectorWidget::render() {
   }
   const ir::ExportedProgram& program = *program_->program;
   const ir::Node* node = node_.isEmpty() ? nullptr : program.graph().find(node_.toStdString());
-  browser_->setHtml(node ? node_report_html(*node, program, colors)
+  const auto facts = facts_.constFind(node_);
+  browser_->setHtml(node ? node_report_html(*node, program, colors, facts == facts_.constEnd() ? nullptr : &*facts)
                          : program_summary_html(program, program_->displayName, program_->path, colors));
 }
 

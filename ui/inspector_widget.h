@@ -5,6 +5,7 @@
 #include <QWidget>
 
 #include "ui/loaded_program.h"
+#include "ui/node_solve_facts.h"
 
 class QTextBrowser;
 
@@ -16,6 +17,8 @@ class InspectorWidget : public QWidget {
   explicit InspectorWidget(QWidget* parent = nullptr);
 
   void setProgram(const LoadedProgramPtr& program);
+  /// What the latest dynamic-shapes solve says per node (solved shape, guards).
+  void setSolveFacts(const NodeSolveFactsMap& facts);
   /// What the inspector shows, as plain text (for tests and copying).
   QString plainText() const;
 
@@ -34,6 +37,7 @@ class InspectorWidget : public QWidget {
 
   QTextBrowser* browser_;
   LoadedProgramPtr program_;
+  NodeSolveFactsMap facts_;
   QString node_;
 };
 

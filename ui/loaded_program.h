@@ -1,6 +1,7 @@
 #pragma once
 // Everything the window shows for one opened file, computed off the GUI
-// thread: the program, its layout and its printed text. Immutable once made.
+// thread: the program, its layout, its printed text and its shapes prepared
+// for re-solving dynamic_shapes specs. Immutable once made.
 #include <QString>
 
 #include <memory>
@@ -8,6 +9,7 @@
 #include "engine/ir/exported_program.h"
 #include "engine/ir/printer.h"
 #include "engine/layout/graph_layout.h"
+#include "engine/ops/program_solver.h"
 
 namespace exportlens::ui {
 
@@ -17,6 +19,10 @@ struct LoadedProgram {
   std::shared_ptr<const ir::ExportedProgram> program;
   layout::GraphLayout layout;
   ir::PrintedText printed;
+  /// For re-solving specs; null when the program could not be prepared
+  /// (prepareError says why: the rest of the window still works).
+  std::shared_ptr<const ops::PreparedProgram> prepared;
+  QString prepareError;
   double seconds = 0;   // time to read + lay out + print
 
   const ir::Graph& graph() const { return program->graph(); }

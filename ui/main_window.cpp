@@ -2,6 +2,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QComboBox>
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -23,19 +24,28 @@
 #include <QTableView>
 #include <QToolBar>
 #include <QToolButton>
+#include <QUndoStack>
 
 #include "ui/builtin_example.h"
 #include "ui/busy_overlay.h"
 #include "ui/code_view.h"
+#include "ui/dynamic_shapes_panel.h"
 #include "ui/find_bar.h"
 #include "ui/graph_scene.h"
 #include "ui/graph_view.h"
+#include "ui/guards_model.h"
 #include "ui/inspector_widget.h"
 #include "ui/node_item.h"
+#include "ui/node_solve_facts.h"
 #include "ui/program_loader.h"
 #include "ui/program_model.h"
 #include "ui/range_constraints_model.h"
+#include "ui/run_panel.h"
+#include "ui/run_worker.h"
 #include "ui/signature_table_model.h"
+#include "ui/spec_document.h"
+#include "ui/spec_session.h"
+#include "ui/violations_panel.h"
 
 namespace exportlens::ui {
 namespace {
@@ -87,6 +97,8 @@ MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), model_(new ProgramModel(this)), loader_(new ProgramLoader(this)) {
   setAcceptDrops(true);
   setDockNestingEnabled(true);
+  spec_session_ = new SpecSession(this);
+  run_worker_ = new RunWorker(this);
   createCentralArea();
   createDocks();
   createActions();
@@ -95,6 +107,8 @@ MainWindow::MainWindow(QWidget* parent)
   createStatusBar();
   connectSelection();
   connectLoader();
+  connectShapes();
+  connectRun();
   scene_->setStyle(palette(), font());
   restoreWindowState();
   updateTitle();
@@ -103,6 +117,12 @@ MainWindow::MainWindow(QWidget* parent)
 MainWindow::~MainWindow() = default;
 
 bool MainWindow::isLoading() const { return loader_->isBusy(); }
+
+QString MainWindow::statusText() const { return status_label_->text(); }
+
+QString MainWindow::shapesStatusText() const { return spec_session_->stateText(); }
+
+void MainWindow::showStatus(const QString& text) { status_label_->setText(text); }
 
 // ---- construction ---------------------------------------------------------
 
@@ -133,11 +153,39 @@ void MainWindow::createDocks() {
   range_table_ = make_table(range_model_, this);
   range_dock_ = make_dock(tr("Range constraints"), QStringLiteral("rangeConstraintsDock"), range_table_, this);
   addDockWidget(Qt::BottomDockWidgetArea, range_dock_);
-  // Later panels (guards, violations, dynamic shapes, run) join this tab group.
-  tabifyDockWidget(signature_dock_, range_dock_);
+  createShapesDocks();
+  createRunDock();
+  // One tab group below the canvas, in the order of UI-SKETCH.md.
+  QDockWidget* previous = signature_dock_;
+  for (QDockWidget* dock : {range_dock_, guards_dock_, violations_dock_, shapes_dock_, run_dock_}) {
+    tabifyDockWidget(previous, dock);
+    previous = dock;
+  }
   signature_dock_->raise();
   resizeDocks({inspector_dock_}, {380}, Qt::Horizontal);
-  resizeDocks({signature_dock_}, {210}, Qt::Vertical);
+  resizeDocks({signature_dock_}, {250}, Qt::Vertical);
+}
+
+void MainWindow::createShapesDocks() {
+  guards_model_ = new GuardsModel(this);
+  guards_table_ = make_table(guards_model_, this);
+  guards_table_->setObjectName(QStringLiteral("guardsTable"));
+  guards_dock_ = make_dock(tr("Guards"), QStringLiteral("guardsDock"), guards_table_, this);
+  addDockWidget(Qt::BottomDockWidgetArea, guards_dock_);
+
+  violations_panel_ = new ViolationsPanel(spec_session_, this);
+  violations_dock_ = make_dock(tr("Violations && fixes"), QStringLiteral("violationsDock"), violations_panel_, this);
+  addDockWidget(Qt::BottomDockWidgetArea, violations_dock_);
+
+  shapes_panel_ = new DynamicShapesPanel(spec_session_, this);
+  shapes_dock_ = make_dock(tr("Dynamic shapes"), QStringLiteral("dynamicShapesDock"), shapes_panel_, this);
+  addDockWidget(Qt::BottomDockWidgetArea, shapes_dock_);
+}
+
+void MainWindow::createRunDock() {
+  run_panel_ = new RunPanel(run_worker_, this);
+  run_dock_ = make_dock(tr("Run"), QStringLiteral("runDock"), run_panel_, this);
+  addDockWidget(Qt::BottomDockWidgetArea, run_dock_);
 }
 
 void MainWindow::createActions() {
@@ -178,8 +226,26 @@ void MainWindow::createActions() {
 
   find_action_ = new QAction(tr("&Find Node…"), this);
   find_action_->setShortcut(QKeySequence::Find);
+
+  run_action_ = new QAction(QStringLiteral("▶ ") + tr("Run on"), this);
+  run_action_->setObjectName(QStringLiteral("runAction"));
+  run_action_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+  run_action_->setToolTip(tr("Run the program on the chosen device (Ctrl+R)"));
+  run_action_->setEnabled(false);
+  connect(run_action_, &QAction::triggered, this, [this] {
+    run_dock_->show();
+    run_dock_->raise();
+    run_panel_->runNow();
+  });
+
+  // Ctrl+Z / Ctrl+Shift+Z undo spec edits (text fields keep their own undo while focused).
+  QUndoStack* spec_history = spec_session_->document()->undoStack();
+  undo_action_ = spec_history->createUndoAction(this, tr("&Undo Spec Edit"));
+  undo_action_->setShortcut(QKeySequence::Undo);
+  redo_action_ = spec_history->createRedoAction(this, tr("&Redo Spec Edit"));
+  redo_action_->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
   addActions({open_action_, reload_action_, quit_action_, fit_action_, zoom_in_action_, zoom_out_action_,
-              zoom_reset_action_, find_action_});
+              zoom_reset_action_, find_action_, run_action_, undo_action_, redo_action_});
 }
 
 void MainWindow::createMenus() {
@@ -191,6 +257,10 @@ void MainWindow::createMenus() {
   file->addAction(reload_action_);
   file->addSeparator();
   file->addAction(quit_action_);
+
+  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  edit->addAction(undo_action_);
+  edit->addAction(redo_action_);
 
   view_menu_ = menuBar()->addMenu(tr("&View"));
   view_menu_->addAction(fit_action_);
@@ -214,6 +284,15 @@ void MainWindow::createMenus() {
   view_menu_->addAction(inspector_dock_->toggleViewAction());
   view_menu_->addAction(signature_dock_->toggleViewAction());
   view_menu_->addAction(range_dock_->toggleViewAction());
+  view_menu_->addAction(guards_dock_->toggleViewAction());
+  view_menu_->addAction(violations_dock_->toggleViewAction());
+  view_menu_->addAction(shapes_dock_->toggleViewAction());
+  view_menu_->addAction(run_dock_->toggleViewAction());
+  view_menu_->addSeparator();
+  view_menu_->addAction(run_panel_->heatAction());
+
+  QMenu* run = menuBar()->addMenu(tr("&Run"));
+  run->addAction(run_action_);
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&About ExportLens"), this, [this] {
@@ -234,7 +313,17 @@ void MainWindow::createToolBar() {
   bar->addAction(fit_action_);
   bar->addAction(zoom_out_action_);
   bar->addAction(zoom_in_action_);
-  // The IR switch, spec editor and Run button of later issues go here.
+  bar->addSeparator();
+  // "▶ Run on [CPU|GPU]": the combo shares the Run dock's devices and choice.
+  bar->addAction(run_action_);
+  toolbar_device_ = new QComboBox(bar);
+  toolbar_device_->setObjectName(QStringLiteral("toolbarDevice"));
+  toolbar_device_->setModel(run_panel_->deviceBox()->model());
+  toolbar_device_->setCurrentIndex(run_panel_->deviceBox()->currentIndex());
+  connect(toolbar_device_, &QComboBox::currentIndexChanged, run_panel_->deviceBox(), &QComboBox::setCurrentIndex);
+  connect(run_panel_->deviceBox(), &QComboBox::currentIndexChanged, toolbar_device_, &QComboBox::setCurrentIndex);
+  bar->addWidget(toolbar_device_);
+  // The IR switch of a later issue goes here.
   auto* spacer = new QWidget(bar);
   spacer->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
   bar->addWidget(spacer);
@@ -257,11 +346,21 @@ void MainWindow::createStatusBar() {
   statusBar()->addPermanentWidget(status_progress_);
   status_cancel_ = new QToolButton(this);
   status_cancel_->setIcon(style()->standardIcon(QStyle::SP_DialogCancelButton));
-  status_cancel_->setToolTip(tr("Cancel loading"));
+  status_cancel_->setToolTip(tr("Cancel"));
   status_cancel_->setAutoRaise(true);
   status_cancel_->hide();
-  connect(status_cancel_, &QToolButton::clicked, loader_, &ProgramLoader::cancel);
+  connect(status_cancel_, &QToolButton::clicked, this, [this] {
+    if (loader_->isBusy()) {
+      loader_->cancel();
+    } else {
+      run_worker_->cancel();
+    }
+  });
   statusBar()->addPermanentWidget(status_cancel_);
+  shapes_label_ = new QLabel(this);
+  shapes_label_->setObjectName(QStringLiteral("shapesStatus"));
+  shapes_label_->setToolTip(tr("The dynamic_shapes spec, re-solved after each edit"));
+  statusBar()->addPermanentWidget(shapes_label_);
   zoom_label_ = new QLabel(this);
   zoom_label_->setMinimumWidth(zoom_label_->fontMetrics().horizontalAdvance(QStringLiteral("Zoom 888 %")));
   statusBar()->addPermanentWidget(zoom_label_);
@@ -283,6 +382,19 @@ void MainWindow::connectSelection() {
             const QString node = signature_model_->nodeAt(current.row());
             if (!node.isEmpty()) model_->selectNode(node);
           });
+  connect(guards_table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+          [this](const QModelIndex& current) {
+            if (syncing_ || !current.isValid()) return;
+            const QString node = guards_model_->nodeAt(current.row());
+            if (!node.isEmpty()) model_->selectNode(node);
+          });
+  // Panels name a node only when their row has one (a spec-level violation has none).
+  auto select_named = [this](const QString& node) {
+    if (!syncing_ && !node.isEmpty()) model_->selectNode(node);
+  };
+  connect(violations_panel_, &ViolationsPanel::nodeActivated, this, select_named);
+  connect(shapes_panel_, &DynamicShapesPanel::nodeActivated, this, select_named);
+  connect(run_panel_, &RunPanel::nodeActivated, this, select_named);
   connect(model_, &ProgramModel::selectionChanged, this, &MainWindow::followSelection);
 }
 
@@ -299,6 +411,17 @@ void MainWindow::followSelection(const QString& name) {
   } else {
     signature_table_->clearSelection();
     signature_table_->selectionModel()->setCurrentIndex(QModelIndex(), QItemSelectionModel::NoUpdate);
+  }
+  // The guards table shows the node's first guard, unless one of its guards is current already.
+  const QModelIndex guard = guards_table_->currentIndex();
+  if (!guard.isValid() || guards_model_->nodeAt(guard.row()) != name) {
+    const int guard_row = guards_model_->rowOf(name);
+    if (guard_row >= 0) {
+      guards_table_->selectRow(guard_row);
+      guards_table_->scrollTo(guards_model_->index(guard_row, 0));
+    } else {
+      guards_table_->clearSelection();
+    }
   }
   syncing_ = false;
 }
@@ -380,6 +503,9 @@ void MainWindow::onLoaded(const LoadedProgramPtr& program) {
   signature_table_->resizeColumnsToContents();
   range_table_->resizeColumnsToContents();
   find_bar_->setProgram(program);
+  spec_session_->setProgram(program);
+  run_panel_->setProgram(program);
+  run_action_->setEnabled(true);
   view_->showStart(scene_->startFocus());
   updateTitle();
   const auto scopes = program->layout.clusters.size();
@@ -395,6 +521,70 @@ void MainWindow::onLoaded(const LoadedProgramPtr& program) {
   if (!reselect_after_load_.isEmpty()) model_->selectNode(reselect_after_load_);
   reselect_after_load_.clear();
   emit programShown(program->path);
+}
+
+// ---- dynamic shapes -------------------------------------------------------
+
+void MainWindow::connectShapes() {
+  auto show_state = [this] {
+    const QString text = spec_session_->stateText();
+    shapes_label_->setText(text.isEmpty() ? QString() : tr("Shapes: %1").arg(text));
+  };
+  connect(spec_session_, &SpecSession::stateChanged, this, show_state);
+  connect(spec_session_, &SpecSession::resultChanged, this, show_state);
+  connect(spec_session_, &SpecSession::resultChanged, this, &MainWindow::showSolveResult);
+  connect(violations_panel_, &ViolationsPanel::message, this, &MainWindow::showStatus);
+}
+
+void MainWindow::showSolveResult() {
+  const SolveResultPtr& result = spec_session_->result();
+  guards_model_->setResult(result);
+  guards_table_->resizeColumnToContents(GuardsModel::Guard);
+  // The file's range constraints until the spec is edited; then the solve's.
+  const bool edited = spec_session_->document()->isEdited();
+  if (edited && result && result->status != ops::SolveStatus::Error) {
+    range_model_->setSolved(result->range_constraints);
+  } else if (range_model_->showsSolved() || !edited) {
+    range_model_->setProgram(model_->loaded());
+  }
+  range_dock_->setWindowTitle(range_model_->showsSolved() ? tr("Range constraints (solved)") : tr("Range constraints"));
+  const NodeSolveFactsMap facts = result ? node_solve_facts(*result) : NodeSolveFactsMap();
+  inspector_->setSolveFacts(facts);
+  signature_model_->setSolved(facts);
+}
+
+// ---- running --------------------------------------------------------------
+
+void MainWindow::connectRun() {
+  connect(run_worker_, &RunWorker::started, this, [this](const RunSettings& settings) {
+    status_progress_->setValue(0);
+    status_progress_->show();
+    status_cancel_->show();
+    status_label_->setText(tr("Running on %1…").arg(device_display_name(settings.device)));
+  });
+  connect(run_worker_, &RunWorker::progress, this, [this](int percent) {
+    if (!loader_->isBusy()) status_progress_->setValue(percent);
+  });
+  auto run_ended = [this] {
+    if (loader_->isBusy()) return;
+    status_progress_->hide();
+    status_cancel_->hide();
+  };
+  connect(run_worker_, &RunWorker::finished, this, [this, run_ended](const RunOutcome& outcome) {
+    run_ended();
+    if (outcome.succeeded()) {
+      status_label_->setText(tr("Ran on %1 in %2 ms")
+                                 .arg(device_display_name(QString::fromStdString(outcome.report->device)))
+                                 .arg(outcome.report->total_ms, 0, 'f', 3));
+    } else {
+      status_label_->setText(tr("Run failed: %1").arg(outcome.error.simplified()));  // one line: the op / input too
+    }
+  });
+  connect(run_worker_, &RunWorker::cancelled, this, [this, run_ended] {
+    run_ended();
+    status_label_->setText(tr("Run cancelled"));
+  });
+  connect(run_panel_, &RunPanel::heatChanged, scene_, &GraphScene::setNodeHeat);
 }
 
 void MainWindow::onLoadFailed(const QString& path, const QString& message) {
@@ -446,6 +636,7 @@ void MainWindow::restoreWindowState() {
 
 void MainWindow::closeEvent(QCloseEvent* event) {
   loader_->cancel();
+  run_worker_->cancel();
   QSettings settings;
   settings.setValue(kGeometryKey, saveGeometry());
   settings.setValue(kStateKey, saveState());

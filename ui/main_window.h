@@ -1,7 +1,8 @@
 #pragma once
 // The workbench window: a canvas and code tabs in the centre, the inspector
-// on the right, signature and range constraints below, all following one
-// node selection. Files open on a worker thread with progress and cancel.
+// on the right, and below it tabbed docks (signature, range constraints,
+// guards, violations & fixes, dynamic shapes, run), all following one node
+// selection. Opening, solving and running work off the GUI thread.
 #include <QMainWindow>
 #include <QString>
 
@@ -9,6 +10,7 @@
 #include "ui/recent_files.h"
 
 class QAction;
+class QComboBox;
 class QDockWidget;
 class QLabel;
 class QMenu;
@@ -21,6 +23,12 @@ namespace exportlens::ui {
 
 class BusyOverlay;
 class CodeView;
+class DynamicShapesPanel;
+class GuardsModel;
+class RunPanel;
+class RunWorker;
+class SpecSession;
+class ViolationsPanel;
 class FindBar;
 class GraphScene;
 class GraphView;
@@ -46,6 +54,17 @@ class MainWindow : public QMainWindow {
   QTableView* signatureTable() const { return signature_table_; }
   QTableView* rangeTable() const { return range_table_; }
   QTabWidget* centralTabs() const { return tabs_; }
+  SpecSession* specSession() const { return spec_session_; }
+  DynamicShapesPanel* dynamicShapesPanel() const { return shapes_panel_; }
+  ViolationsPanel* violationsPanel() const { return violations_panel_; }
+  QTableView* guardsTable() const { return guards_table_; }
+  RunWorker* runWorker() const { return run_worker_; }
+  RunPanel* runPanel() const { return run_panel_; }
+  QAction* runAction() const { return run_action_; }
+  QComboBox* toolbarDeviceBox() const { return toolbar_device_; }
+  /// The status bar's text, and its dynamic-shapes verdict ("ok", "2 violations").
+  QString statusText() const;
+  QString shapesStatusText() const;
   bool isLoading() const;
 
  public slots:
@@ -69,12 +88,18 @@ class MainWindow : public QMainWindow {
  private:
   void createCentralArea();
   void createDocks();
+  void createShapesDocks();
+  void createRunDock();
   void createActions();
   void createMenus();
   void createToolBar();
   void createStatusBar();
   void connectSelection();
   void connectLoader();
+  void connectShapes();
+  void connectRun();
+  void showSolveResult();
+  void showStatus(const QString& text);
   void restoreWindowState();
   void rebuildRecentMenu();
   void open(const QString& path, const QString& displayName, bool remember);
@@ -109,6 +134,17 @@ class MainWindow : public QMainWindow {
   QDockWidget* inspector_dock_ = nullptr;
   QDockWidget* signature_dock_ = nullptr;
   QDockWidget* range_dock_ = nullptr;
+  SpecSession* spec_session_ = nullptr;
+  GuardsModel* guards_model_ = nullptr;
+  QTableView* guards_table_ = nullptr;
+  DynamicShapesPanel* shapes_panel_ = nullptr;
+  ViolationsPanel* violations_panel_ = nullptr;
+  RunWorker* run_worker_ = nullptr;
+  RunPanel* run_panel_ = nullptr;
+  QDockWidget* guards_dock_ = nullptr;
+  QDockWidget* violations_dock_ = nullptr;
+  QDockWidget* shapes_dock_ = nullptr;
+  QDockWidget* run_dock_ = nullptr;
 
   QMenu* recent_menu_ = nullptr;
   QMenu* view_menu_ = nullptr;
@@ -121,9 +157,14 @@ class MainWindow : public QMainWindow {
   QAction* zoom_reset_action_ = nullptr;
   QAction* find_action_ = nullptr;
   QAction* example_action_ = nullptr;
+  QAction* run_action_ = nullptr;
+  QAction* undo_action_ = nullptr;
+  QAction* redo_action_ = nullptr;
+  QComboBox* toolbar_device_ = nullptr;
 
   QLabel* status_label_ = nullptr;
   QLabel* zoom_label_ = nullptr;
+  QLabel* shapes_label_ = nullptr;
   QProgressBar* status_progress_ = nullptr;
   QToolButton* status_cancel_ = nullptr;
   bool syncing_ = false;  // applying the shared selection to the views

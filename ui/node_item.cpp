@@ -1,5 +1,7 @@
 #include "ui/node_item.h"
 
+#include <algorithm>
+
 #include <QFontMetricsF>
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
@@ -35,7 +37,15 @@ NodeItem::NodeItem(const ir::Node& node, NodeCategory category, layout::NodeLabe
       pill_(is_boundary(node)) {
   setFlag(ItemIsSelectable);
   setAcceptHoverEvents(true);
-  setToolTip(tooltip(node, category, label_));
+  base_tooltip_ = tooltip(node, category, label_);
+  setToolTip(base_tooltip_);
+}
+
+void NodeItem::setHeat(qreal fraction, const QString& timeText) {
+  heat_ = fraction;
+  setToolTip(timeText.isEmpty() ? base_tooltip_
+                                : base_tooltip_ + QStringLiteral("<br/>run time: <b>%1</b>").arg(timeText.toHtmlEscaped()));
+  update();
 }
 
 QRectF NodeItem::boundingRect() const {
@@ -63,13 +73,23 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
   const bool selected = isSelected();
   QPen pen(selected ? style_->palette.highlight() : colors.border, selected ? kSelectedPen : (hovered_ ? 1.8 : 1.0));
   painter->setPen(pen);
-  painter->setBrush(colors.fill);
+  painter->setBrush(heat_ >= 0 ? style_->palette.heatFill(colors.fill, heat_) : colors.fill);
   painter->drawRoundedRect(box_, cornerRadius(), cornerRadius());
+  if (heat_ >= 0) paintHeatBar(painter);
   // Zoomed far out text is unreadable and slow: boxes only.
   const qreal lod = option->levelOfDetailFromTransform(painter->worldTransform());
   if (lod < 0.35) return;
   paintText(painter, box_.adjusted(NodeMetrics::kPaddingX / 2, NodeMetrics::kPaddingY, -NodeMetrics::kPaddingX / 2,
                                    -NodeMetrics::kPaddingY));
+}
+
+void NodeItem::paintHeatBar(QPainter* painter) const {
+  // A bar along the bottom edge, as long as the node's share of the slowest time.
+  const qreal inset = cornerRadius();
+  const QRectF track(box_.left() + inset, box_.bottom() - 4, box_.width() - 2 * inset, 2.5);
+  painter->setPen(Qt::NoPen);
+  painter->setBrush(style_->palette.heat().darker(130));
+  painter->drawRect(QRectF(track.topLeft(), QSizeF(track.width() * std::clamp(heat_, 0.02, 1.0), track.height())));
 }
 
 void NodeItem::paintText(QPainter* painter, const QRectF& inner) const {

@@ -29,6 +29,9 @@ class NodeItem : public QGraphicsItem {
   /// The box in scene coordinates.
   QRectF box() const { return box_; }
   void setStyle(const CanvasStyle* style);
+  /// Tints the box by run time relative to the slowest node (negative: no tint).
+  void setHeat(qreal fraction, const QString& timeText = QString());
+  qreal heat() const { return heat_; }
 
  protected:
   void hoverEnterEvent(QGraphicsSceneHoverEvent* event) override;
@@ -37,6 +40,7 @@ class NodeItem : public QGraphicsItem {
  private:
   qreal cornerRadius() const;
   void paintText(QPainter* painter, const QRectF& inner) const;
+  void paintHeatBar(QPainter* painter) const;
 
   QString name_;
   NodeCategory category_;
@@ -45,6 +49,8 @@ class NodeItem : public QGraphicsItem {
   const CanvasStyle* style_;
   bool pill_;  // inputs and the output: the program's boundary, drawn as pills
   bool hovered_ = false;
+  qreal heat_ = -1;
+  QString base_tooltip_;
 };
 
 }  // namespace exportlens::ui

@@ -126,9 +126,30 @@ QString module_stack_html(const ir::NodeMetadata& meta, const ReportColors& colo
   return t.empty() ? QString() : t.html();
 }
 
+QString list_html(const QStringList& items) {
+  QStringList escaped;
+  for (const QString& item : items) escaped << item.toHtmlEscaped();
+  return QStringLiteral("<ul style=\"margin-left:-20px;\"><li><code>%1</code></li></ul>")
+      .arg(escaped.join(QStringLiteral("</code></li><li><code>")));
+}
+
+QString solve_html(const NodeSolveFacts& solved, const ReportColors& colors) {
+  QString html;
+  if (!solved.value.isEmpty()) {
+    Table t(colors);
+    t.row(QObject::tr("value"), code(solved.value.toHtmlEscaped()));
+    html += section(QObject::tr("Solved shape"), t.html(), colors);
+  }
+  if (!solved.guards.isEmpty()) html += section(QObject::tr("Guards it emitted"), list_html(solved.guards), colors);
+  if (!solved.violations.isEmpty())
+    html += section(QObject::tr("Violations it caused"), list_html(solved.violations), colors);
+  return html;
+}
+
 }  // namespace
 
-QString node_report_html(const ir::Node& node, const ir::ExportedProgram& program, const ReportColors& colors) {
+QString node_report_html(const ir::Node& node, const ir::ExportedProgram& program, const ReportColors& colors,
+                         const NodeSolveFacts* solved) {
   const NodeCategory category = categorize(node, program.signature);
   const NodeColors swatch = colors.canvas.node(category);
   QString html = QStringLiteral(
@@ -141,6 +162,7 @@ QString node_report_html(const ir::Node& node, const ir::ExportedProgram& progra
   Table output(colors);
   value_rows(output, node.value, QString());
   if (!output.empty()) html += section(QObject::tr("Output"), output.html(), colors);
+  if (solved) html += solve_html(*solved, colors);
   if (QString users = users_html(node); !users.isEmpty()) html += section(QObject::tr("Used by"), users, colors);
   if (QString source = source_html(node.meta, colors); !source.isEmpty())
     html += section(QObject::tr("Source"), source, colors);

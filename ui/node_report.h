@@ -5,6 +5,7 @@
 
 #include "engine/ir/exported_program.h"
 #include "ui/canvas_palette.h"
+#include "ui/node_solve_facts.h"
 
 namespace exportlens::ui {
 
@@ -14,7 +15,9 @@ struct ReportColors {
   CanvasPalette canvas;  // category swatches as the canvas paints them
 };
 
-QString node_report_html(const ir::Node& node, const ir::ExportedProgram& program, const ReportColors& colors);
+/// `solved`: what the latest dynamic-shapes solve says about the node, if any.
+QString node_report_html(const ir::Node& node, const ir::ExportedProgram& program, const ReportColors& colors,
+                         const NodeSolveFacts* solved = nullptr);
 /// The page shown with no node selected.
 QString program_summary_html(const ir::ExportedProgram& program, const QString& name, const QString& path,
                              const ReportColors& colors);

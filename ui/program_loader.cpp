@@ -51,6 +51,15 @@ layout::GraphLayout lay_out(QPromise<LoadOutcome>& promise, const LoadRequest& r
   return layout::layout_graph(graph, options, request.token.get(), on_progress);
 }
 
+// The dynamic-shapes views need this; a program it cannot handle still opens.
+void prepare_shapes(LoadedProgram& loaded, const ir::ExportedProgram& program) {
+  try {
+    loaded.prepared = std::make_shared<const ops::PreparedProgram>(program);
+  } catch (const std::exception& e) {
+    loaded.prepareError = QString::fromUtf8(e.what());
+  }
+}
+
 void run_load(QPromise<LoadOutcome>& promise, const LoadRequest& request) {
   LoadOutcome outcome;
   QElapsedTimer timer;
@@ -67,6 +76,9 @@ void run_load(QPromise<LoadOutcome>& promise, const LoadRequest& request) {
     check(request);
     report(promise, 92, QObject::tr("Printing the program…"));
     loaded->printed = ir::print_program_annotated(*program);
+    check(request);
+    report(promise, 95, QObject::tr("Preparing symbolic shapes…"));
+    prepare_shapes(*loaded, *program);
     loaded->program = std::move(program);
     loaded->seconds = timer.elapsed() / 1000.0;
     report(promise, 100, QObject::tr("Done"));

@@ -9,12 +9,23 @@ RangeConstraintsModel::RangeConstraintsModel(QObject* parent) : QAbstractTableMo
 void RangeConstraintsModel::setProgram(const LoadedProgramPtr& program) {
   beginResetModel();
   rows_.clear();
+  solved_ = false;
   if (program) {
     for (const auto& [key, range] : program->program->range_constraints.entries) {
       rows_.append({QString::fromStdString(key.str()), QString::fromStdString(range.lower.str()),
                     QString::fromStdString(range.upper.str())});
     }
   }
+  endResetModel();
+}
+
+void RangeConstraintsModel::setSolved(const std::vector<ops::RangeInfo>& ranges) {
+  beginResetModel();
+  rows_.clear();
+  solved_ = true;
+  for (const auto& range : ranges)
+    rows_.append({QString::fromStdString(range.expr), QString::fromStdString(range.lower),
+                  QString::fromStdString(range.upper)});
   endResetModel();
 }
 

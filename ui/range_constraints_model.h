@@ -1,7 +1,11 @@
 #pragma once
-// The program's range constraints as a table: symbol, min, max.
+// Range constraints as a table: symbol, min, max — the program's as the file
+// records them, or those a re-solve of an edited spec gives.
 #include <QAbstractTableModel>
 
+#include <vector>
+
+#include "engine/ops/solve_result.h"
 #include "ui/loaded_program.h"
 
 namespace exportlens::ui {
@@ -13,7 +17,11 @@ class RangeConstraintsModel : public QAbstractTableModel {
 
   explicit RangeConstraintsModel(QObject* parent = nullptr);
 
+  /// Shows the file's range constraints.
   void setProgram(const LoadedProgramPtr& program);
+  /// Shows a solve's range constraints instead.
+  void setSolved(const std::vector<ops::RangeInfo>& ranges);
+  bool showsSolved() const { return solved_; }
 
   int rowCount(const QModelIndex& parent = QModelIndex()) const override;
   int columnCount(const QModelIndex& parent = QModelIndex()) const override;
@@ -25,6 +33,7 @@ class RangeConstraintsModel : public QAbstractTableModel {
     QString symbol, min, max;
   };
   QVector<Row> rows_;
+  bool solved_ = false;
 };
 
 }  // namespace exportlens::ui

@@ -30,6 +30,7 @@ SignatureTableModel::SignatureTableModel(QObject* parent) : QAbstractTableModel(
 void SignatureTableModel::setProgram(const LoadedProgramPtr& program) {
   beginResetModel();
   program_ = program;
+  solved_.clear();
   rows_.clear();
   if (program) {
     const ir::GraphSignature& sig = program->program->signature;
@@ -64,11 +65,13 @@ QVariant SignatureTableModel::data(const QModelIndex& index, int role) const {
       case Name: return row.name;
       case Target: return row.target;
       case Persistent: return row.persistent;
+      case Shape: return shapeOf(row);
     }
-  } else if (role == Qt::ToolTipRole && index.column() == Name && program_ && !row.node.isEmpty()) {
+  } else if (role == Qt::ToolTipRole && (index.column() == Name || index.column() == Shape) && program_ &&
+             !row.node.isEmpty()) {
     if (const ir::Node* node = program_->graph().find(row.node.toStdString()))
-      return QString::fromStdString(layout::value_annotation(node->value));
-  } else if (role == Qt::FontRole && index.column() == Name) {
+      return tr("In the file: %1").arg(QString::fromStdString(layout::value_annotation(node->value)));
+  } else if (role == Qt::FontRole && (index.column() == Name || index.column() == Shape)) {
     return QFontDatabase::systemFont(QFontDatabase::FixedFont);
   }
   return {};
@@ -88,8 +91,23 @@ QVariant SignatureTableModel::headerData(int section, Qt::Orientation orientatio
     case Name: return tr("Name");
     case Target: return tr("Target");
     case Persistent: return tr("Persistent");
+    case Shape: return solved_.isEmpty() ? tr("Shape") : tr("Shape (solved)");
   }
   return {};
+}
+
+void SignatureTableModel::setSolved(const NodeSolveFactsMap& facts) {
+  solved_ = facts;
+  emit headerDataChanged(Qt::Horizontal, Shape, Shape);
+  if (!rows_.isEmpty()) emit dataChanged(index(0, Shape), index(rowCount() - 1, Shape));
+}
+
+QString SignatureTableModel::shapeOf(const Row& row) const {
+  if (row.node.isEmpty() || !program_) return {};
+  auto it = solved_.constFind(row.node);
+  if (it != solved_.constEnd() && !it->value.isEmpty()) return it->value;
+  const ir::Node* node = program_->graph().find(row.node.toStdString());
+  return node ? QString::fromStdString(layout::value_annotation(node->value)) : QString();
 }
 
 QString SignatureTableModel::nodeAt(int row) const {

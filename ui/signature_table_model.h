@@ -1,20 +1,24 @@
 #pragma once
 // The graph signature as a table: one row per input spec, then one per
-// output spec; columns kind, name, target, persistent.
+// output spec; columns kind, name, target, persistent and shape (the file's,
+// or the one a re-solve of the dynamic_shapes spec gives).
 #include <QAbstractTableModel>
 
 #include "ui/loaded_program.h"
+#include "ui/node_solve_facts.h"
 
 namespace exportlens::ui {
 
 class SignatureTableModel : public QAbstractTableModel {
   Q_OBJECT
  public:
-  enum Column { Kind, Name, Target, Persistent, ColumnCount };
+  enum Column { Kind, Name, Target, Persistent, Shape, ColumnCount };
 
   explicit SignatureTableModel(QObject* parent = nullptr);
 
   void setProgram(const LoadedProgramPtr& program);
+  /// Shapes from a solve (empty: the file's).
+  void setSolved(const NodeSolveFactsMap& facts);
 
   int rowCount(const QModelIndex& parent = QModelIndex()) const override;
   int columnCount(const QModelIndex& parent = QModelIndex()) const override;
@@ -32,8 +36,11 @@ class SignatureTableModel : public QAbstractTableModel {
     QString kind, name, target, persistent;
     QString node;  // empty for constants
   };
+  QString shapeOf(const Row& row) const;
+
   QVector<Row> rows_;
   LoadedProgramPtr program_;
+  NodeSolveFactsMap solved_;
 };
 
 }  // namespace exportlens::ui

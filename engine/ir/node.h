@@ -30,12 +30,22 @@ struct SourceLocation {
   std::string code;
 };
 
+/// One step of a node's lineage through the passes (functionalization,
+/// decomposition): the node it was made from in the pass's input program.
+struct NodeOrigin {
+  std::string pass;    // "functionalize", "decompose"
+  std::string node;    // that node's name
+  std::string target;  // its op, "aten.linear.default" (empty for placeholders)
+};
+
 struct NodeMetadata {
   std::string stack_trace;                 // Python-style traceback text
   std::vector<ModuleScope> nn_module_stack;
   std::vector<std::pair<std::string, std::string>> source_fn_stack;  // (name, fn)
   std::string torch_fn;
   std::map<std::string, std::string> custom;  // anything else the file carried
+  /// Set by passes: nearest origin first, the node of the program as exported last.
+  std::vector<NodeOrigin> provenance;
 
   /// The innermost frame of the stack trace, if there is one.
   std::optional<SourceLocation> innermost_frame() const;

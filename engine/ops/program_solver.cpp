@@ -7,6 +7,7 @@
 
 #include "engine/ops/rule_helpers.h"
 #include "engine/ops/shape_rule.h"
+#include "engine/ops/spec_json.h"
 #include "engine/symbolic/export_constraints.h"
 #include "engine/symbolic/python_guard_parser.h"
 #include "engine/symbolic/python_printer.h"
@@ -20,11 +21,28 @@ using symbolic::SpecBinding;
 
 namespace {
 
+/// "seed_models.py:143 in forward": the innermost frame of the node's stack
+/// trace that is user code (frames inside the torch package are skipped, so a
+/// Linear's guard points at `self.l(w)`, not at torch/nn/modules/linear.py).
 std::string location_of(const ir::Node& n) {
-  const auto f = n.meta.innermost_frame();
-  if (!f || f->file.empty()) return "";
-  return std::filesystem::path(f->file).filename().string() + ":" + std::to_string(f->line) +
-         (f->function.empty() ? "" : " in " + f->function);
+  const std::string& trace = n.meta.stack_trace;
+  std::string best;
+  size_t pos = 0;
+  while ((pos = trace.find("File \"", pos)) != std::string::npos) {
+    const size_t file_start = pos + 6, file_end = trace.find('"', file_start);
+    if (file_end == std::string::npos) break;
+    const std::string file = trace.substr(file_start, file_end - file_start);
+    const size_t line_at = trace.find(", line ", file_end), in_at = trace.find(", in ", file_end);
+    const size_t eol = trace.find('\n', file_end);
+    pos = file_end;
+    if (line_at == std::string::npos || in_at == std::string::npos || (eol != std::string::npos && in_at > eol)) continue;
+    const std::string line = trace.substr(line_at + 7, in_at - line_at - 7);
+    const std::string fn = trace.substr(in_at + 5, (eol == std::string::npos ? trace.size() : eol) - in_at - 5);
+    const std::string here = std::filesystem::path(file).filename().string() + ":" + line + " in " + fn;
+    const bool torch_internal = file.find("/torch/") != std::string::npos;
+    if (!torch_internal || best.empty()) best = here;
+  }
+  return best;
 }
 
 bool is_user_input_kind(const ir::InputSpec& s) { return s.kind == ir::InputKind::UserInput; }
@@ -48,13 +66,13 @@ class Propagation {
   /// runs around node i (and once with i == -1 at the end).
   void run(const std::function<void(int, bool)>& hook) {
     seed_placeholders();
-    const auto nodes = p_.program().graph().nodes();
+    const auto& nodes = p_.nodes();
     const ValueOf value_of = [this](const ir::Node* n) -> const SymValue& { return value(n); };
     for (size_t i = 0; i < nodes.size(); ++i) {
       const ir::Node* n = nodes[i];
       if (n->op != ir::OpKind::CallFunction) continue;
       hook(int(i), false);
-      values_[n] = apply_rule(*n, value_of);
+      slot(n) = apply_rule(*n, value_of);
       hook(int(i), true);
     }
     hook(-1, true);
@@ -62,8 +80,8 @@ class Propagation {
 
   const SymValue& value(const ir::Node* n) const {
     static const SymValue none;
-    auto it = values_.find(n);
-    return it == values_.end() ? none : it->second;
+    const int i = n->index();
+    return i >= 0 && size_t(i) < values_.size() ? values_[size_t(i)] : none;
   }
 
   /// The expression a source ("L['x'].size()[0]", ".stride()[i]", ".storage_offset()") has now.
@@ -98,11 +116,12 @@ class Propagation {
     return recorded.substitute(subs);
   }
 
-  const std::unordered_map<const ir::Node*, SymValue>& values() const { return values_; }
 
  private:
   void seed_placeholders() {
-    for (const ir::Node* n : p_.program().graph().placeholders()) values_[n] = from_file(n->value, false);
+    values_.assign(p_.nodes().size(), SymValue::none());
+    for (const ir::Node* n : p_.nodes())
+      if (n->op == ir::OpKind::Placeholder) slot(n) = from_file(n->value, false);
     for (size_t i = 0; i < p_.inputs_.size(); ++i) {
       const ir::Node* n = p_.input_nodes_[i];
       if (!n || !p_.inputs_[i].is_tensor) continue;
@@ -113,7 +132,7 @@ class Propagation {
       }
       for (const auto& d : binding_.dims)
         if (d.input == int(i)) t.sizes.push_back(d.expr);
-      values_[n] = SymValue::of(std::move(t));
+      slot(n) = SymValue::of(std::move(t));
     }
   }
 
@@ -123,11 +142,11 @@ class Propagation {
       SymTensor t;
       t.dtype = m->dtype;
       t.device = m->device;
-      for (const auto& s : m->sizes) t.sizes.push_back(s.is_static() || s.hint ? symbolic::Expr(hint_of(s)) : unbacked(fresh_unbacked));
+      for (const auto& s : m->sizes) t.sizes.push_back(s.is_static() || s.hint ? interned_integer(hint_of(s)) : unbacked(fresh_unbacked));
       return SymValue::of(std::move(t));
     }
     if (const ir::SymInt* s = v.sym_int())
-      return SymValue::of_int(s->is_static() || s->hint ? symbolic::Expr(hint_of(*s)) : unbacked(fresh_unbacked));
+      return SymValue::of_int(s->is_static() || s->hint ? interned_integer(hint_of(*s)) : unbacked(fresh_unbacked));
     if (const ir::SymBool* b = v.sym_bool()) return SymValue::of_bool(symbolic::Expr::boolean(b->hint.value_or(true)));
     if (const ir::ValueTuple* tup = v.tuple()) {
       std::vector<SymValue> items;
@@ -153,7 +172,7 @@ class Propagation {
                       "example sizes");
       return from_file(n.value, true);
     }
-    RuleContext ctx(env_, n, value_of, location_of(n));
+    RuleContext ctx(env_, n, value_of, location_of);
     try {
       return (*rule)(ctx);
     } catch (const RuleError& e) {
@@ -170,12 +189,19 @@ class Propagation {
   ShapeEnv& env_;
   const SpecBinding& binding_;
   std::vector<Diagnostic>& diags_;
-  std::unordered_map<const ir::Node*, SymValue> values_;
+  SymValue& slot(const ir::Node* n) {
+    const size_t i = size_t(n->index());
+    if (i >= values_.size()) values_.resize(i + 1);
+    return values_[i];
+  }
+
+  std::vector<SymValue> values_;  // by node index
 };
 
 // ---- PreparedProgram ------------------------------------------------------------
 
-PreparedProgram::PreparedProgram(const ir::ExportedProgram& program) : program_(&program) {
+PreparedProgram::PreparedProgram(const ir::ExportedProgram& program)
+    : program_(&program), nodes_(program.graph().nodes()) {
   read_inputs();
   parse_recorded_guards();
   attribute_recorded_guards();
@@ -259,7 +285,7 @@ void PreparedProgram::attribute_recorded_guards() {
   std::vector<Diagnostic> ignored;
   const SpecBinding binding = symbolic::bind_spec(env, all_auto, inputs_);
   Propagation prop(*this, env, binding, ignored);
-  const auto nodes = program_->graph().nodes();
+  const auto& nodes = nodes_;
   std::vector<bool> explained(recorded_.size(), false);
   size_t guards_seen = 0;
   try {
@@ -311,25 +337,6 @@ std::string kind_name(symbolic::ConstraintViolation::Kind k) {
   return "violation";
 }
 
-void collect_unbacked(const SymValue& v, const ShapeEnv& env, std::vector<symbolic::Expr>& out) {
-  auto add = [&](const symbolic::Expr& e) {
-    for (const std::string& s : env.replace(e).free_symbols()) {
-      const symbolic::Expr sym = symbolic::Expr::symbol(s);
-      if (env.is_unbacked(sym) && std::find(out.begin(), out.end(), sym) == out.end()) out.push_back(sym);
-    }
-  };
-  switch (v.kind) {
-    case SymValue::Kind::Tensor:
-      for (const auto& d : v.tensor.sizes) add(d);
-      break;
-    case SymValue::Kind::Int: add(v.scalar); break;
-    case SymValue::Kind::List:
-      for (const auto& i : v.items) collect_unbacked(i, env, out);
-      break;
-    default: break;
-  }
-}
-
 SymValue simplified(const SymValue& v, const ShapeEnv& env) {
   SymValue out = v;
   switch (v.kind) {
@@ -354,6 +361,7 @@ class Solver {
   SolveResult run() {
     const auto t0 = std::chrono::steady_clock::now();
     result_.spec_text = symbolic::print_dynamic_shapes(spec_);
+    result_.spec_json = spec_to_json(spec_);
     result_.diagnostics = p_.diagnostics();
     env_.set_logging(options_.log);
     try {
@@ -384,14 +392,17 @@ class Solver {
   void solve() {
     binding_ = symbolic::bind_spec(env_, spec_, p_.inputs());
     Propagation prop(p_, env_, *binding_, result_.diagnostics);
-    const auto nodes = p_.program().graph().nodes();
+    const auto& nodes = p_.nodes();
     prop.run([&](int index, bool after) { replay(prop, nodes, index, after); });
     if (options_.node_shapes)
       for (const ir::Node* n : nodes)
         if (n->op == ir::OpKind::CallFunction || n->op == ir::OpKind::Placeholder)
           result_.node_shapes.push_back({n->name, simplified(prop.value(n), env_).str()});
+    // torch's inline constraints: every data-dependent symbol the trace created.
     std::vector<symbolic::Expr> unbacked;
-    for (const ir::Node* n : nodes) collect_unbacked(prop.value(n), env_, unbacked);
+    for (const std::string& s : env_.symbol_names())
+      if (env_.is_unbacked(symbolic::Expr::symbol(s)) && !env_.replacements().count(s))
+        unbacked.push_back(symbolic::Expr::symbol(s));
 
     const symbolic::ConstraintReport report = symbolic::check_constraints(env_, *binding_, spec_);
     if (report.failed()) {
@@ -423,18 +434,27 @@ class Solver {
   }
 
   void replay(const Propagation& prop, const std::vector<ir::Node*>& nodes, int index, bool after) {
-    for (const RecordedGuard& g : p_.recorded_guards()) {
-      if (g.anchor_node != index || g.after_node != after) continue;
+    if (p_.recorded_guards().empty()) return;
+    if (replay_order_.empty()) {
+      for (size_t k = 0; k < p_.recorded_guards().size(); ++k) {
+        const RecordedGuard& g = p_.recorded_guards()[k];
+        replay_order_[std::make_pair(g.anchor_node, g.after_node)].push_back(k);
+      }
+    }
+    auto it = replay_order_.find(std::make_pair(index, after));
+    if (it == replay_order_.end()) return;
+    for (size_t k : it->second) {
+      const RecordedGuard& g = p_.recorded_guards()[k];
       const auto e = prop.translate(g.expr);
       if (!e) continue;
       Provenance origin;
       origin.kind = Provenance::Kind::RecordedGuard;
       origin.detail = g.text;
-      if (!g.explained_by.empty()) {
-        origin.node = g.explained_by;
-      } else if (index >= 0) {
+      if (index >= 0) {
         origin.node = nodes[size_t(index)]->name;
-        origin.location = location_of(*nodes[size_t(index)]);
+        origin.rule = after ? "after" : "before";
+      } else {
+        origin.rule = "after the last";
       }
       if (!env_.evaluate(*e, origin))
         result_.diagnostics.push_back({origin.node, "", "recorded guard is false for the example inputs: " + g.text});
@@ -477,6 +497,7 @@ class Solver {
   SolveOptions options_;
   ShapeEnv env_;
   std::optional<SpecBinding> binding_;
+  std::map<std::pair<int, bool>, std::vector<size_t>> replay_order_;  // recorded guards by place in the trace
   SolveResult result_;
 };
 

@@ -48,6 +48,8 @@ class PreparedProgram {
   const std::vector<symbolic::ExampleInput>& inputs() const { return inputs_; }
   const std::vector<RecordedGuard>& recorded_guards() const { return recorded_; }
   const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
+  /// The graph's nodes in order (cached: a re-solve walks them several times).
+  const std::vector<ir::Node*>& nodes() const { return nodes_; }
   /// A spec with every dim the file keeps symbolic as Dim.AUTO, the others static.
   symbolic::DynamicShapesSpec recorded_spec() const;
 
@@ -57,6 +59,7 @@ class PreparedProgram {
   void attribute_recorded_guards();
 
   const ir::ExportedProgram* program_;
+  std::vector<ir::Node*> nodes_;
   std::vector<symbolic::ExampleInput> inputs_;
   std::vector<const ir::Node*> input_nodes_;  // placeholder per input (nullptr for constants)
   std::vector<RecordedGuard> recorded_;

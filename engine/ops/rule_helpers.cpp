@@ -1,36 +1,65 @@
 #include "engine/ops/rule_helpers.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace exportlens::ops {
 
 std::vector<Expr> broadcast_shapes(RuleContext& ctx, const std::vector<Expr>& a, const std::vector<Expr>& b,
                                    const char* rule) {
+  static const Expr one(1);
   const size_t n = std::max(a.size(), b.size());
-  std::vector<Expr> out(n);
+  std::vector<Expr> out(n, shared_zero());
   for (size_t k = 0; k < n; ++k) {
     const size_t i = n - 1 - k;
-    const Expr sa = k < a.size() ? ctx.simplify(a[a.size() - 1 - k]) : Expr(1);
-    const Expr sb = k < b.size() ? ctx.simplify(b[b.size() - 1 - k]) : Expr(1);
+    const Expr sa = k < a.size() ? ctx.simplify(a[a.size() - 1 - k]) : one;
+    const Expr sb = k < b.size() ? ctx.simplify(b[b.size() - 1 - k]) : one;
     if (sa == sb) {
       out[i] = sa;
-    } else if (ctx.guard_or_false(Expr::eq(sa, Expr(1)), rule)) {
+    } else if (ctx.known_one(sa, rule)) {
       out[i] = sb;
-    } else if (ctx.guard_or_false(Expr::eq(sb, Expr(1)), rule)) {
+    } else if (ctx.known_one(sb, rule)) {
       out[i] = sa;
     } else {
-      ctx.check(Expr::eq(sa, sb), rule,
-                "The size of tensor a (" + sa.str() + ") must match the size of tensor b (" + sb.str() +
-                    ") at non-singleton dimension " + std::to_string(i));
+      ctx.check_equal(sa, sb, rule,
+                      "The size of tensor a (" + sa.str() + ") must match the size of tensor b (" + sb.str() +
+                          ") at non-singleton dimension " + std::to_string(i));
       out[i] = sa;
     }
   }
   return out;
 }
 
+Expr interned_integer(int64_t v) {
+  thread_local std::unordered_map<int64_t, Expr> cache;
+  auto it = cache.find(v);
+  if (it != cache.end()) return it->second;
+  if (cache.size() > 4096) cache.clear();
+  return cache.emplace(v, Expr(v)).first->second;
+}
+
+namespace {
+struct PairHash {
+  size_t operator()(const std::pair<Expr, Expr>& p) const { return p.first.hash() * 31 + p.second.hash(); }
+};
+}  // namespace
+
+Expr multiply(const Expr& a, const Expr& b) {
+  if (a.is_integer() && *a.as_integer() == 1) return b;
+  if (b.is_integer() && *b.as_integer() == 1) return a;
+  thread_local std::unordered_map<std::pair<Expr, Expr>, Expr, PairHash> cache;
+  auto key = std::make_pair(a, b);
+  auto it = cache.find(key);
+  if (it != cache.end()) return it->second;
+  if (cache.size() > 65536) cache.clear();
+  return cache.emplace(std::move(key), a * b).first->second;
+}
+
 Expr product(const std::vector<Expr>& sizes, size_t begin, size_t end) {
-  Expr p(1);
-  for (size_t i = begin; i < std::min(end, sizes.size()); ++i) p = p * sizes[i];
+  end = std::min(end, sizes.size());
+  if (begin >= end) return interned_integer(1);
+  Expr p = sizes[begin];
+  for (size_t i = begin + 1; i < end; ++i) p = multiply(p, sizes[i]);
   return p;
 }
 

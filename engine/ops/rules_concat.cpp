@@ -21,7 +21,7 @@ SymValue cat(RuleContext& ctx) {
     if (t.rank() != first.rank()) throw RuleError("cat: tensors must have the same number of dimensions");
     for (size_t d = 0; d < first.rank(); ++d)
       if (d != dim)
-        ctx.check(Expr::eq(t.sizes[d], first.sizes[d]), "cat: the other dims match",
+        ctx.check_equal(t.sizes[d], first.sizes[d], "cat: the other dims match",
                   "Sizes of tensors must match except in dimension " + std::to_string(dim));
     out.sizes[dim] = out.sizes[dim] + t.sizes[dim];
     out.dtype = promote(out.dtype, t.dtype);
@@ -48,12 +48,22 @@ SymValue stack(RuleContext& ctx) {
 
 SymValue split_pieces(RuleContext& ctx, const SymTensor& self, size_t dim, const Expr& split) {
   const Expr size = self.sizes[dim];
-  const Expr count = Expr::max(Expr::floordiv(size + split - Expr(1), split), Expr(1));
-  const int64_t n = ctx.env.specialize(count, ctx.origin("split: the number of pieces"));
+  int64_t n;
+  if (size.is_integer() && split.is_integer() && *split.as_integer() > 0) {
+    n = std::max<int64_t>((*size.as_integer() + *split.as_integer() - 1) / *split.as_integer(), 1);
+  } else {
+    // at::split: std::max(((size + split - 1) / split).guard_int(), 1)
+    const Expr count = ctx.simplify(Expr::floordiv(size + split - Expr(1), split));
+    n = std::max<int64_t>(ctx.env.specialize(count, ctx.origin("split: the number of pieces")), 1);
+  }
   std::vector<SymValue> parts;
   for (int64_t i = 0; i < n; ++i) {
     SymTensor p = self;
-    p.sizes[dim] = i + 1 < n ? split : ctx.simplify(size - split * Expr(n - 1));
+    if (i + 1 < n) p.sizes[dim] = split;
+    else if (size.is_integer() && split.is_integer())
+      p.sizes[dim] = interned_integer(*size.as_integer() - *split.as_integer() * (n - 1));
+    else
+      p.sizes[dim] = ctx.simplify(size - split * Expr(n - 1));
     parts.push_back(SymValue::of(std::move(p)));
   }
   return SymValue::list(std::move(parts));

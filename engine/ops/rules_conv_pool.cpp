@@ -51,7 +51,7 @@ SymValue convolution_impl(RuleContext& ctx, bool transposed, size_t groups_index
   std::vector<Expr> out;
   if (batched) out.push_back(x.sizes[0]);
   if (!transposed) {
-    ctx.check(Expr::eq(in_channels, ctx.simplify(w.sizes[1] * groups)), "convolution: input channels == weight.size(1) * groups",
+    ctx.check_equal(in_channels, ctx.simplify(w.sizes[1] * groups), "convolution: input channels == weight.size(1) * groups",
               "expected input to have " + (w.sizes[1] * groups).str() + " channels, got " + in_channels.str());
     out.push_back(w.sizes[0]);
     for (size_t i = 0; i < n; ++i) {
@@ -59,7 +59,7 @@ SymValue convolution_impl(RuleContext& ctx, bool transposed, size_t groups_index
       out.push_back(ctx.simplify(same ? in : conv_out(in, k, stride[i], pad[i], dil[i])));
     }
   } else {
-    ctx.check(Expr::eq(in_channels, w.sizes[0]), "conv_transpose: input channels == weight.size(0)");
+    ctx.check_equal(in_channels, w.sizes[0], "conv_transpose: input channels == weight.size(0)");
     out.push_back(ctx.simplify(w.sizes[1] * groups));
     const std::vector<Expr> opad = out_pad_index == SIZE_MAX ? std::vector<Expr>(n, Expr(0))
                                                              : spatial(ctx, out_pad_index, "output_padding", n, 0);
@@ -85,7 +85,7 @@ SymValue conv_transpose_nd(RuleContext& ctx) {
   const std::vector<Expr> stride = spatial(ctx, 3, "stride", n, 1), pad = spatial(ctx, 4, "padding", n, 0);
   const std::vector<Expr> opad = spatial(ctx, 5, "output_padding", n, 0), dil = spatial(ctx, 7, "dilation", n, 1);
   const Expr groups = ctx.integer_or(6, "groups", 1);
-  ctx.check(Expr::eq(x.sizes[c], w.sizes[0]), "conv_transpose: input channels == weight.size(0)");
+  ctx.check_equal(x.sizes[c], w.sizes[0], "conv_transpose: input channels == weight.size(0)");
   std::vector<Expr> out;
   if (batched) out.push_back(x.sizes[0]);
   out.push_back(ctx.simplify(w.sizes[1] * groups));

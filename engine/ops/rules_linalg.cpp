@@ -8,7 +8,7 @@ namespace exportlens::ops {
 namespace {
 
 void check_inner(RuleContext& ctx, const Expr& a, const Expr& b, const char* rule) {
-  ctx.check(Expr::eq(a, b), rule,
+  ctx.check_equal(a, b, rule,
             "mat1 and mat2 shapes cannot be multiplied (inner dims " + a.str() + " and " + b.str() + ")");
 }
 
@@ -118,16 +118,19 @@ SymValue outer(RuleContext& ctx) {
 }
 
 /// scaled_dot_product_attention(q, k, v): [..., L, E] x [..., S, E] x [..., S, Ev] -> [..., L, Ev].
+/// torch's kernel checks batch and head dims and the embedding dims (key's
+/// against query's and value's), in this order; it does not check S.
 SymValue sdpa(RuleContext& ctx) {
   const SymTensor q = ctx.tensor(0, "query"), k = ctx.tensor(1, "key"), v = ctx.tensor(2, "value");
   const size_t r = q.rank();
   if (r < 2 || k.rank() != r || v.rank() != r) throw RuleError("scaled_dot_product_attention: ranks must match");
   for (size_t i = 0; i + 2 < r; ++i) {
-    ctx.check(Expr::eq(q.sizes[i], k.sizes[i]), "sdpa: query and key batch dims");
-    ctx.check(Expr::eq(q.sizes[i], v.sizes[i]), "sdpa: query and value batch dims");
+    ctx.check_equal(q.sizes[i], k.sizes[i], "sdpa: query and key batch dims");
+    if (i == 0) ctx.check_equal(q.sizes[i], v.sizes[i], "sdpa: query and value batch dims");
+    else ctx.check_equal(k.sizes[i], v.sizes[i], "sdpa: key and value head dims");
   }
-  ctx.check(Expr::eq(q.sizes[r - 1], k.sizes[r - 1]), "sdpa: query and key embedding dims");
-  ctx.check(Expr::eq(k.sizes[r - 2], v.sizes[r - 2]), "sdpa: key and value sequence dims");
+  ctx.check_equal(q.sizes[r - 1], k.sizes[r - 1], "sdpa: query and key embedding dims");
+  ctx.check_equal(k.sizes[r - 1], v.sizes[r - 1], "sdpa: key and value embedding dims");
   std::vector<Expr> out(q.sizes.begin(), q.sizes.end() - 1);
   out.push_back(v.sizes[r - 1]);
   return shaped(out, q.dtype);

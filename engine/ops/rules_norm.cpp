@@ -11,7 +11,7 @@ void check_trailing(RuleContext& ctx, const SymTensor& x, const std::vector<Expr
   if (normalized.size() > x.rank()) throw RuleError("layer_norm: normalized_shape is longer than the input's rank");
   const size_t off = x.rank() - normalized.size();
   for (size_t i = 0; i < normalized.size(); ++i)
-    ctx.check(Expr::eq(x.sizes[off + i], normalized[i]), "layer_norm: trailing dims == normalized_shape",
+    ctx.check_equal(x.sizes[off + i], normalized[i], "layer_norm: trailing dims == normalized_shape",
               "Given normalized_shape=" + normalized[i].str() + ", expected input with matching trailing size");
 }
 
@@ -28,7 +28,7 @@ SymValue layer_norm(RuleContext& ctx) {
   for (size_t i : {size_t(2), size_t(3)})
     if (auto p = ctx.optional_tensor(i))
       for (size_t k = 0; k < std::min(p->rank(), normalized.size()); ++k)
-        ctx.check(Expr::eq(p->sizes[k], normalized[k]), "layer_norm: weight/bias == normalized_shape");
+        ctx.check_equal(p->sizes[k], normalized[k], "layer_norm: weight/bias == normalized_shape");
   return same_shape(x);
 }
 
@@ -52,7 +52,7 @@ void check_channels(RuleContext& ctx, const SymTensor& x, std::initializer_list<
   if (x.rank() < 2) return;
   for (size_t i : positions)
     if (auto p = ctx.optional_tensor(i))
-      if (p->rank() == 1) ctx.check(Expr::eq(p->sizes[0], x.sizes[1]), "batch_norm: per-channel tensors have C entries");
+      if (p->rank() == 1) ctx.check_equal(p->sizes[0], x.sizes[1], "batch_norm: per-channel tensors have C entries");
 }
 
 SymValue batch_norm(RuleContext& ctx) {  // (input, weight, bias, running_mean, running_var, ...)

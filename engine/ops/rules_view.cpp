@@ -10,33 +10,40 @@ namespace exportlens::ops {
 namespace {
 
 std::vector<Expr> infer_size(RuleContext& ctx, const std::vector<Expr>& shape, const Expr& numel) {
+  static const Expr zero(0), minus_one(-1);
   std::optional<size_t> infer;
-  Expr newsize(1);
-  std::vector<Expr> out;
+  std::vector<Expr> out, known;
   for (size_t i = 0; i < shape.size(); ++i) {
     const Expr d = ctx.simplify(shape[i]);
     out.push_back(d);
-    if (d == Expr(-1) || (!d.is_integer() && ctx.guard_or_false(Expr::eq(d, Expr(-1)), "view: inferred dim"))) {
+    // guard_or_false(d == -1), then torch._check(d >= 0); sizes whose range is
+    // non-negative decide both without building the relations.
+    const bool non_negative = compare(ctx.env.bound(d).lower, symbolic::Num::integer(0)) >= 0;
+    if (d == minus_one || (!non_negative && ctx.guard_or_false(Expr::eq(d, minus_one), "view: inferred dim"))) {
       if (infer) throw RuleError("node " + ctx.node.name + ": only one dimension can be inferred");
       infer = i;
       continue;
     }
-    ctx.check(Expr::ge(d, Expr(0)), "view: sizes are non-negative", "invalid shape dimension " + d.str());
-    newsize = newsize * d;
+    if (!non_negative) ctx.check(Expr::ge(d, zero), "view: sizes are non-negative", "invalid shape dimension " + d.str());
+    known.push_back(d);
   }
+  const Expr newsize = ctx.simplify(product(known));
   auto shape_text = [&]() {
     std::string s = "[";
     for (size_t i = 0; i < out.size(); ++i) s += (i ? ", " : "") + out[i].str();
     return s + "]";
   };
   if (!infer) {
-    ctx.check(Expr::eq(numel, newsize), "view: numel == product of the new sizes",
-              "shape '" + shape_text() + "' is invalid for input of size " + numel.str());
+    ctx.check_equal(numel, newsize, "view: numel == product of the new sizes",
+                    "shape '" + shape_text() + "' is invalid for input of size " + numel.str());
     return out;
   }
-  ctx.check(Expr::ne(newsize, Expr(0)), "view: -1 needs a non-zero product of the other sizes");
-  ctx.check(Expr::eq(Expr::mod(numel, newsize), Expr(0)), "view: numel divisible by the other sizes",
-            "shape '" + shape_text() + "' is invalid for input of size " + numel.str());
+  if (compare(ctx.env.bound(newsize).lower, symbolic::Num::integer(1)) < 0)
+    ctx.check(Expr::ne(newsize, zero), "view: -1 needs a non-zero product of the other sizes");
+  const Expr remainder = ctx.simplify(Expr::mod(numel, newsize));
+  if (!(remainder == zero))
+    ctx.check(Expr::eq(remainder, zero), "view: numel divisible by the other sizes",
+              "shape '" + shape_text() + "' is invalid for input of size " + numel.str());
   out[*infer] = ctx.simplify(Expr::floordiv(numel, newsize));
   return out;
 }
@@ -146,7 +153,7 @@ SymValue movedim(RuleContext& ctx) {
 
 std::vector<Expr> expand_sizes(RuleContext& ctx, const std::vector<Expr>& sizes, const std::vector<Expr>& target) {
   if (target.size() < sizes.size()) throw RuleError("expand: the number of sizes is less than the rank");
-  std::vector<Expr> out(target.size());
+  std::vector<Expr> out(target.size(), shared_zero());
   const size_t lead = target.size() - sizes.size();
   for (size_t i = 0; i < target.size(); ++i) {
     const Expr t = ctx.simplify(target[i]);

@@ -1,5 +1,7 @@
 #include "engine/ops/shape_rule.h"
 
+#include "engine/ops/rule_helpers.h"
+
 #include <algorithm>
 
 namespace exportlens::ops {
@@ -45,7 +47,7 @@ SymValue RuleContext::convert(const ir::Argument& a) const {
   if (const ir::Node* n = a.node()) return value_of_(n);
   if (a.is_none()) return SymValue::none();
   if (auto* b = std::get_if<bool>(&a.v)) return SymValue::of_bool(Expr::boolean(*b));
-  if (auto* i = std::get_if<int64_t>(&a.v)) return SymValue::of_int(Expr(*i));
+  if (auto* i = std::get_if<int64_t>(&a.v)) return SymValue::of_int(interned_integer(*i));
   if (auto* d = std::get_if<double>(&a.v)) return SymValue::of_float(*d);
   if (const ir::ArgumentList* l = a.list()) {
     std::vector<SymValue> items;
@@ -88,13 +90,13 @@ std::vector<SymTensor> RuleContext::tensors(size_t index, std::string_view name)
 Expr RuleContext::integer(size_t index, std::string_view name) const {
   SymValue v = value(index, name);
   if (v.kind == SymValue::Kind::Int) return v.scalar;
-  if (v.kind == SymValue::Kind::Bool) return v.scalar.kind() == Expr::Kind::True ? Expr(1) : Expr(0);
+  if (v.kind == SymValue::Kind::Bool) return interned_integer(v.scalar.kind() == Expr::Kind::True ? 1 : 0);
   throw RuleError(describe_node(node) + ": argument " + (name.empty() ? std::to_string(index) : std::string(name)) +
                   " is not an integer");
 }
 
 Expr RuleContext::integer_or(size_t index, std::string_view name, int64_t fallback) const {
-  return has(index, name) ? integer(index, name) : Expr(fallback);
+  return has(index, name) ? integer(index, name) : interned_integer(fallback);
 }
 
 std::optional<Expr> RuleContext::optional_integer(size_t index, std::string_view name) const {
@@ -162,7 +164,7 @@ symbolic::Provenance RuleContext::origin(std::string rule) const {
              ? node.target.op_namespace() + "." + node.target.op_name() + "." + node.target.overload()
              : node.target.qualified();
   p.rule = std::move(rule);
-  p.location = location_;
+  if (location_) p.location = location_(node);
   if (auto f = node.meta.innermost_frame()) p.code = f->code;
   return p;
 }
@@ -178,6 +180,20 @@ void RuleContext::check(const Expr& condition, const char* rule, const std::stri
   env.check(condition, origin(rule), message);
 }
 
+void RuleContext::check_equal(const Expr& a, const Expr& b, const char* rule, const std::string& message) {
+  if (a == b) return;
+  const Expr sa = simplify(a), sb = simplify(b);
+  if (sa == sb) return;
+  check(Expr::eq(sa, sb), rule, message);
+}
+
+bool RuleContext::known_one(const Expr& e, const char* rule) {
+  if (auto v = e.as_integer()) return *v == 1;
+  const symbolic::ValueRange r = env.bound(simplify(e));
+  if (!r.contains(1)) return false;
+  return guard_or_false(Expr::eq(e, Expr(1)), rule);
+}
+
 int64_t RuleContext::wrap_dim(int64_t dim, size_t rank) const {
   const int64_t r = std::max<int64_t>(int64_t(rank), 1);
   if (dim < -r || dim >= r)
@@ -187,17 +203,22 @@ int64_t RuleContext::wrap_dim(int64_t dim, size_t rank) const {
 }
 
 const ShapeRule* find_shape_rule(const ir::Target& target) {
+  // Keyed by the target's full text: a graph has few distinct targets.
+  thread_local std::unordered_map<std::string, const ShapeRule*> resolved;
+  if (auto it = resolved.find(target.qualified()); it != resolved.end()) return it->second;
   const RuleTable& t = table();
+  const ShapeRule* found = nullptr;
   if (target.is_torch_op()) {
     const std::string base = target.op_namespace() + "::" + target.op_name();
-    if (auto it = t.find(base + "." + target.overload()); it != t.end()) return &it->second;
-    if (auto it = t.find(base); it != t.end()) return &it->second;
-    return nullptr;
+    if (auto it = t.find(base + "." + target.overload()); it != t.end()) found = &it->second;
+    else if (auto it2 = t.find(base); it2 != t.end()) found = &it2->second;
+  } else {
+    std::string q = target.qualified();
+    if (q.rfind("operator.", 0) == 0) q = "_" + q;
+    if (auto it = t.find(q); it != t.end()) found = &it->second;
   }
-  std::string q = target.qualified();
-  if (q.rfind("operator.", 0) == 0) q = "_" + q;
-  if (auto it = t.find(q); it != t.end()) return &it->second;
-  return nullptr;
+  resolved.emplace(target.qualified(), found);
+  return found;
 }
 
 std::vector<std::string> shape_rule_keys() {

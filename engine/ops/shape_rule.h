@@ -29,7 +29,9 @@ using ValueOf = std::function<const SymValue&(const ir::Node*)>;
 
 class RuleContext {
  public:
-  RuleContext(symbolic::ShapeEnv& env, const ir::Node& node, const ValueOf& value_of, std::string location)
+  /// `location` renders the node's user source line; called only when a guard needs it.
+  RuleContext(symbolic::ShapeEnv& env, const ir::Node& node, const ValueOf& value_of,
+              std::function<std::string(const ir::Node&)> location)
       : env(env), node(node), value_of_(value_of), location_(std::move(location)) {}
 
   symbolic::ShapeEnv& env;
@@ -61,13 +63,18 @@ class RuleContext {
   bool guard_or_true(const Expr& condition, const char* rule);
   void check(const Expr& condition, const char* rule, const std::string& message = "");
   Expr simplify(const Expr& e) const { return env.replace(e); }
+  /// torch._check(a == b) with the cheap cases (same expression, two constants) decided
+  /// without building the relation.
+  void check_equal(const Expr& a, const Expr& b, const char* rule, const std::string& message = "");
+  /// guard_or_false(e == 1): false without a guard when the range excludes 1.
+  bool known_one(const Expr& e, const char* rule);
   /// Python-style dim wrapping against a rank (checks the range).
   int64_t wrap_dim(int64_t dim, size_t rank) const;
 
  private:
   SymValue convert(const ir::Argument& a) const;
   const ValueOf& value_of_;
-  std::string location_;
+  std::function<std::string(const ir::Node&)> location_;
 };
 
 using ShapeRule = std::function<SymValue(RuleContext&)>;

@@ -52,6 +52,7 @@ std::string to_json(const SolveResult& r) {
   j["error_kind"] = r.error_kind;
   j["message"] = r.message;
   j["spec"] = r.spec_text;
+  j["spec_json"] = r.spec_json.empty() ? Json(nullptr) : Json::parse(r.spec_json);
   Json ranges = Json::object();
   for (const auto& rc : r.range_constraints) ranges[rc.expr] = Json::array({bound(rc.lower), bound(rc.upper)});
   j["range_constraints"] = ranges;

@@ -72,6 +72,7 @@ struct SolveResult {
   std::string error_kind;  // "spec", "constraint", "range_conflict", "data_dependent", "check", "internal"
   std::string message;     // torch's message for a violation or error
   std::string spec_text;   // the spec as ExportLens reads it, printed back
+  std::string spec_json;   // the same in the JSON form (spec_json.h)
   std::vector<RangeInfo> range_constraints;
   std::vector<InputShapeInfo> input_shapes;
   std::vector<GuardInfo> guards;

@@ -12,6 +12,13 @@ namespace exportlens::ops {
 
 using symbolic::Expr;
 
+/// A shared 0: Expr's default constructor builds a fresh node, too costly for
+/// values made per node in large graphs.
+inline const Expr& shared_zero() {
+  static const Expr zero(0);
+  return zero;
+}
+
 struct SymTensor {
   std::vector<Expr> sizes;
   ir::ScalarType dtype = ir::ScalarType::Float;
@@ -23,7 +30,7 @@ struct SymValue {
   enum class Kind { None, Tensor, Int, Bool, Float, List };
   Kind kind = Kind::None;
   SymTensor tensor;            // Tensor
-  Expr scalar;                 // Int: the integer expression; Bool: the boolean expression
+  Expr scalar = shared_zero();  // Int: the integer expression; Bool: the boolean expression
   double number = 0;           // Float
   std::vector<SymValue> items; // List
 

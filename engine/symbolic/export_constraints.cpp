@@ -64,6 +64,7 @@ struct SolveResult {
 
 struct FixEntry {  // prettify_results' per-name dict
   std::optional<int64_t> min, max;
+  bool max_infinite = false;  // an introduced root's max computed from int_oo (torch prints "max=oo")
   std::optional<int64_t> eq_int;
   std::optional<Expr> eq_expr;
   bool has_eq() const { return eq_int || eq_expr; }
@@ -93,7 +94,7 @@ class DimConstraints {
     if (expr.kind() == K::True) return true;
     if (auto v = hinted_truth(expr); v && !*v) inconsistencies_.push_back(expr.str() + " is inconsistent!");
     if (expr.kind() == K::Ne || expr.kind() == K::Or || expr.kind() == K::And || !is_relation(expr.kind()) ||
-        has_unsupported(expr))
+        has_unsupported(expr) || has_clean_division(expr))
       return false;
     const auto free = expr.free_symbols();
     if (free.empty()) return true;
@@ -103,12 +104,18 @@ class DimConstraints {
       return false;
     }
     const std::string s = free.front();
-    const size_t old_congruences = congruences_[s].size();
-    auto lhs = linear(expr.args()[0], s), rhs = linear(expr.args()[1], s);
-    if (!lhs || !rhs) return false;  // torch: "Failed to reduce inequalities" keeps it raw; no fix from it
-    LinearRelation rel{expr.kind(), {lhs->a + -rhs->a, lhs->b + -rhs->b}};
-    if (rel.form.a.zero()) {
-      if (constant_truth(rel)) return old_congruences == congruences_[s].size();
+    const size_t old_congruences = congruence_count(s);
+    std::optional<LinearRelation> cross = divided_equation(expr, s);
+    auto lhs = cross ? std::optional<Linear>() : linear(expr.args()[0], s);
+    auto rhs = cross ? std::optional<Linear>() : linear(expr.args()[1], s);
+    if (!cross && (!lhs || !rhs)) return false;  // torch: "Failed to reduce inequalities" keeps it raw; no fix
+    LinearRelation rel = cross ? *cross : LinearRelation{expr.kind(), {lhs->a + -rhs->a, lhs->b + -rhs->b}};
+    // sympy evaluates the rewritten relation: constants, and signs of a*s + b for s >= 1.
+    std::optional<bool> decided;
+    if (rel.form.a.zero()) decided = constant_truth(rel);
+    else if (is_positive_symbol(s)) decided = sign_truth(rel);
+    if (decided) {
+      if (*decided) return old_congruences == congruence_count(s);
       inconsistencies_.push_back(expr.str() + ", obtained by rewriting with congruences, is inconsistent!");
       return false;
     }
@@ -234,6 +241,7 @@ class DimConstraints {
       std::string text = k + " = Dim('" + k + "'";
       if (lo) text += ", min=" + std::to_string(*lo);
       if (hi) text += ", max=" + std::to_string(*hi);
+      else if (c.max_infinite) text += ", max=oo";
       dims.push_back({k, text + ")"});
     }
     fixes = dims;
@@ -258,6 +266,13 @@ class DimConstraints {
     return *h != 0;
   }
 
+  /// torch's simplify() made an exact division (CleanDiv) of a // b where a
+  /// guard proved a % b == 0; the solver does not support CleanDiv.
+  bool has_clean_division(const Expr& e) const {
+    if (e.kind() == K::FloorDiv && env_.is_divisible(e.args()[0], e.args()[1])) return true;
+    return std::any_of(e.args().begin(), e.args().end(), [this](const Expr& a) { return has_clean_division(a); });
+  }
+
   static bool has_unsupported(const Expr& e) {
     if (e.kind() == K::Max || e.kind() == K::Min || e.kind() == K::Pow) return true;
     return std::any_of(e.args().begin(), e.args().end(), has_unsupported);
@@ -273,6 +288,66 @@ class DimConstraints {
       case K::Ge: return !b.negative();
       default: return true;
     }
+  }
+
+  size_t congruence_count(const std::string& s) const {
+    size_t n = 0;
+    if (auto it = congruences_.find(s); it != congruences_.end()) n += it->second.size();
+    if (auto it = symbolic_congruences_.find(s); it != symbolic_congruences_.end()) n += it->second.size();
+    return n;
+  }
+
+  /// Backed size symbols (and phantom roots) are positive integers for sympy.
+  bool is_positive_symbol(const std::string& s) const {
+    const SymbolRecord* r = env_.find_symbol(s);
+    return r && r->hint.has_value();
+  }
+
+  /// The truth of a*s + b REL 0 that follows from s >= 1 alone (sympy's assumptions).
+  static std::optional<bool> sign_truth(const LinearRelation& r) {
+    const Rational at_one = r.form.a + r.form.b;  // the value at s = 1: the minimum if a > 0, the maximum if a < 0
+    const bool increasing = !r.form.a.negative();
+    const bool positive = increasing && !at_one.negative() && !at_one.zero();
+    const bool nonnegative = increasing && !at_one.negative();
+    const bool negative = !increasing && at_one.negative();
+    const bool nonpositive = !increasing && (at_one.negative() || at_one.zero());
+    switch (r.kind) {
+      case K::Eq:
+        if (positive || negative) return false;
+        break;
+      case K::Ne:
+        if (positive || negative) return true;
+        break;
+      case K::Ge:
+        if (nonnegative) return true;
+        if (negative) return false;
+        break;
+      case K::Gt:
+        if (positive) return true;
+        if (nonpositive) return false;
+        break;
+      case K::Le:
+        if (nonpositive) return true;
+        if (positive) return false;
+        break;
+      case K::Lt:
+        if (negative) return true;
+        if (nonnegative) return false;
+        break;
+      default: break;
+    }
+    return std::nullopt;
+  }
+
+  /// Whether x == c * y for an integer c (as linear forms); c if so.
+  static std::optional<Rational> ratio(const Linear& x, const Linear& y) {
+    if (y.a.zero() && y.b.zero()) return std::nullopt;
+    const Rational c = !y.a.zero() ? Rational::of(x.a.num * y.a.den, x.a.den * y.a.num)
+                                   : Rational::of(x.b.num * y.b.den, x.b.den * y.b.num);
+    const Linear scaled{c * y.a, c * y.b};
+    if (!(scaled.a.num == x.a.num && scaled.a.den == x.a.den && scaled.b.num == x.b.num && scaled.b.den == x.b.den))
+      return std::nullopt;
+    return c;
   }
 
   static Rational solution(const Linear& f) {  // s = -b / a
@@ -313,10 +388,11 @@ class DimConstraints {
       case K::FloorDiv:
       case K::Mod: {
         const auto divisor = e.args()[1].as_integer();
-        if (!divisor || *divisor == 0) return std::nullopt;
         const Expr& base = e.args()[0];
         auto lb = linear(base, s);
         if (!lb) return std::nullopt;
+        if (!divisor) return symbolic_division(e, *lb, s);
+        if (*divisor == 0) return std::nullopt;
         const int64_t k = python_mod(hint_value(base), *divisor);
         const Expr rest = base - Expr(k);
         if (!(Expr::mod(rest, Expr(*divisor)) == Expr(0))) {
@@ -330,6 +406,53 @@ class DimConstraints {
       }
       default: return std::nullopt;
     }
+  }
+
+  /// Eq(b // d, c) with a symbolic d and a constant c: torch rewrites b // d as
+  /// (b - k) / d, and its solver clears the denominator: b - k == c * d.
+  std::optional<LinearRelation> divided_equation(const Expr& expr, const std::string& s) {
+    if (expr.kind() != K::Eq) return std::nullopt;
+    Expr div = expr.args()[0], other = expr.args()[1];
+    if (div.kind() != K::FloorDiv) std::swap(div, other);
+    if (div.kind() != K::FloorDiv || div.args()[1].is_integer() || !other.is_integer()) return std::nullopt;
+    const Expr& base = div.args()[0];
+    const Expr& divisor = div.args()[1];
+    auto lb = linear(base, s), ld = linear(divisor, s);
+    if (!lb || !ld) return std::nullopt;
+    const int64_t dv = hint_value(divisor);
+    if (dv == 0) return std::nullopt;
+    const int64_t k = python_mod(hint_value(base), dv);
+    const Linear rest{lb->a, lb->b + Rational::of(-k)};
+    if (!ratio(rest, *ld)) {
+      const Expr congruence = Expr::mod(base - Expr(k), divisor);
+      auto& list = symbolic_congruences_[s];
+      if (std::find(list.begin(), list.end(), congruence) == list.end()) list.push_back(congruence);
+    }
+    const Rational c = Rational::of(*other.as_integer());
+    return LinearRelation{K::Eq, {rest.a + -(c * ld->a), rest.b + -(c * ld->b)}};
+  }
+
+  /// b // d and b % d with a symbolic d: the hints give b % d == k; the
+  /// congruence (b - k) % d vanishes when b - k is a multiple of d (torch's
+  /// sympy Mod evaluates to 0 then), and b // d is then that multiple.
+  std::optional<Linear> symbolic_division(const Expr& e, const Linear& lb, const std::string& s) {
+    const Expr& base = e.args()[0];
+    const Expr& div = e.args()[1];
+    auto ld = linear(div, s);
+    if (!ld) return std::nullopt;
+    const int64_t dv = hint_value(div);
+    if (dv == 0) return std::nullopt;
+    const int64_t k = python_mod(hint_value(base), dv);
+    const Linear rest{lb.a, lb.b + Rational::of(-k)};
+    const auto c = ratio(rest, *ld);
+    if (!c || !c->integral()) {
+      const Expr congruence = Expr::mod(base - Expr(k), div);
+      auto& list = symbolic_congruences_[s];
+      if (std::find(list.begin(), list.end(), congruence) == list.end()) list.push_back(congruence);
+      if (e.kind() == K::FloorDiv) return std::nullopt;
+    }
+    if (e.kind() == K::Mod) return Linear{Rational::of(0), Rational::of(k)};
+    return Linear{Rational::of(0), *c};
   }
 
   void raise_inconsistencies() {
@@ -507,6 +630,7 @@ class DimConstraints {
       FixEntry nr;
       nr.min = lo;
       if (c.max) nr.max = floor_div(*c.max - remainder, modulus);
+      else nr.max_infinite = true;
       results[root] = nr;
       NamedDimInfo info;
       info.min = lo;
@@ -577,6 +701,7 @@ class DimConstraints {
   std::set<std::string> with_equalities_;
   std::map<std::string, int64_t> substitutions_;
   std::map<std::string, std::vector<Congruence>> congruences_;
+  std::map<std::string, std::vector<Expr>> symbolic_congruences_;  // never solved, only counted
   std::vector<Expr> multivariate_;
   std::vector<std::pair<std::string, Expr>> equivalences_;
   std::vector<SolveResult> results_;

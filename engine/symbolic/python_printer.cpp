@@ -74,6 +74,10 @@ int precedence(const Expr& e) {
     case K::Integer: return *e.as_integer() < 0 ? 40 : 1000;
     case K::Add: return 40;
     case K::Mul: {
+      // sympy's precedence_Mul: a factor with its own lower precedence (FloorDiv,
+      // Mod) keeps Mul's; otherwise a negative coefficient makes it an Add's.
+      for (const Expr& a : e.args())
+        if (a.kind() == K::FloorDiv || a.kind() == K::Mod) return 50;
       const auto c = e.args().front().as_integer();
       return c && *c < 0 ? 40 : 50;
     }

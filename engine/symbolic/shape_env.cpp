@@ -214,6 +214,11 @@ std::optional<int64_t> ShapeEnv::hint(const Expr& e) const {
   }
 }
 
+bool ShapeEnv::is_divisible(const Expr& base, const Expr& divisor) const {
+  if (divisible_.empty()) return false;
+  return divisible_.count(replace(Expr::mod(base, divisor))) != 0;
+}
+
 bool ShapeEnv::has_unbacked(const Expr& e) const {
   for (const std::string& s : e.free_symbols()) {
     const SymbolRecord* r = find_symbol(s);

@@ -104,6 +104,9 @@ class ShapeEnv {
   /// The value for the example inputs; nullopt when it needs an unbacked symbol.
   std::optional<int64_t> hint(const Expr& e) const;
   bool has_unbacked(const Expr& e) const;
+  /// Whether a guard established base % divisor == 0 (torch's `divisible`; its
+  /// simplify then turns base // divisor into an exact CleanDiv).
+  bool is_divisible(const Expr& base, const Expr& divisor) const;
 
   // ---- guards (hint-guided) -----------------------------------------------
 

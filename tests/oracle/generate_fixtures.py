@@ -409,6 +409,11 @@ FIXTURES = [
             sm.MLinear3, ins(randn(2, 3)), "ok"),
 ]
 
+# Hook: the decomposition oracle (issue 5): its extra models, and what
+# run_decompositions() makes of every fixture (written by run_fixture).
+import decomp_cases  # noqa: E402
+FIXTURES += decomp_cases.extra_fixtures(Fixture, randn, ins)
+
 
 # ---------------------------------------------------------------------------
 # Helpers
@@ -579,6 +584,7 @@ def run_fixture(fx: Fixture, out_root: str) -> dict:
 
     if fx.extra is not None:
         fx.extra(fx, loaded, out_dir, meta)
+    decomp_cases.write_decompositions(fx, ep, inputs, out_dir, meta)
     write_json(os.path.join(out_dir, "meta.json"), meta)
     return meta
 
@@ -625,6 +631,9 @@ def main(argv=None) -> int:
         print(f"{fx.name}: {status} ({time.monotonic() - t0:.1f}s){note}", flush=True)
 
     write_json(os.path.join(args.out, "manifest.json"), manifest)
+    # Hook: the C++ tracer gallery's extras (state dicts, suggested-fix round trip).
+    import gallery_cases  # noqa: E402
+    gallery_cases.write_gallery_extras(args.out, selected)
     print(f"{len(manifest)} fixtures in {time.monotonic() - t_all:.1f}s -> {args.out}", file=sys.stderr)
     if problems:
         print(f"\n{len(problems)} problem(s):", flush=True)

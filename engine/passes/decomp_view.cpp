@@ -1,0 +1,266 @@
+// Views and reshapes.
+//
+// Functionalization level (torch decomposes these composite ops even for an
+// empty table, because they may alias): flatten, reshape, contiguous,
+// view_as, expand_as, unflatten, narrow, chunk, movedim, swapaxes, to.
+// Core level: t / transpose -> permute, _unsafe_view -> view, split ->
+// split_with_sizes, unbind -> slices + squeeze, squeeze -> squeeze.dims,
+// stack -> cat + view.
+#include <algorithm>
+#include <numeric>
+
+#include "engine/passes/decomp_helpers.h"
+
+namespace exportlens::passes {
+
+using namespace detail;
+
+namespace {
+
+// ---- reshape: a view when the strides allow one, else a contiguous copy -----------
+
+/// at::native::reshape_symint: view, or clone(contiguous) + _unsafe_view.
+ir::Argument reshape_to(GraphBuilder& b, ir::Node* self, const Dims& shape) {
+  const ir::TensorMeta& m = b.meta(self);
+  if (view_strides(m.sizes, m.strides, shape, b.hints()))
+    return b.call("aten.view.default", {self, b.sym_list(shape)});
+  ir::Node* copy = b.call1("aten.clone.default", {self}, {kw("memory_format", ir::MemoryFormat::ContiguousFormat)});
+  return b.call("aten._unsafe_view.default", {copy, b.sym_list(shape)});
+}
+
+/// The sizes `proposed` asks for (with -1 inferred) for a tensor of `numel` elements.
+Dims infer_size(GraphBuilder& b, const OpCall& c, const ir::Argument& proposed, const Dims& in_sizes) {
+  const ir::ArgumentList* l = proposed.list();
+  if (!l) c.fail("the shape is not a list");
+  Dims out;
+  int infer_at = -1;
+  ir::SymInt known(int64_t{1});
+  for (const auto& item : l->items) {
+    if (auto* i = std::get_if<int64_t>(&item.v)) {
+      if (*i == -1) {
+        infer_at = int(out.size());
+        out.push_back(ir::SymInt(int64_t{1}));
+        continue;
+      }
+      out.push_back(ir::SymInt(*i));
+    } else if (const ir::Node* n = item.node(); n && n->value.sym_int()) {
+      out.push_back(*n->value.sym_int());
+    } else {
+      c.fail("a size of the shape is neither an int nor a SymInt");
+    }
+    known = sym_mul(known, out.back());
+  }
+  if (infer_at >= 0) {
+    const ir::SymInt numel = product(in_sizes);
+    const auto kv = known.expr.as_integer();
+    if (!kv || *kv == 0) c.fail("cannot infer the -1 size of a symbolic shape");
+    out[infer_at] = b.hints().sym(symbolic::Expr::floordiv(numel.expr, known.expr));
+  }
+  return out;
+}
+
+ir::Argument reshape(GraphBuilder& b, const OpCall& c) {
+  ir::Node* self = c.tensor(0, "self");
+  return reshape_to(b, self, infer_size(b, c, c.value_or(1, "shape", ir::None{}), b.sizes(self)));
+}
+
+ir::Argument flatten(GraphBuilder& b, const OpCall& c) {
+  ir::Node* self = c.tensor(0, "self");
+  const Dims sizes = b.sizes(self);
+  if (sizes.empty()) return reshape_to(b, self, {ir::SymInt(int64_t{1})});
+  const int64_t start = wrap_dim(c.integer_or(1, "start_dim", 0), sizes.size());
+  const int64_t end = wrap_dim(c.integer_or(2, "end_dim", -1), sizes.size());
+  if (start > end) c.fail("flatten() has invalid args: start_dim cannot come after end_dim");
+  if (start == end) return self;
+  Dims shape(sizes.begin(), sizes.begin() + start);
+  shape.push_back(product(sizes, start, end + 1));
+  shape.insert(shape.end(), sizes.begin() + end + 1, sizes.end());
+  return reshape_to(b, self, shape);
+}
+
+ir::Argument contiguous(GraphBuilder& b, const OpCall& c) {
+  ir::Node* self = c.tensor(0, "self");
+  if (b.is_contiguous(self)) return self;
+  return b.call("aten.clone.default", {self}, {kw("memory_format", ir::MemoryFormat::ContiguousFormat)});
+}
+
+ir::Argument view_as(GraphBuilder& b, const OpCall& c) {
+  return b.call("aten.view.default", {c.tensor(0, "self"), b.sym_list(b.sizes(c.tensor(1, "other")))});
+}
+
+ir::Argument expand_as(GraphBuilder& b, const OpCall& c) {
+  return b.call("aten.expand.default", {c.tensor(0, "self"), b.sym_list(b.sizes(c.tensor(1, "other")))});
+}
+
+ir::Argument unflatten(GraphBuilder& b, const OpCall& c) {
+  ir::Node* self = c.tensor(0, "self");
+  Dims sizes = b.sizes(self);
+  const int64_t dim = wrap_dim(c.integer(1, "dim"), sizes.size());
+  const Dims inner = infer_size(b, c, c.value_or(2, "sizes", ir::None{}), {sizes[dim]});
+  sizes.erase(sizes.begin() + dim);
+  sizes.insert(sizes.begin() + dim, inner.begin(), inner.end());
+  return b.call("aten.view.default", {self, b.sym_list(sizes)});
+}
+
+ir::Argument narrow(GraphBuilder& b, const OpCall& c) {
+  ir::Node* self = c.tensor(0, "self");
+  const ir::Argument start = c.value_or(2, "start", int64_t{0});
+  const ir::Argument length = c.value_or(3, "length", int64_t{0});
+  const auto* s = std::get_if<int64_t>(&start.v);
+  const auto* l = std::get_if<int64_t>(&length.v);
+  if (!s || !l) c.fail("symbolic start or length");
+  const int64_t dim = wrap_dim(c.integer(1, "dim"), b.rank(self));
+  int64_t begin = *s;
+  if (begin < 0) begin += hint_of(b, b.sizes(self)[dim]);
+  return b.call("aten.slice.Tensor", {self, dim, begin, begin + *l});
+}
+
+ir::Argument chunk(GraphBuilder& b, const OpCall& c) {
+  ir::Node* self = c.tensor(0, "self");
+  const int64_t chunks = c.integer(1, "chunks");
+  const int64_t dim = wrap_dim(c.integer_or(2, "dim", 0), b.rank(self));
+  const ir::SymInt size = b.sizes(self)[dim];
+  const auto static_size = size.expr.as_integer();
+  if (!static_size) c.fail("chunk of a symbolic size");
+  const int64_t split_size = (*static_size + chunks - 1) / chunks;
+  std::vector<ir::Argument> args{self, split_size};
+  if (dim != 0) args.push_back(dim);
+  return b.call("aten.split.Tensor", std::move(args));
+}
+
+ir::Argument swapaxes(GraphBuilder& b, const OpCall& c) {
+  return b.call("aten.transpose.int", {c.tensor(0, "self"), c.integer(1, "axis0"), c.integer(2, "axis1")});
+}
+
+ir::Argument movedim(GraphBuilder& b, const OpCall& c) {
+  ir::Node* self = c.tensor(0, "self");
+  const size_t rank = b.rank(self);
+  const int64_t src = wrap_dim(c.integer(1, "source"), rank), dst = wrap_dim(c.integer(2, "destination"), rank);
+  std::vector<int64_t> rest;
+  for (int64_t i = 0; i < int64_t(rank); ++i)
+    if (i != src) rest.push_back(i);
+  rest.insert(rest.begin() + dst, src);
+  return b.call("aten.permute.default", {self, ints(rest)});
+}
+
+/// Tensor.to(dtype) and friends: a copy when anything changes, else self.
+ir::Argument to_dtype(GraphBuilder& b, const OpCall& c) {
+  ir::Node* self = c.tensor(0, "self");
+  const auto dtype = c.dtype(1, "dtype");
+  const bool copy = c.boolean_or(3, "copy", false);
+  if (!copy && (!dtype || *dtype == b.dtype(self))) return self;
+  std::vector<ir::NamedArgument> kwargs;
+  if (dtype) kwargs.push_back(kw("dtype", *dtype));
+  return b.call("aten._to_copy.default", {self}, std::move(kwargs));
+}
+
+// ---- core views ----------------------------------------------------------------
+
+ir::Argument transpose(GraphBuilder& b, const OpCall& c) {
+  ir::Node* self = c.tensor(0, "self");
+  const size_t rank = b.rank(self);
+  const int64_t d0 = wrap_dim(c.integer(1, "dim0"), rank), d1 = wrap_dim(c.integer(2, "dim1"), rank);
+  if (rank <= 1 || d0 == d1) return b.call("aten.alias.default", {self});
+  std::vector<int64_t> perm(rank);
+  std::iota(perm.begin(), perm.end(), 0);
+  std::swap(perm[d0], perm[d1]);
+  return b.call("aten.permute.default", {self, ints(perm)});
+}
+
+ir::Argument t_default(GraphBuilder& b, const OpCall& c) {
+  ir::Node* self = c.tensor(0, "self");
+  const size_t rank = b.rank(self);
+  if (rank > 2) c.fail("t() expects a tensor with <= 2 dimensions");
+  return b.call("aten.transpose.int", {self, int64_t{0}, int64_t{rank < 2 ? 0 : 1}});
+}
+
+ir::Argument unsafe_view(GraphBuilder& b, const OpCall& c) {
+  return b.call("aten.view.default", {c.tensor(0, "self"), c.value_or(1, "size", ir::None{})});
+}
+
+ir::Argument split(GraphBuilder& b, const OpCall& c) {
+  ir::Node* self = c.tensor(0, "self");
+  const int64_t split_size = c.integer(1, "split_size");
+  const int64_t dim = wrap_dim(c.integer_or(2, "dim", 0), b.rank(self));
+  const ir::SymInt size = b.sizes(self)[dim];
+  const int64_t total = hint_of(b, size);
+  if (split_size <= 0) c.fail("split_size must be positive");
+  const int64_t chunks = std::max<int64_t>(1, (total + split_size - 1) / split_size);
+  Dims sizes(chunks - 1, ir::SymInt(split_size));
+  sizes.push_back(b.hints().sym(size.expr - symbolic::Expr(split_size * (chunks - 1))));
+  std::vector<ir::Argument> args{self, b.sym_list(sizes)};
+  if (const int64_t given = c.integer_or(2, "dim", 0); given != 0) args.push_back(given);
+  return b.call("aten.split_with_sizes.default", std::move(args));
+}
+
+ir::Argument unbind(GraphBuilder& b, const OpCall& c) {
+  ir::Node* self = c.tensor(0, "self");
+  const int64_t dim = wrap_dim(c.integer_or(1, "dim", 0), b.rank(self));
+  const int64_t n = hint_of(b, b.sizes(self)[dim]);
+  std::vector<ir::Node*> slices;
+  for (int64_t i = 0; i < n; ++i) slices.push_back(b.call1("aten.slice.Tensor", {self, dim, i, i + 1}));
+  ir::ArgumentList out{{}, true};
+  for (ir::Node* s : slices) out.items.push_back(b.call("aten.squeeze.dims", {s, ints({dim})}));
+  return out;
+}
+
+ir::Argument squeeze_all(GraphBuilder& b, const OpCall& c) {
+  ir::Node* self = c.tensor(0, "self");
+  std::vector<int64_t> dims(b.rank(self));
+  std::iota(dims.begin(), dims.end(), 0);
+  return b.call("aten.squeeze.dims", {self, ints(dims)});
+}
+
+ir::Argument squeeze_dim(GraphBuilder& b, const OpCall& c) {
+  return b.call("aten.squeeze.dims", {c.tensor(0, "self"), ints({c.integer(1, "dim")})});
+}
+
+ir::Argument stack(GraphBuilder& b, const OpCall& c) {
+  const std::vector<ir::Node*> tensors = c.tensors(0, "tensors");
+  if (tensors.empty()) c.fail("stack expects a non-empty list");
+  const size_t rank = b.rank(tensors[0]);
+  const int64_t dim = wrap_dim(c.integer_or(1, "dim", 0), rank + 1);
+  ir::ArgumentList list;
+  if (dim < int64_t(rank)) {
+    Dims sizes = b.sizes(tensors[0]);
+    sizes.insert(sizes.begin() + dim, ir::SymInt(int64_t(tensors.size())));
+    for (ir::Node* t : tensors) list.items.push_back(t);
+    std::vector<ir::Argument> args{list};
+    if (dim != 0) args.push_back(dim);
+    ir::Node* cat = b.call1("aten.cat.default", std::move(args));
+    return b.call("aten.view.default", {cat, b.sym_list(sizes)});
+  }
+  for (ir::Node* t : tensors) list.items.push_back(b.call("aten.unsqueeze.default", {t, dim}));
+  return b.call("aten.cat.default", {list, dim});
+}
+
+}  // namespace
+
+void add_functional_view_decompositions(DecompositionTable& t) {
+  const char* f = "view";
+  t.set(rule("aten.reshape.default", f, "at::native::reshape_symint", reshape));
+  t.set(rule("aten.flatten.using_ints", f, "at::native::flatten", flatten));
+  t.set(rule("aten.contiguous.default", f, "at::native::contiguous", contiguous));
+  t.set(rule("aten.view_as.default", f, "at::native::view_as", view_as));
+  t.set(rule("aten.expand_as.default", f, "at::native::expand_as", expand_as));
+  t.set(rule("aten.unflatten.int", f, "at::native::unflatten", unflatten));
+  t.set(rule("aten.narrow.default", f, "at::native::narrow_symint", narrow));
+  t.set(rule("aten.chunk.default", f, "at::native::chunk", chunk));
+  t.set(rule("aten.swapaxes.default", f, "at::native::swapaxes", swapaxes));
+  t.set(rule("aten.movedim.int", f, "at::native::movedim", movedim));
+  t.set(rule("aten.to.dtype", f, "at::native::to (dtype)", to_dtype));
+}
+
+void add_view_decompositions(DecompositionTable& t) {
+  const char* f = "view";
+  t.set(rule("aten.transpose.int", f, "torch._refs.transpose", transpose));
+  t.set(rule("aten.t.default", f, "torch._refs.t", t_default));
+  t.set(rule("aten._unsafe_view.default", f, "torch._decomp _unsafe_view", unsafe_view));
+  t.set(rule("aten.split.Tensor", f, "torch._decomp.decompositions.split", split));
+  t.set(rule("aten.unbind.int", f, "torch._refs.unbind", unbind));
+  t.set(rule("aten.squeeze.default", f, "torch._decomp squeeze_default", squeeze_all));
+  t.set(rule("aten.squeeze.dim", f, "torch._decomp squeeze_default", squeeze_dim));
+  t.set(rule("aten.stack.default", f, "torch._refs.stack", stack));
+}
+
+}  // namespace exportlens::passes

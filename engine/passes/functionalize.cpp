@@ -1,0 +1,168 @@
+#include "engine/passes/functionalize.h"
+
+#include <algorithm>
+#include <map>
+
+namespace exportlens::passes {
+
+namespace {
+
+/// In-place ops whose functional form is not simply the name without "_".
+const std::map<std::string, std::string, std::less<>>& special_functional_forms() {
+  static const std::map<std::string, std::string, std::less<>> m = {
+      {"aten.normal_.default", "aten.normal_functional.default"},
+      {"aten.bernoulli_.float", "aten.bernoulli.p"},
+      {"aten._native_batch_norm_legit.default", "aten._native_batch_norm_legit_functional.default"},
+  };
+  return m;
+}
+
+bool is_dunder(std::string_view name) { return name.size() > 4 && name.rfind("__", 0) == 0; }
+
+int64_t int_arg(const ir::Node* n, size_t index, int64_t fallback) {
+  if (index >= n->args.size()) return fallback;
+  if (auto* i = std::get_if<int64_t>(&n->args[index].v)) return *i;
+  return fallback;
+}
+
+}  // namespace
+
+std::optional<std::string> functional_variant(std::string_view key) {
+  if (auto it = special_functional_forms().find(key); it != special_functional_forms().end()) return it->second;
+  const size_t first = key.find('.'), last = key.rfind('.');
+  if (first == std::string_view::npos || last == first) return std::nullopt;
+  const std::string_view name = key.substr(first + 1, last - first - 1);
+  if (name.size() < 2 || name.back() != '_' || is_dunder(name)) return std::nullopt;
+  return std::string(key.substr(0, first + 1)) + std::string(name.substr(0, name.size() - 1)) +
+         std::string(key.substr(last));
+}
+
+// ---- bindings ---------------------------------------------------------------------
+
+const ir::Node* Functionalizer::root_of(const ir::Node* old) const {
+  for (auto it = views_.find(old); it != views_.end(); it = views_.find(old)) old = it->second.base;
+  return old;
+}
+
+void Functionalizer::bind(const ir::Node* old, ir::Argument value) {
+  env_[old] = Binding{std::move(value), versions_[root_of(old)]};
+}
+
+void Functionalizer::note_view(const ir::Node* old) {
+  if (!old->args.empty())
+    if (const ir::Node* base = old->args[0].node()) views_[old] = ViewOf{base, false};
+}
+
+void Functionalizer::note_alias(const ir::Node* old, const ir::Node* of) { views_[old] = ViewOf{of, true}; }
+
+ir::Argument Functionalizer::value_of(const ir::Node* old) {
+  auto it = env_.find(old);
+  if (it == env_.end()) throw DecompositionError("node '" + old->name + "' is used before it is lowered");
+  if (auto v = views_.find(old); v != views_.end()) {
+    const int current = versions_[root_of(old)];
+    if (it->second.root_version != current) {
+      ir::Argument fresh = regenerate(old, v->second);
+      bind(old, fresh);
+      return fresh;
+    }
+  }
+  return it->second.value;
+}
+
+ir::Argument Functionalizer::map(const ir::Argument& a) {
+  if (const ir::Node* n = a.node()) return value_of(n);
+  if (const ir::ArgumentList* l = a.list()) {
+    ir::ArgumentList out{{}, l->is_tuple};
+    for (const auto& item : l->items) out.items.push_back(map(item));
+    return out;
+  }
+  return a;
+}
+
+// ---- views --------------------------------------------------------------------------
+
+ir::Argument Functionalizer::regenerate(const ir::Node* view, const ViewOf& v) {
+  ir::Argument base = value_of(v.base);
+  if (v.alias) return base;
+  const ir::Node* saved = b_.origin();
+  b_.set_origin(view);
+  std::vector<ir::Argument> args{base};
+  for (size_t i = 1; i < view->args.size(); ++i) args.push_back(map(view->args[i]));
+  std::vector<ir::NamedArgument> kwargs;
+  for (const auto& kw : view->kwargs) kwargs.push_back({kw.name, map(kw.value)});
+  ir::Argument fresh = b_.call(op_key(view->target), std::move(args), std::move(kwargs));
+  b_.set_origin(saved);
+  return fresh;
+}
+
+ir::Argument Functionalizer::scatter_into(const ir::Node* view, const ViewOf& v, ir::Argument base_value,
+                                          ir::Argument src) {
+  if (v.alias) return src;
+  const std::string op = view->target.op_name();
+  auto arg = [&](size_t i, ir::Argument fallback) { return i < view->args.size() ? map(view->args[i]) : fallback; };
+  if (op == "select")
+    return b_.call("aten.select_scatter.default", {base_value, src, arg(1, int64_t{0}), arg(2, int64_t{0})});
+  if (op == "slice")
+    return b_.call("aten.slice_scatter.default",
+                   {base_value, src, arg(1, int64_t{0}), arg(2, ir::None{}), arg(3, ir::None{}), arg(4, int64_t{1})});
+  if (op == "view" || op == "_unsafe_view" || op == "reshape" || op == "unsqueeze" || op == "squeeze" ||
+      op == "flatten" || op == "unflatten" || op == "view_as")
+    return b_.call("aten.view.default", {src, b_.sym_list(b_.sizes(base_value.node()))});
+  if (op == "permute") {
+    std::vector<int64_t> dims;
+    if (const auto* l = view->args.size() > 1 ? view->args[1].list() : nullptr)
+      for (const auto& d : l->items)
+        if (auto* i = std::get_if<int64_t>(&d.v)) dims.push_back(*i);
+    const int64_t rank = int64_t(dims.size());
+    ir::ArgumentList inverse;
+    inverse.items.resize(dims.size());
+    for (int64_t i = 0; i < rank; ++i) inverse.items[(dims[i] % rank + rank) % rank] = i;
+    return b_.call("aten.permute.default", {src, inverse});
+  }
+  if (op == "transpose")
+    return b_.call("aten.transpose.int", {src, int_arg(view, 1, 0), int_arg(view, 2, 1)});
+  if (op == "t") return b_.call("aten.t.default", {src});
+  if (op == "alias" || op == "detach" || op == "lift_fresh") return src;
+  throw DecompositionError("mutating a view made by " + op_key(view->target) + " ('" + view->name +
+                           "') is not supported");
+}
+
+// ---- mutation -------------------------------------------------------------------------
+
+void Functionalizer::assign(const ir::Node* old, ir::Argument value) {
+  if (auto v = views_.find(old); v != views_.end()) {
+    const ViewOf view = v->second;
+    ir::Argument base_value = value_of(view.base);
+    assign(view.base, scatter_into(old, view, base_value, value));
+  } else {
+    ++versions_[old];
+    if (old->op == ir::OpKind::Placeholder &&
+        std::find(mutated_roots_.begin(), mutated_roots_.end(), old) == mutated_roots_.end())
+      mutated_roots_.push_back(old);
+  }
+  bind(old, std::move(value));
+}
+
+void Functionalizer::assign_new(const ir::Node* target, ir::Node* value) {
+  std::vector<const ir::Node*> olds;
+  for (const auto& [old, binding] : env_)
+    if (binding.value.node() == target) olds.push_back(old);
+  if (olds.empty()) throw DecompositionError("a rule mutates '" + target->name + "', which stands for no input value");
+  // Roots first: assigning a root bumps its version, which its views then follow.
+  std::sort(olds.begin(), olds.end(), [&](const ir::Node* a, const ir::Node* b) {
+    return (views_.count(a) == 0) > (views_.count(b) == 0);
+  });
+  assign(olds.front(), value);
+  for (size_t i = 1; i < olds.size(); ++i) bind(olds[i], value);
+}
+
+std::vector<std::pair<const ir::Node*, ir::Node*>> Functionalizer::mutated_inputs(
+    const std::vector<ir::Node*>& placeholders) {
+  std::vector<std::pair<const ir::Node*, ir::Node*>> out;
+  for (const ir::Node* p : placeholders)
+    if (std::find(mutated_roots_.begin(), mutated_roots_.end(), p) != mutated_roots_.end())
+      out.emplace_back(p, value_of(p).node());
+  return out;
+}
+
+}  // namespace exportlens::passes

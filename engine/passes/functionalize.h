@@ -1,0 +1,78 @@
+#pragma once
+// Functionalization: removing mutation and aliasing while a program is
+// lowered (torch's FunctionalTensor, as run_decompositions applies it).
+//
+//  * an in-place op becomes its functional form (relu_ -> relu, add_ -> add,
+//    copy_ -> copy, _native_batch_norm_legit -> ..._functional), and every
+//    later use of the mutated tensor reads the new value;
+//  * a mutation through a view writes back into its base with the view's
+//    inverse (select_scatter, slice_scatter, view, permute, ...), and other
+//    views of that base are regenerated from the new base when next read;
+//  * an input whose value changed (a buffer, a user input) is returned as an
+//    extra output: BUFFER_MUTATION / USER_INPUT_MUTATION in the signature.
+//
+// The Functionalizer holds the map from nodes of the input program to the
+// values that stand for them in the graph being built.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/ir/node.h"
+#include "engine/passes/graph_builder.h"
+
+namespace exportlens::passes {
+
+/// The functional form of an in-place op ("aten.relu_.default" ->
+/// "aten.relu.default"), or nullopt when the op does not mutate its self.
+std::optional<std::string> functional_variant(std::string_view op_key);
+
+class Functionalizer {
+ public:
+  explicit Functionalizer(GraphBuilder& builder) : b_(builder) {}
+
+  /// `old` (a node of the input program) is now represented by `value`.
+  void bind(const ir::Node* old, ir::Argument value);
+  /// `old` is a view of its first argument (or, for an in-place op's own
+  /// result, an alias of the tensor it mutated).
+  void note_view(const ir::Node* old);
+  void note_alias(const ir::Node* old, const ir::Node* of);
+
+  /// The current value of `old`, regenerating a view whose base changed.
+  ir::Argument value_of(const ir::Node* old);
+  /// An argument of the input program, mapped (lists recursively).
+  ir::Argument map(const ir::Argument& a);
+
+  /// `old` now holds `value` (an in-place op wrote it): rebinds it and
+  /// writes through to its bases.
+  void assign(const ir::Node* old, ir::Argument value);
+  /// A rule reported that `target`, a node of the new graph, now holds `value`.
+  void assign_new(const ir::Node* target, ir::Node* value);
+
+  /// Inputs of the input program whose value changed, in placeholder order,
+  /// with their final values.
+  std::vector<std::pair<const ir::Node*, ir::Node*>> mutated_inputs(
+      const std::vector<ir::Node*>& placeholders);
+
+ private:
+  struct Binding {
+    ir::Argument value;
+    int root_version = 0;  // the root's version this value was computed at
+  };
+  struct ViewOf {
+    const ir::Node* base;
+    bool alias;  // identity (an in-place op's result), not a view op
+  };
+  const ir::Node* root_of(const ir::Node* old) const;
+  ir::Argument scatter_into(const ir::Node* view, const ViewOf& v, ir::Argument base_value, ir::Argument src);
+  ir::Argument regenerate(const ir::Node* view, const ViewOf& v);
+
+  GraphBuilder& b_;
+  std::unordered_map<const ir::Node*, Binding> env_;
+  std::unordered_map<const ir::Node*, ViewOf> views_;
+  std::unordered_map<const ir::Node*, int> versions_;  // per root
+  std::vector<const ir::Node*> mutated_roots_;
+};
+
+}  // namespace exportlens::passes

@@ -1,0 +1,335 @@
+#include "engine/passes/graph_builder.h"
+
+#include <algorithm>
+#include <memory>
+
+namespace exportlens::passes {
+
+namespace {
+
+constexpr int kMaxRuleDepth = 32;  // a rule that keeps calling itself is a bug, not a program
+
+/// The name FX gives a call of `target` (make_fx names a node after its op packet).
+std::string name_candidate(const ir::Target& target) {
+  if (target.qualified() == "torch.ops.aten.sym_size.int") return "sym_size_int";
+  // Export's runtime-assert pass names asserts after the overload, not the op packet.
+  if (target.qualified() == "torch.ops.aten._assert_scalar.default") return "_assert_scalar_default";
+  return target.op_name();
+}
+
+ir::NodeMetadata inherited_meta(const ir::Node* origin, const std::string& pass) {
+  ir::NodeMetadata m;
+  if (!origin) return m;
+  m.stack_trace = origin->meta.stack_trace;
+  m.nn_module_stack = origin->meta.nn_module_stack;
+  m.source_fn_stack = origin->meta.source_fn_stack;
+  m.torch_fn = origin->meta.torch_fn;
+  m.custom = origin->meta.custom;
+  m.provenance.push_back({pass, origin->name,
+                          origin->op == ir::OpKind::CallFunction ? op_key(origin->target) : std::string()});
+  m.provenance.insert(m.provenance.end(), origin->meta.provenance.begin(), origin->meta.provenance.end());
+  return m;
+}
+
+}  // namespace
+
+void keep_known_sizes(ir::ValueInfo& inferred, const ir::ValueInfo& known) {
+  if (known.sym_int() && inferred.sym_int()) {
+    inferred = known;
+    return;
+  }
+  if (auto* t = std::get_if<ir::TensorMeta>(&inferred.v)) {
+    const ir::TensorMeta* k = known.tensor();
+    if (!k || k->rank() != t->rank()) return;
+    for (size_t i = 0; i < t->rank(); ++i)
+      if (t->sizes[i].expr != k->sizes[i].expr) t->sizes[i] = k->sizes[i];
+    return;
+  }
+  auto* tuple = std::get_if<std::shared_ptr<ir::ValueTuple>>(&inferred.v);
+  const ir::ValueTuple* k = known.tuple();
+  if (!tuple || !*tuple || !k || k->size() != (*tuple)->size()) return;
+  auto items = **tuple;
+  for (size_t i = 0; i < items.size(); ++i) keep_known_sizes(items[i], (*k)[i]);
+  inferred = ir::ValueInfo::of_tuple(std::move(items));
+}
+
+GraphBuilder::GraphBuilder(ir::Graph& graph, const DecompositionTable& table, const Hints& hints, std::string pass)
+    : graph_(graph), table_(table), hints_(hints), pass_(std::move(pass)), inference_(hints) {}
+
+// ---- nodes ----------------------------------------------------------------------
+
+void GraphBuilder::set_origin(const ir::Node* source) { origin_ = source; }
+
+std::unique_ptr<ir::Node> GraphBuilder::new_node(ir::OpKind op, std::string_view name_candidate) {
+  auto n = std::make_unique<ir::Node>();
+  n->op = op;
+  n->name = names_.create_name(name_candidate, nullptr);
+  n->meta = inherited_meta(origin_, pass_);
+  return n;
+}
+
+ir::Node* GraphBuilder::place(std::unique_ptr<ir::Node> node) {
+  const bool body = node->op != ir::OpKind::Placeholder;
+  ir::Node* n = graph_.append(std::move(node));
+  if (body && !first_body_node_) first_body_node_ = n;
+  return n;
+}
+
+ir::Node* GraphBuilder::add_placeholder(const ir::Node& source) {
+  set_origin(&source);
+  auto n = std::make_unique<ir::Node>();
+  n->op = ir::OpKind::Placeholder;
+  names_.create_name(source.name, nullptr);  // reserved; the input keeps its name, as torch's naming pass does
+  n->name = source.name;
+  n->target = source.target;
+  n->value = source.value;
+  n->meta = source.meta;
+  n->meta.provenance = inherited_meta(&source, pass_).provenance;
+  return place(std::move(n));
+}
+
+ir::Node* GraphBuilder::add_get_attr(const ir::Node& source) {
+  set_origin(&source);
+  auto n = std::make_unique<ir::Node>();
+  n->op = ir::OpKind::GetAttr;
+  n->name = names_.create_name(source.name, nullptr);
+  n->attr = source.attr;
+  n->value = source.value;
+  n->meta = source.meta;
+  n->meta.provenance = inherited_meta(&source, pass_).provenance;
+  return place(std::move(n));
+}
+
+ir::Node* GraphBuilder::add_output(ir::Argument value) {
+  auto n = std::make_unique<ir::Node>();
+  n->op = ir::OpKind::Output;
+  n->name = names_.create_name("output", nullptr);
+  n->args = {std::move(value)};
+  return place(std::move(n));
+}
+
+ir::Argument GraphBuilder::emit(const ir::Target& target, std::vector<ir::Argument> args,
+                                std::vector<ir::NamedArgument> kwargs, const ir::ValueInfo* known, bool reinfer) {
+  auto n = std::make_unique<ir::Node>();
+  n->op = ir::OpKind::CallFunction;
+  n->target = target;
+  n->args = std::move(args);
+  n->kwargs = std::move(kwargs);
+  if (known && !reinfer) {
+    n->value = *known;
+  } else {
+    try {
+      n->value = inference_.infer(*n);
+      if (known) keep_known_sizes(n->value, *known);
+    } catch (const MetaInferenceError& e) {
+      if (known) n->value = *known;
+      else warn(std::string(e.what()) + " (its value is unknown)");
+    }
+  }
+  n->name = names_.create_name(name_candidate(target), nullptr);
+  n->meta = inherited_meta(origin_, pass_);
+  ir::Node* placed = place(std::move(n));
+  if (placed->value.tuple()) return add_getitems(placed);
+  if (placed->value.sym_int()) remember_sym(placed);
+  return placed;
+}
+
+ir::Argument GraphBuilder::add_getitems(ir::Node* parent) {
+  ir::ArgumentList items{{}, true};
+  const ir::ValueTuple& values = *parent->value.tuple();
+  for (size_t i = 0; i < values.size(); ++i) {
+    auto g = new_node(ir::OpKind::CallFunction, "getitem");
+    g->target = ir::Target("_operator.getitem");
+    g->args = {ir::Argument(parent), ir::Argument(int64_t(i))};
+    g->value = values[i];
+    items.items.push_back(ir::Argument(place(std::move(g))));
+  }
+  return items;
+}
+
+// ---- calls and rules --------------------------------------------------------------
+
+const DecompositionRule* GraphBuilder::rule_for(std::string_view op) const {
+  if (const DecompositionRule* r = table_.find(op)) return r;
+  return functionalization_rules().find(op);
+}
+
+bool GraphBuilder::decomposes(std::string_view op) const { return rule_for(op) != nullptr; }
+
+ir::Argument GraphBuilder::call(std::string_view op, std::vector<ir::Argument> args,
+                                std::vector<ir::NamedArgument> kwargs) {
+  const DecompositionRule* rule = rule_for(op);
+  if (!rule || depth_ >= kMaxRuleDepth) {
+    if (rule) warn(std::string(op) + ": decomposition nests deeper than " + std::to_string(kMaxRuleDepth));
+    return emit(op_target(op), std::move(args), std::move(kwargs));
+  }
+  OpCall c{op_target(op), args, kwargs};
+  ++depth_;
+  try {
+    ir::Argument result = rule->fn(*this, c);
+    --depth_;
+    ++rules_applied_;
+    return result;
+  } catch (const DecompositionError& e) {
+    --depth_;
+    warn(std::string(e.what()) + (origin_ ? " (node " + origin_->name + ")" : "") + "; kept as is");
+  } catch (const MetaInferenceError& e) {
+    --depth_;
+    warn(std::string(op) + ": " + e.what() + (origin_ ? " (node " + origin_->name + ")" : "") + "; kept as is");
+  }
+  return emit(op_target(op), std::move(args), std::move(kwargs));
+}
+
+ir::Node* GraphBuilder::call1(std::string_view op, std::vector<ir::Argument> args,
+                              std::vector<ir::NamedArgument> kwargs) {
+  ir::Argument r = call(op, std::move(args), std::move(kwargs));
+  if (ir::Node* n = r.node()) return n;
+  throw DecompositionError(std::string(op) + ": expected one result, got a tuple");
+}
+
+std::vector<ir::Node*> GraphBuilder::call_n(std::string_view op, std::vector<ir::Argument> args,
+                                            std::vector<ir::NamedArgument> kwargs) {
+  ir::Argument r = call(op, std::move(args), std::move(kwargs));
+  const ir::ArgumentList* l = r.list();
+  if (!l) throw DecompositionError(std::string(op) + ": expected several results");
+  std::vector<ir::Node*> out;
+  for (const auto& item : l->items) out.push_back(item.node());
+  return out;
+}
+
+void GraphBuilder::mutate(ir::Node* target, ir::Node* new_value) {
+  if (!on_mutation_) throw DecompositionError("a rule mutates '" + target->name + "' outside a lowering");
+  on_mutation_(target, new_value);
+}
+
+// ---- values -----------------------------------------------------------------------
+
+const ir::TensorMeta& GraphBuilder::meta(const ir::Node* n) const {
+  const ir::TensorMeta* t = n ? n->value.tensor() : nullptr;
+  if (!t) throw DecompositionError("value '" + (n ? n->name : std::string("?")) + "' is not a known tensor");
+  return *t;
+}
+
+bool GraphBuilder::is_contiguous(const ir::Node* n) const {
+  const ir::TensorMeta& m = meta(n);
+  return passes::is_contiguous(m.sizes, m.strides, hints_);
+}
+
+// ---- symbolic ints as arguments --------------------------------------------------------
+
+void GraphBuilder::remember_sym(ir::Node* n) {
+  if (const auto* s = n->value.sym_int()) sym_nodes_.emplace(s->expr, n);
+}
+
+ir::Argument GraphBuilder::sym(const ir::SymInt& s) {
+  if (auto v = s.expr.as_integer()) return *v;
+  return materialize(s);
+}
+
+ir::Argument GraphBuilder::sym_list(const Dims& dims) {
+  ir::ArgumentList l;
+  for (const auto& d : dims) l.items.push_back(sym(d));
+  return l;
+}
+
+ir::Node* GraphBuilder::sym_binary(const char* op, ir::Argument a, ir::Argument b, const ir::SymInt& value) {
+  auto n = new_node(ir::OpKind::CallFunction, op);
+  n->target = ir::Target(std::string("_operator.") + op);
+  n->args = {std::move(a), std::move(b)};
+  n->value = ir::ValueInfo::of(value);
+  ir::Node* placed = place(std::move(n));
+  remember_sym(placed);
+  return placed;
+}
+
+ir::Node* GraphBuilder::sym_size_node(const symbolic::Expr& symbol) {
+  for (ir::Node* p : graph_.placeholders()) {
+    const ir::TensorMeta* t = p->value.tensor();
+    if (!t) continue;
+    for (size_t d = 0; d < t->sizes.size(); ++d) {
+      if (t->sizes[d].expr != symbol) continue;
+      auto n = std::make_unique<ir::Node>();
+      n->op = ir::OpKind::CallFunction;
+      n->name = names_.create_name("sym_size_int", nullptr);
+      n->target = ir::Target("torch.ops.aten.sym_size.int");
+      n->args = {ir::Argument(p), ir::Argument(int64_t(d))};
+      n->value = ir::ValueInfo::of(hints_.sym(symbol));
+      n->meta.provenance = inherited_meta(origin_, pass_).provenance;  // no stack trace, as torch
+      // At the top, ordered by input and dimension as torch places them.
+      const std::pair<int, size_t> key{p->index(), d};
+      auto later = std::find_if(top_sym_sizes_.begin(), top_sym_sizes_.end(),
+                                [&](const auto& e) { return e.first > key; });
+      ir::Node* before = later == top_sym_sizes_.end() ? first_body_node_ : later->second;
+      ir::Node* placed = graph_.insert_before(before, std::move(n));
+      top_sym_sizes_.insert(later, {key, placed});
+      remember_sym(placed);
+      return placed;
+    }
+  }
+  throw DecompositionError("no input size holds the symbol " + symbol.str());
+}
+
+ir::Node* GraphBuilder::materialize(const ir::SymInt& s) {
+  using K = symbolic::Expr::Kind;
+  if (auto it = sym_nodes_.find(s.expr); it != sym_nodes_.end()) return it->second;
+  const symbolic::Expr& e = s.expr;
+  switch (e.kind()) {
+    case K::Symbol: return sym_size_node(e);
+    case K::Mul: {
+      std::optional<int64_t> coefficient;
+      ir::Argument acc;
+      bool first = true;
+      symbolic::Expr partial(1);
+      for (const auto& f : e.args()) {
+        if (auto c = f.as_integer()) {
+          coefficient = c;
+          continue;
+        }
+        partial = partial * f;
+        if (first) {
+          acc = sym(hints_.sym(f));
+          first = false;
+        } else {
+          acc = sym_binary("mul", acc, sym(hints_.sym(f)), hints_.sym(partial));
+        }
+      }
+      if (coefficient) acc = sym_binary("mul", acc, *coefficient, s);
+      return acc.node();
+    }
+    case K::Add: {
+      std::optional<int64_t> constant;
+      ir::Argument acc;
+      bool first = true;
+      symbolic::Expr partial(0);
+      for (const auto& t : e.args()) {
+        if (auto c = t.as_integer()) {
+          constant = c;
+          continue;
+        }
+        partial = partial + t;
+        acc = first ? sym(hints_.sym(t)) : sym_binary("add", acc, sym(hints_.sym(t)), hints_.sym(partial));
+        first = false;
+      }
+      if (constant) acc = *constant >= 0 ? sym_binary("add", acc, *constant, s) : sym_binary("sub", acc, -*constant, s);
+      return acc.node();
+    }
+    case K::FloorDiv:
+      return sym_binary("floordiv", sym(hints_.sym(e.args()[0])), sym(hints_.sym(e.args()[1])), s);
+    case K::Mod: return sym_binary("mod", sym(hints_.sym(e.args()[0])), sym(hints_.sym(e.args()[1])), s);
+    case K::Pow: {
+      ir::Argument base = sym(hints_.sym(e.args()[0]));
+      ir::Argument acc = base;
+      const int64_t k = e.args()[1].as_integer().value_or(1);
+      symbolic::Expr partial = e.args()[0];
+      for (int64_t i = 1; i < k; ++i) {
+        partial = partial * e.args()[0];
+        acc = sym_binary("mul", acc, base, hints_.sym(partial));
+      }
+      return acc.node();
+    }
+    default: break;
+  }
+  throw DecompositionError("cannot compute the size " + e.str() + " in the graph");
+}
+
+}  // namespace exportlens::passes

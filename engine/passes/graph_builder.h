@@ -1,0 +1,118 @@
+#pragma once
+// Builds a lowered graph node by node, the way torch's retrace does:
+//
+//  * every call is named after its op (FX's namespace: "permute", "addmm_1",
+//    builtins get a suffix: "sum_1"), in the order the calls are made;
+//  * a call of an op the table decomposes runs the op's rule instead, and
+//    the rule's own calls decompose further (dispatch, recursively);
+//  * a multi-output op gets a getitem node for every output right away (as
+//    make_fx does; unused ones are removed at the end);
+//  * every node inherits the stack trace and module stack of the node being
+//    lowered, and records it as its origin (provenance);
+//  * values (sizes, dtype, strides) come from the shape rules (meta_inference.h);
+//  * a symbolic size used as an argument becomes sym_size.int / operator nodes.
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "engine/ir/fx_namespace.h"
+#include "engine/ir/graph.h"
+#include "engine/passes/decomposition_table.h"
+#include "engine/passes/meta_inference.h"
+#include "engine/passes/tensor_layout.h"
+
+namespace exportlens::passes {
+
+/// `inferred` with the symbolic sizes of `known` (the same values; the
+/// program's own symbols win over ones the shape rules made up).
+void keep_known_sizes(ir::ValueInfo& inferred, const ir::ValueInfo& known);
+
+class GraphBuilder {
+ public:
+  /// Nodes are added to `graph`; `table` (and functionalization_rules())
+  /// decide what decomposes; `pass` names the lowering in provenance records.
+  GraphBuilder(ir::Graph& graph, const DecompositionTable& table, const Hints& hints, std::string pass);
+
+  // ---- for rules ------------------------------------------------------------
+
+  /// Calls `op` ("aten.permute.default"): its rule if the table has one, else a new node.
+  ir::Argument call(std::string_view op, std::vector<ir::Argument> args, std::vector<ir::NamedArgument> kwargs = {});
+  /// call() for an op with one tensor (or SymInt) result.
+  ir::Node* call1(std::string_view op, std::vector<ir::Argument> args, std::vector<ir::NamedArgument> kwargs = {});
+  /// call() for a multi-output op: its getitem nodes.
+  std::vector<ir::Node*> call_n(std::string_view op, std::vector<ir::Argument> args,
+                                std::vector<ir::NamedArgument> kwargs = {});
+  /// A node for `target`, never decomposed. `known`: its value when the
+  /// caller knows it (an op copied from the input program), else inferred;
+  /// with `reinfer`, inferred anyway (the inputs' layout changed) and
+  /// `known` only fills in what inference cannot tell.
+  ir::Argument emit(const ir::Target& target, std::vector<ir::Argument> args, std::vector<ir::NamedArgument> kwargs,
+                    const ir::ValueInfo* known = nullptr, bool reinfer = false);
+
+  const ir::TensorMeta& meta(const ir::Node* n) const;
+  Dims sizes(const ir::Node* n) const { return meta(n).sizes; }
+  size_t rank(const ir::Node* n) const { return meta(n).rank(); }
+  ir::ScalarType dtype(const ir::Node* n) const { return meta(n).dtype; }
+  bool is_contiguous(const ir::Node* n) const;
+  const Hints& hints() const { return hints_; }
+
+  /// A (possibly symbolic) int as an argument: the literal, or a node computing it.
+  ir::Argument sym(const ir::SymInt& s);
+  /// A list of sizes as an argument ([2, mul_5]).
+  ir::Argument sym_list(const Dims& dims);
+
+  /// A rule tells that a value of the graph (`target`, e.g. a running-mean
+  /// input of batch_norm) now holds `new_value` (functionalization).
+  void mutate(ir::Node* target, ir::Node* new_value);
+  void set_mutation_handler(std::function<void(ir::Node* target, ir::Node* new_value)> handler) {
+    on_mutation_ = std::move(handler);
+  }
+
+  // ---- for the lowering driver -------------------------------------------------
+
+  /// Metadata and provenance for the nodes created next.
+  void set_origin(const ir::Node* source);
+  const ir::Node* origin() const { return origin_; }
+  ir::Node* add_placeholder(const ir::Node& source);
+  ir::Node* add_get_attr(const ir::Node& source);
+  ir::Node* add_output(ir::Argument value);
+  /// Remembers `n` as the node computing its SymInt value.
+  void remember_sym(ir::Node* n);
+  bool decomposes(std::string_view op) const;
+  const DecompositionRule* rule_for(std::string_view op) const;
+
+  /// Rules that failed and left their op in place ("aten.x.default (node n): why").
+  const std::vector<std::string>& warnings() const { return warnings_; }
+  void warn(std::string message) { warnings_.push_back(std::move(message)); }
+  int rules_applied() const { return rules_applied_; }
+
+ private:
+  std::unique_ptr<ir::Node> new_node(ir::OpKind op, std::string_view name_candidate);
+  ir::Node* place(std::unique_ptr<ir::Node> node);
+  ir::Argument add_getitems(ir::Node* parent);
+  ir::Node* materialize(const ir::SymInt& s);
+  ir::Node* sym_size_node(const symbolic::Expr& symbol);
+  ir::Node* sym_binary(const char* op, ir::Argument a, ir::Argument b, const ir::SymInt& value);
+
+  ir::Graph& graph_;
+  const DecompositionTable& table_;
+  const Hints& hints_;
+  std::string pass_;
+  ir::FxNamespace names_;
+  MetaInference inference_;
+  const ir::Node* origin_ = nullptr;
+  ir::Node* first_body_node_ = nullptr;  // sym_size nodes go before it (the top of the body)
+  std::unordered_map<symbolic::Expr, ir::Node*> sym_nodes_;
+  std::vector<std::pair<std::pair<int, size_t>, ir::Node*>> top_sym_sizes_;  // (input, dim) -> node
+  std::function<void(ir::Node*, ir::Node*)> on_mutation_;
+  std::vector<std::string> warnings_;
+  int depth_ = 0;
+  int rules_applied_ = 0;
+};
+
+}  // namespace exportlens::passes

@@ -1,0 +1,268 @@
+#include "engine/passes/lowering.h"
+
+#include <memory>
+
+#include "engine/passes/dead_code_elimination.h"
+#include "engine/passes/functionalize.h"
+#include "engine/passes/graph_builder.h"
+
+namespace exportlens::passes {
+
+namespace {
+
+/// The example value of every symbol the program knows one for.
+Hints program_hints(const ir::GraphModule& gm) {
+  Hints h;
+  std::vector<const ir::GraphModule*> todo{&gm};
+  while (!todo.empty()) {
+    const ir::GraphModule* g = todo.back();
+    todo.pop_back();
+    for (const ir::Node* n : g->graph.nodes()) {
+      if (const auto* t = n->value.tensor()) h.learn(*t);
+      if (const auto* s = n->value.sym_int()) h.learn(*s);
+    }
+    for (const auto& [name, sub] : g->submodules) todo.push_back(sub.get());
+  }
+  return h;
+}
+
+/// A lowered result stands for `source`: keep the source's own symbolic
+/// sizes (a rule's fresh unbacked symbols are the same values).
+void adopt_value(ir::Argument& result, const ir::ValueInfo& source) {
+  if (ir::Node* n = result.node()) keep_known_sizes(n->value, source);
+}
+
+/// Whether a tensor argument of `n` is laid out differently in the new graph
+/// (a decomposition upstream made other strides): then `n`'s own strides are
+/// recomputed, as torch's retrace recomputes them.
+bool inputs_relaid(const ir::Node* n, const std::vector<ir::Argument>& mapped) {
+  for (size_t i = 0; i < n->args.size() && i < mapped.size(); ++i) {
+    const ir::Node* before = n->args[i].node();
+    const ir::Node* after = mapped[i].node();
+    if (!before || !after) continue;
+    const ir::TensorMeta* a = before->value.tensor();
+    const ir::TensorMeta* b = after->value.tensor();
+    if (a && b && !(a->strides == b->strides)) return true;
+  }
+  return false;
+}
+
+/// The retrace passes cond's operands as a tuple (map_impl keeps its lists).
+void operands_as_tuples(const ir::Target& t, std::vector<ir::Argument>& args) {
+  if (t.qualified() != "torch.ops.higher_order.cond" || args.size() < 4) return;
+  if (auto* l = std::get_if<ir::ArgumentList>(&args[3].v)) l->is_tuple = true;
+}
+
+bool is_view_op(const ir::Target& t) {
+  if (!t.is_torch_op()) return false;
+  static const char* views[] = {"view", "_unsafe_view", "reshape", "select", "slice", "permute", "transpose",
+                                "t", "unsqueeze", "squeeze", "alias", "detach", "expand", "flatten",
+                                "unflatten", "view_as", "lift_fresh"};
+  const std::string name = t.op_name();
+  for (const char* v : views)
+    if (name == v) return true;
+  return false;
+}
+
+class Lowering {
+ public:
+  Lowering(const DecompositionTable& table, const Hints& hints, LoweringReport& report)
+      : table_(table), hints_(hints), report_(report) {}
+
+  /// Lowers one graph module (subgraphs recursively). `signature`: the
+  /// program's, for the top-level graph (mutations become outputs there).
+  std::shared_ptr<ir::GraphModule> lower(const ir::GraphModule& gm, const ir::GraphSignature* signature,
+                                         ir::GraphSignature* new_signature) {
+    auto out = std::make_shared<ir::GraphModule>();
+    for (const auto& [name, sub] : gm.submodules) out->submodules.emplace_back(name, lower(*sub, nullptr, nullptr));
+    GraphBuilder b(out->graph, table_, hints_, table_.name());
+    Functionalizer f(b);
+    b.set_mutation_handler([&](ir::Node* target, ir::Node* value) { f.assign_new(target, value); });
+    const ir::Node* output = nullptr;
+    for (const ir::Node* n : gm.graph.nodes()) {
+      switch (n->op) {
+        case ir::OpKind::Placeholder: f.bind(n, b.add_placeholder(*n)); break;
+        case ir::OpKind::GetAttr: f.bind(n, b.add_get_attr(*n)); break;
+        case ir::OpKind::Output: output = n; break;
+        case ir::OpKind::CallFunction: lower_call(b, f, n); break;
+      }
+    }
+    if (!output) throw DecompositionError("the graph has no output node");
+    finish(b, f, gm, *output, signature, new_signature);
+    for (auto& w : b.warnings()) report_.warnings.push_back(w);
+    report_.rules_applied += b.rules_applied();
+    report_.dead_nodes_removed += eliminate_dead_code(out->graph);
+    return out;
+  }
+
+ private:
+  void lower_call(GraphBuilder& b, Functionalizer& f, const ir::Node* n) {
+    b.set_origin(n);
+    if (n->target.is_getitem()) {
+      lower_getitem(b, f, n);
+      return;
+    }
+    std::vector<ir::Argument> args;
+    for (const auto& a : n->args) args.push_back(f.map(a));
+    std::vector<ir::NamedArgument> kwargs;
+    for (const auto& kw : n->kwargs) kwargs.push_back({kw.name, f.map(kw.value)});
+    const std::string key = op_key(n->target);
+
+    if (n->target.is_torch_op()) {
+      if (auto functional = functional_variant(key)) {
+        lower_inplace(b, f, n, *functional, std::move(args), std::move(kwargs));
+        return;
+      }
+      if (b.decomposes(key)) {
+        ir::Argument result = b.call(key, std::move(args), std::move(kwargs));
+        adopt_value(result, n->value);
+        f.bind(n, result);
+        if (is_view_op(n->target)) f.note_view(n);
+        return;
+      }
+    }
+    const bool relaid = inputs_relaid(n, args);
+    operands_as_tuples(n->target, args);
+    ir::Argument result = b.emit(n->target, std::move(args), std::move(kwargs), &n->value, relaid);
+    f.bind(n, result);
+    if (is_view_op(n->target)) f.note_view(n);
+  }
+
+  /// op_(self, ...): the functional op, whose result is self's new value.
+  void lower_inplace(GraphBuilder& b, Functionalizer& f, const ir::Node* n, const std::string& functional,
+                     std::vector<ir::Argument> args, std::vector<ir::NamedArgument> kwargs) {
+    if (functional == "aten._native_batch_norm_legit_functional.default") {
+      lower_batch_norm_legit(b, f, n, std::move(args), std::move(kwargs));
+      return;
+    }
+    const ir::Node* self = n->args.empty() ? nullptr : n->args[0].node();
+    if (!self) throw DecompositionError(op_key(n->target) + " ('" + n->name + "') mutates no tensor");
+    ir::Argument result = b.call(functional, std::move(args), std::move(kwargs));
+    adopt_value(result, n->value);
+    f.assign(self, result);
+    f.bind(n, result);
+    f.note_alias(n, self);
+  }
+
+  /// _native_batch_norm_legit(input, w, b, running_mean, running_var, training, momentum, eps)
+  /// writes the running statistics: the functional form returns them as outputs 3 and 4.
+  void lower_batch_norm_legit(GraphBuilder& b, Functionalizer& f, const ir::Node* n, std::vector<ir::Argument> args,
+                              std::vector<ir::NamedArgument> kwargs) {
+    const auto outs = b.call_n("aten._native_batch_norm_legit_functional.default", std::move(args), std::move(kwargs));
+    if (outs.size() != 5) throw DecompositionError("_native_batch_norm_legit_functional: expected 5 outputs");
+    for (size_t i : {3, 4})
+      if (n->args.size() > i + 0 && n->args[i].node()) f.assign(n->args[i].node(), outs[i]);
+    f.bind(n, ir::ArgumentList{{outs[0], outs[1], outs[2]}, true});
+  }
+
+  void lower_getitem(GraphBuilder& b, Functionalizer& f, const ir::Node* n) {
+    const ir::Node* parent = n->args.empty() ? nullptr : n->args[0].node();
+    const auto* index = n->args.size() > 1 ? std::get_if<int64_t>(&n->args[1].v) : nullptr;
+    if (parent && index) {
+      ir::Argument value = f.value_of(parent);
+      if (const ir::ArgumentList* l = value.list(); l && *index >= 0 && size_t(*index) < l->items.size()) {
+        f.bind(n, l->items[*index]);
+        return;
+      }
+    }
+    std::vector<ir::Argument> args;
+    for (const auto& a : n->args) args.push_back(f.map(a));
+    f.bind(n, b.emit(n->target, std::move(args), {}, &n->value));
+  }
+
+  void finish(GraphBuilder& b, Functionalizer& f, const ir::GraphModule& gm, const ir::Node& output,
+              const ir::GraphSignature* signature, ir::GraphSignature* new_signature) {
+    b.set_origin(&output);
+    ir::ArgumentList returned{{}, true};
+    std::vector<ir::OutputSpec> specs;
+    const auto mutated = f.mutated_inputs(gm.graph.placeholders());
+    for (const auto& [input, value] : mutated) {
+      if (!signature) throw DecompositionError("a subgraph mutates its input '" + input->name + "'");
+      specs.push_back(mutation_output(*signature, *input, *value));
+      returned.items.push_back(value);
+    }
+    report_.mutated_inputs += int(mutated.size());
+    const ir::Argument original = output.args.empty() ? ir::Argument(ir::ArgumentList{{}, true}) : output.args[0];
+    const ir::ArgumentList* list = original.list();
+    const bool single = !list;
+    std::vector<ir::Argument> items = single ? std::vector<ir::Argument>{original} : list->items;
+    for (size_t i = 0; i < items.size(); ++i) {
+      ir::Argument v = f.map(items[i]);
+      returned.items.push_back(v);
+      if (signature && i < signature->outputs.size()) {
+        ir::OutputSpec spec = signature->outputs[i];
+        if (const ir::Node* node = v.node()) spec.arg.name = node->name;
+        specs.push_back(std::move(spec));
+      }
+    }
+    if (single && mutated.empty()) b.add_output(returned.items[0]);
+    else b.add_output(returned);
+    if (new_signature) {
+      new_signature->inputs = signature->inputs;
+      new_signature->outputs = std::move(specs);
+    }
+  }
+
+  static ir::OutputSpec mutation_output(const ir::GraphSignature& signature, const ir::Node& input,
+                                        const ir::Node& value) {
+    const ir::InputSpec* in = signature.input_named(input.name);
+    if (!in) throw DecompositionError("the program mutates '" + input.name + "', which its signature does not list");
+    ir::OutputSpec out;
+    out.arg.type = ir::SpecArgument::Type::Tensor;
+    out.arg.name = value.name;
+    switch (in->kind) {
+      case ir::InputKind::Buffer:
+        out.kind = ir::OutputKind::BufferMutation;
+        out.target = in->target;
+        break;
+      case ir::InputKind::UserInput:
+        out.kind = ir::OutputKind::UserInputMutation;
+        out.target = input.name;
+        break;
+      case ir::InputKind::Parameter:
+        out.kind = ir::OutputKind::ParameterMutation;
+        out.target = in->target;
+        break;
+      case ir::InputKind::ConstantTensor:
+        throw DecompositionError("Constant " + in->target.value_or(input.name) +
+                                 " is mutated in the forward method. Pls register it as buffer");
+      default: throw DecompositionError("the program mutates '" + input.name + "', an input that cannot change");
+    }
+    return out;
+  }
+
+  const DecompositionTable& table_;
+  const Hints& hints_;
+  LoweringReport& report_;
+};
+
+}  // namespace
+
+ir::ExportedProgram run_decompositions(const ir::ExportedProgram& ep, const DecompositionTable& table,
+                                       LoweringReport* report) {
+  LoweringReport local;
+  LoweringReport& r = report ? *report : local;
+  r.table = table.name();
+  const Hints hints = program_hints(ep.graph_module);
+  Lowering lowering(table, hints, r);
+
+  ir::ExportedProgram out;
+  ir::GraphSignature signature;
+  auto gm = lowering.lower(ep.graph_module, &ep.signature, &signature);
+  out.graph_module.graph = std::move(gm->graph);
+  out.graph_module.submodules = std::move(gm->submodules);
+  out.signature = std::move(signature);
+  out.name = ep.name;
+  out.state_dict = ep.state_dict;
+  out.constants = ep.constants;
+  out.range_constraints = ep.range_constraints;
+  out.module_call_graph = ep.module_call_graph;
+  out.verifiers = ep.verifiers;
+  out.guards_code = ep.guards_code;
+  out.schema_major = ep.schema_major;
+  out.schema_minor = ep.schema_minor;
+  out.torch_version = ep.torch_version;
+  return out;
+}
+
+}  // namespace exportlens::passes

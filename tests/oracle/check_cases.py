@@ -1,0 +1,491 @@
+#!/usr/bin/env python3
+"""Oracle for `exportlens check`: torch.export's outcome for dynamic_shapes specs.
+
+Usage:  python check_cases.py --out DIR
+
+For every model below, the example inputs are exported once with every
+dimension Dim.AUTO and saved as DIR/programs/<model>.pt2; that is the program
+`exportlens check` re-solves.  For every case (a model and a spec, in the
+Python syntax users write and ExportLens reads), the same model is exported
+by torch with the case's spec and DIR/<case>/meta.json records:
+
+    name, model, program, spec, description, torch_version,
+    status            "ok" | "violation" | "error"
+    error_type, message                (violation / error)
+    constraints_violated               the names in "Constraints violated (a, b)!"
+    violations                         the "  - ..." lines, stripped
+    suggested_fixes                    the lines after "Suggested fixes:"
+    range_constraints {expr: [lo, hi]} (ok; "int_oo" for infinity)
+    input_shapes      {arg: [dims]}    (ok; user inputs, None for non-tensors)
+
+A case marked refine=True also gets a follow-up case "<name>_refined": torch's
+own refine_dynamic_shapes_from_suggested_fixes applied to the spec, exported
+again (the "paste the fixes back" check).  DIR/manifest.json lists the cases.
+"""
+
+import argparse
+import json
+import os
+import sys
+import time
+import warnings
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+if HERE not in sys.path:
+    sys.path.insert(0, HERE)
+
+import torch  # noqa: E402
+from torch.export import Dim  # noqa: E402
+
+import seed_models as sm  # noqa: E402
+
+SEED = 0
+
+# ---------------------------------------------------------------------------
+# Models (with their example inputs) and cases
+# ---------------------------------------------------------------------------
+
+r = torch.randn
+MODELS = {
+    "example1": (sm.DynamicShapesExample1, lambda: (r(10, 10, 2),)),
+    "example2": (sm.DynamicShapesExample2, lambda: (r(4, 8), r(8, 2))),
+    "example3": (sm.DynamicShapesExample3, lambda: (r(8, 16), r(16, 32))),
+    "derived1": (sm.DerivedDimExample1, lambda: (r(5), r(6))),
+    "derived2": (sm.DerivedDimExample2, lambda: (r(4), r(10))),
+    "dynamic_model": (sm.DynamicModel, lambda: (r(6, 5), r(4), r(8, 4), r(32))),
+    "dynamic_model_v2": (sm.DynamicModelV2, lambda: (r(6, 5), r(4), r(8, 4), r(32))),
+    "foo": (sm.FooConstraintViolation, lambda: (r(6, 4), r(6, 4))),
+    "named_2dx": (sm.NamedDims2dx, lambda: (r(8, 3), r(16, 5))),
+    "named_4dx": (sm.NamedDims4dx, lambda: (r(32, 3),)),
+    "linear_batch1": (lambda: torch.nn.Linear(4, 3), lambda: (r(1, 4),)),
+    "item_branch_checked": (sm.FooDataDependentBranchChecked, lambda: (torch.tensor(32), r(4))),
+    "item_index_checked": (sm.FooItemIndexChecked, lambda: (torch.tensor(32), r(60))),
+    "item_index_unchecked": (sm.FooItemIndex, lambda: (torch.tensor(32), r(60))),
+    "item_repeat": (sm.FooItemRepeat, lambda: (torch.tensor(32), r(60))),
+    "item_tolist": (sm.FooItemToList, lambda: (torch.tensor(1), torch.tensor([2, 3]))),
+}
+
+# Small programs over the common ops, exported with every dim Dim.AUTO, whose
+# node shapes ExportLens' shape rules must reproduce (programs/op_<name>.pt2).
+def _probe(fn, *shapes_or_tensors):
+    def inputs():
+        return tuple(torch.randn(*s) if isinstance(s, tuple) else s() for s in shapes_or_tensors)
+    n = len(shapes_or_tensors)
+
+    class Probe(torch.nn.Module):
+        pass
+    if n == 1:
+        Probe.forward = lambda self, x: fn(x)
+    elif n == 2:
+        Probe.forward = lambda self, x, y: fn(x, y)
+    else:
+        Probe.forward = lambda self, x, y, z: fn(x, y, z)
+    return Probe, inputs
+
+
+F = torch.nn.functional
+PROBES = {
+    "slice_end": _probe(lambda y: y[:, :16], (16, 32)),
+    "slice_start": _probe(lambda x: x[:, 2:], (10, 10)),
+    "slice_step": _probe(lambda y: y[1::3], (10,)),
+    "slice_negative": _probe(lambda y: y[:-1], (10,)),
+    "slice_middle": _probe(lambda y: y[2:5], (10,)),
+    "select": _probe(lambda y: y[3], (10, 4)),
+    "select_negative": _probe(lambda y: y[-1], (10, 4)),
+    "narrow": _probe(lambda y: y.narrow(0, 1, 3), (10, 4)),
+    "flatten": _probe(lambda y: y.flatten(), (8, 4)),
+    "view_infer": _probe(lambda y: y.view(-1, 4), (8, 4)),
+    "reshape_sym": _probe(lambda y: y.reshape(y.shape[0] * 2, -1), (8, 4)),
+    "broadcast": _probe(lambda x, y: x + y, (4,), (8, 4)),
+    "matmul": _probe(lambda x, y: x @ y, (4, 8), (8, 2)),
+    "bmm": _probe(lambda x, y: torch.bmm(x, y), (3, 4, 8), (3, 8, 2)),
+    "matmul_3d_2d": _probe(lambda x, y: x @ y, (3, 4, 8), (8, 2)),
+    "matmul_batch_broadcast": _probe(lambda x, y: x @ y, (3, 4, 8), (1, 8, 2)),
+    "cat": _probe(lambda x, y: torch.cat([x, y], 0), (3, 4), (5, 4)),
+    "stack": _probe(lambda x, y: torch.stack([x, y]), (3, 4), (3, 4)),
+    "split": _probe(lambda x: torch.split(x, 2), (6, 4)),
+    "chunk": _probe(lambda x: x.chunk(3), (6, 4)),
+    "unsqueeze_squeeze": _probe(lambda x: x.unsqueeze(1).squeeze(1), (6, 4)),
+    "permute_transpose": _probe(lambda x: x.permute(1, 0).transpose(0, 1), (6, 4)),
+    "expand": _probe(lambda x, y: x.expand(y.shape[0], -1), (1, 4), (5, 4)),
+    "reductions": _probe(lambda x: (x.sum(1), x.mean(-1, keepdim=True), x.amax(0), x.argmax(1)), (6, 4)),
+    "softmax_layer_norm": _probe(lambda x: F.layer_norm(x.softmax(-1), (4,)), (6, 4)),
+    "embedding": _probe(lambda i, w: F.embedding(i, w), lambda: torch.randint(0, 10, (6,)), (10, 4)),
+    "index": _probe(lambda x, i: x[i], (6, 4), lambda: torch.randint(0, 6, (3,))),
+    "arange_full_zeros": _probe(lambda x: torch.arange(x.shape[0]) + torch.full((x.shape[0],), 2.0) + x
+                                + torch.zeros(x.shape[0]), (6,)),
+    "conv2d": _probe(lambda x, w: F.conv2d(x, w), (2, 3, 8, 8), (4, 3, 3, 3)),
+    "conv2d_padded": _probe(lambda x, w: F.conv2d(x, w, padding=1, stride=2), (2, 3, 8, 8), (4, 3, 3, 3)),
+    "pools": _probe(lambda x: (F.max_pool2d(x, 2), F.avg_pool2d(x, 3, 2, 1), F.adaptive_avg_pool2d(x, 1)),
+                    (2, 3, 8, 8)),
+    "batch_norm": _probe(lambda x, m, v: F.batch_norm(x, m, v), (2, 3, 8, 8), (3,), (3,)),
+    "linear_3d": _probe(lambda x, w: F.linear(x, w), (2, 5, 8), (4, 8)),
+    "where": _probe(lambda c, x, y: torch.where(c > 0, x, y), (6, 4), (6, 4), (4,)),
+    "repeat": _probe(lambda x: x.repeat(2, 1), (6, 4)),
+    "sdpa": _probe(lambda q, k, v: F.scaled_dot_product_attention(q, k, v), (2, 4, 6, 8), (2, 4, 6, 8), (2, 4, 6, 8)),
+    "view_by_halves": _probe(lambda x: x.view(x.shape[0] // 2, 2, -1), (8, 4)),
+    "pad_cumsum": _probe(lambda x: F.pad(x, (1, 2)).cumsum(0), (6, 4)),
+}
+MODELS.update({"op_" + name: probe for name, probe in PROBES.items()})
+
+CASES = [
+    # --- seed 000: named Dims ---------------------------------------------------
+    dict(name="example1", model="example1", spec='''\
+inp1_dim0 = Dim("inp1_dim0")
+inp1_dim1 = Dim("inp1_dim1", min=4, max=18)
+dynamic_shapes = {
+    "x": {0: inp1_dim0, 1: inp1_dim1},
+}
+''', description="DynamicShapesExample1 x[:, 2:] with dim1 in [4, 18]"),
+    dict(name="example1_bad", model="example1", spec='''\
+inp1_dim0 = Dim("inp1_dim0")
+inp1_dim1_bad = Dim("inp1_dim1_bad", min=11, max=18)
+dynamic_shapes = {
+    "x": {0: inp1_dim0, 1: inp1_dim1_bad},
+}
+''', description="the example (10) is outside inp1_dim1_bad's range [11, 18]"),
+    dict(name="example2", model="example2", spec='''\
+inp2_dim0 = Dim("inp2_dim0")
+inner_dim = Dim("inner_dim")
+inp3_dim1 = Dim("inp3_dim1")
+dynamic_shapes = {
+    "x": {0: inp2_dim0, 1: inner_dim},
+    "y": {0: inner_dim, 1: inp3_dim1},
+}
+''', description="x @ y with a shared inner_dim"),
+    dict(name="example2_unshared", model="example2", spec='''\
+dynamic_shapes = {
+    "x": {0: Dim("inp2_dim0"), 1: Dim("inp2_dim1")},
+    "y": {0: Dim("inp3_dim0"), 1: Dim("inp3_dim1")},
+}
+''', description="x @ y with the inner dims as independent Dims", refine=True),
+    dict(name="example3_unfixed", model="example3", spec='''\
+dynamic_shapes = {
+    "x": {0: Dim("inp4_dim0"), 1: Dim("inp4_dim1")},
+    "y": {0: Dim("inp5_dim0"), 1: Dim("inp5_dim1")},
+}
+''', description="DynamicShapesExample3 (if x.shape[0] <= 16) with every dim a fresh Dim", refine=True),
+    dict(name="example3_seed_fixed", model="example3", spec='''\
+inp4_dim1 = Dim('shared_dim')
+inp4_dim0 = Dim('inp4_dim0', max=16)
+inp5_dim1 = Dim('inp5_dim1', min=17)
+inp5_dim0 = inp4_dim1
+dynamic_shapes = {
+    "x": {0: inp4_dim0, 1: inp4_dim1},
+    "y": {0: inp5_dim0, 1: inp5_dim1},
+}
+''', description="the seed's suggested_fixes() spec"),
+    dict(name="derived1", model="derived1", spec='''\
+dimx = torch.export.Dim("dimx", min=3, max=6)
+dimy = dimx + 1
+dynamic_shapes = ({0: dimx}, {0: dimy})
+''', description="x + y[1:] with dimy = dimx + 1"),
+    dict(name="derived2", model="derived2", spec='''\
+dx = torch.export.Dim("dx", min=3, max=6)
+dz = dx + 1
+dy = dx * 3 + 1
+dynamic_shapes = ({0: dz}, {0: dy})
+''', description="z[1:] + y[1::3] with dz = dx + 1, dy = 3*dx + 1"),
+    dict(name="derived1_independent", model="derived1", spec='''\
+dynamic_shapes = ({0: Dim("dimx", min=3, max=6)}, {0: Dim("dimy")})
+''', description="x + y[1:] with independent Dims: needs dimy = dimx + 1", refine=True),
+    # --- seed 002: Dim.AUTO / DYNAMIC / STATIC, named dims ----------------------
+    dict(name="dynamic_model_auto", model="dynamic_model", spec='''\
+dynamic_shapes = {
+    "w": (Dim.AUTO, Dim.AUTO),
+    "x": (Dim.AUTO,),
+    "y": (Dim.AUTO, Dim.AUTO),
+    "z": (Dim.AUTO,),
+}
+''', description="DynamicModel, every dim Dim.AUTO"),
+    dict(name="dynamic_model_w_dynamic", model="dynamic_model", spec='''\
+dynamic_shapes = {
+    "w": (Dim.AUTO, Dim.DYNAMIC),
+    "x": (Dim.AUTO,),
+    "y": (Dim.AUTO, Dim.AUTO),
+    "z": (Dim.AUTO,),
+}
+''', description="w.shape[1] is Dim.DYNAMIC but the Linear specializes it to 5"),
+    dict(name="dynamic_model_static_dynamic", model="dynamic_model", spec='''\
+dynamic_shapes = {
+    "w": (Dim.AUTO, Dim.AUTO),
+    "x": (Dim.STATIC,),
+    "y": (Dim.AUTO, Dim.DYNAMIC),
+    "z": (Dim.AUTO,),
+}
+''', description="x static, y.shape[1] dynamic: x + y specializes y.shape[1] to 4"),
+    dict(name="dynamic_model_named", model="dynamic_model", spec='''\
+dynamic_shapes = {
+    "w": (Dim("w0"), Dim("w1")),
+    "x": (Dim("x0"),),
+    "y": (Dim("y0"), Dim("y1")),
+    "z": (Dim("z0"),),
+}
+''', description="DynamicModel with an independent Dim per dimension", refine=True),
+    dict(name="dynamic_model_v2_auto", model="dynamic_model_v2", spec='''\
+dynamic_shapes = {
+    "w": (Dim.AUTO, Dim.AUTO),
+    "x": (Dim.AUTO,),
+    "y": (Dim.AUTO, Dim.AUTO),
+    "z": (Dim.AUTO,),
+}
+''', description="assert / torch._check / if on sizes (user code guards), all Dim.AUTO"),
+    dict(name="dynamic_model_v2_named", model="dynamic_model_v2", spec='''\
+dynamic_shapes = {
+    "w": (Dim("w0"), Dim("w1")),
+    "x": (Dim("x0"),),
+    "y": (Dim("y0"), Dim("y1")),
+    "z": (Dim("z0"),),
+}
+''', description="DynamicModelV2 with an independent Dim per dimension", refine=True),
+    dict(name="foo_dx_dy_d1", model="foo", spec='''\
+dx, dy, d1 = torch.export.dims("dx", "dy", "d1")
+dynamic_shapes = {
+    "x": (dx, d1),
+    "y": (dy, d1),
+}
+''', description="Foo: x + y + ones(4) needs dx == dy and d1 == 4", refine=True),
+    dict(name="named_dims_2dx", model="named_2dx", spec='''\
+dx = Dim("dx", min=4, max=256)
+dh = Dim("dh", max=512)
+dynamic_shapes = {
+    "x": (dx, None),
+    "y": (2 * dx, dh),
+}
+''', description="x: (dx, None), y: (2 * dx, dh)"),
+    dict(name="named_dims_4dx", model="named_4dx", spec='''\
+dx = Dim("dx", min=4, max=512)
+dynamic_shapes = {
+    "x": (4 * dx, None)  # x.shape[0] has range [16, 2048], and is divisible by 4.
+}
+''', description="x: (4 * dx, None)"),
+    # --- 0/1 specialization ----------------------------------------------------
+    dict(name="linear_batch1_auto", model="linear_batch1", spec='''\
+dynamic_shapes = {
+    "input": (Dim.AUTO, Dim.STATIC),
+}
+''', description="Linear(4, 3) on a batch of 1 with Dim.AUTO: 0/1 specialization"),
+    dict(name="linear_batch1_dynamic", model="linear_batch1", spec='''\
+dynamic_shapes = {
+    "input": (Dim.DYNAMIC, Dim.STATIC),
+}
+''', description="Linear(4, 3) on a batch of 1 with Dim.DYNAMIC"),
+    dict(name="linear_batch1_named", model="linear_batch1", spec='''\
+dynamic_shapes = {
+    "input": (Dim("batch"), Dim.STATIC),
+}
+''', description="Linear(4, 3) on a batch of 1 with a named Dim"),
+    # --- data-dependent values (item(), torch._check) --------------------------
+    dict(name="item_branch_checked", model="item_branch_checked", spec='''\
+dynamic_shapes = {"x": None, "y": (Dim.AUTO,)}
+''', description="torch._check(a >= 10), torch._check(a <= 60): u0 in [10, 60]"),
+    dict(name="item_index_checked", model="item_index_checked", spec='''\
+dynamic_shapes = {"x": None, "y": None}
+''', description="torch._check(a >= 0), torch._check(a < y.shape[0]) then y[a]"),
+    dict(name="item_index_unchecked", model="item_index_unchecked", spec='''\
+dynamic_shapes = {"x": None, "y": None}
+''', description="y[a] with a = x.item() and no checks"),
+    dict(name="item_repeat", model="item_repeat", spec='''\
+dynamic_shapes = {"x": None, "y": (Dim.AUTO,)}
+''', description="y.unsqueeze(0).repeat(a, 1) + a"),
+    dict(name="item_tolist", model="item_tolist", spec='''\
+dynamic_shapes = {"x": None, "y": None}
+''', description="x.item() and y.tolist(): three unbacked symbols"),
+]
+
+
+def _named_dims_case(name):
+    """Every dim of a probe program a fresh named Dim: torch's guards must be ExportLens' guards."""
+    _, inputs_fn = MODELS["op_" + name]
+    torch.manual_seed(SEED)
+    args = ["x", "y", "z"]
+    entries = []
+    for i, t in enumerate(inputs_fn()):
+        dims = ", ".join(f'Dim("{args[i]}{d}")' for d in range(t.dim()))
+        entries.append(f'    "{args[i]}": ({dims}{"," if t.dim() == 1 else ""}),' if t.dim() else f'    "{args[i]}": None,')
+    spec = "dynamic_shapes = {\n" + "\n".join(entries) + "\n}\n"
+    return dict(name=f"op_{name}_named", model="op_" + name, spec=spec,
+                description=f"probe {name} with every dim a fresh named Dim")
+
+
+CASES += [_named_dims_case(name) for name in PROBES]
+
+# ---------------------------------------------------------------------------
+
+
+def bound(v):
+    s = str(v)
+    if s in ("int_oo", "oo"):
+        return "int_oo"
+    if s in ("-int_oo", "-oo"):
+        return "-int_oo"
+    try:
+        return int(v)
+    except (TypeError, ValueError):
+        return s
+
+
+def build_spec(text):
+    ns = {"torch": torch, "Dim": Dim}
+    exec(compile(text, "<dynamic_shapes>", "exec"), ns)
+    return ns["dynamic_shapes"]
+
+
+def auto_spec(inputs):
+    return tuple(tuple(Dim.AUTO for _ in t.shape) if isinstance(t, torch.Tensor) else None for t in inputs)
+
+
+def classify(e):
+    msg = str(e)
+    name = type(e).__name__
+    if "Constraints violated" in msg or "Specializations unexpectedly required" in msg:
+        return "violation"
+    if name == "ConstraintViolationError" or "conflicts between user-specified ranges" in msg:
+        return "violation"
+    return "error"
+
+
+def parse_message(msg):
+    lines = msg.split("\n")
+    out = {"constraints_violated": [], "violations": [], "suggested_fixes": []}
+    head = lines[0]
+    for marker in ("Constraints violated (", "Specializations unexpectedly required ("):
+        if head.startswith(marker):
+            out["constraints_violated"] = head[len(marker):head.index(")!")].split(", ")
+    in_fixes = False
+    for line in lines[1:]:
+        if line.startswith("Suggested fixes:"):
+            in_fixes = True
+            continue
+        if in_fixes:
+            if line.startswith("  ") and line.strip():
+                out["suggested_fixes"].append(line.strip())
+            else:
+                in_fixes = False
+        elif line.startswith("  - "):
+            out["violations"].append(line[4:])
+    return out
+
+
+def user_input_shapes(ep):
+    sig = ep.graph_signature
+    names = set(sig.user_inputs)
+    shapes = {}
+    for n in ep.graph.nodes:
+        if n.op == "placeholder" and n.name in names:
+            val = n.meta.get("val")
+            shapes[n.name] = [str(s) for s in val.shape] if isinstance(val, torch.Tensor) else None
+    return shapes
+
+
+def export_case(model_name, spec_text):
+    builder, inputs_fn = MODELS[model_name]
+    torch._dynamo.reset()
+    torch.manual_seed(SEED)
+    model = builder()
+    inputs = inputs_fn()
+    spec = build_spec(spec_text)
+    try:
+        ep = torch.export.export(model, inputs, dynamic_shapes=spec)
+    except Exception as e:  # noqa: BLE001
+        msg = str(e).split("\n\nThe error above occurred when calling torch.export.export")[0]
+        rec = {"status": classify(e), "error_type": type(e).__name__, "message": msg}
+        rec.update(parse_message(msg))
+        return rec, spec
+    rc = {str(k): [bound(v.lower), bound(v.upper)] for k, v in ep.range_constraints.items()}
+    return {"status": "ok", "range_constraints": rc, "input_shapes": user_input_shapes(ep)}, spec
+
+
+def spec_text_of(spec):
+    """A Python-syntax rendering of a refined torch spec (Dims, derived dims, ints, hints)."""
+    from torch.export.dynamic_shapes import _DerivedDim, _DimHint
+
+    decls = {}
+
+    def dim(d):
+        if d is None:
+            return "None"
+        if isinstance(d, int):
+            return str(d)
+        if isinstance(d, _DimHint):
+            return "Dim." + d.type.name
+        if isinstance(d, _DerivedDim):
+            root = d.root
+            decls[root.__name__] = root
+            return d.__name__
+        decls[d.__name__] = d
+        return d.__name__
+
+    def shape(s):
+        if s is None:
+            return "None"
+        if isinstance(s, dict):
+            return "{" + ", ".join(f"{k}: {dim(v)}" for k, v in s.items()) + "}"
+        items = [dim(v) for v in s]
+        return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+
+    if isinstance(spec, dict):
+        body = "{\n" + "".join(f'    "{k}": {shape(v)},\n' for k, v in spec.items()) + "}"
+    else:
+        body = "(" + ", ".join(shape(v) for v in spec) + ("," if len(spec) == 1 else "") + ")"
+    head = ""
+    for name, d in decls.items():
+        args = [f'"{name}"']
+        if d.min not in (0, None):
+            args.append(f"min={d.min}")
+        if str(d.max) != "int_oo":
+            args.append(f"max={d.max}")
+        head += f"{name} = Dim({', '.join(args)})\n"
+    return head + "dynamic_shapes = " + body + "\n"
+
+
+def write_json(path, obj):
+    with open(path, "w") as f:
+        json.dump(obj, f, indent=2)
+        f.write("\n")
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--out", required=True)
+    args = p.parse_args(argv)
+    warnings.filterwarnings("ignore")
+    os.makedirs(os.path.join(args.out, "programs"), exist_ok=True)
+    t0 = time.monotonic()
+
+    for name, (builder, inputs_fn) in MODELS.items():
+        torch._dynamo.reset()
+        torch.manual_seed(SEED)
+        model, inputs = builder(), inputs_fn()
+        ep = torch.export.export(model, inputs, dynamic_shapes=auto_spec(inputs))
+        torch.export.save(ep, os.path.join(args.out, "programs", name + ".pt2"))
+
+    manifest = []
+    cases = list(CASES)
+    i = 0
+    while i < len(cases):
+        case = cases[i]
+        i += 1
+        rec, spec = export_case(case["model"], case["spec"])
+        meta = {"name": case["name"], "model": case["model"], "program": f"programs/{case['model']}.pt2",
+                "spec": case["spec"], "description": case["description"], "torch_version": torch.__version__}
+        meta.update(rec)
+        if case.get("refine") and rec["status"] == "violation" and rec.get("suggested_fixes"):
+            fixed = torch.export.dynamic_shapes.refine_dynamic_shapes_from_suggested_fixes(rec["message"], spec)
+            cases.insert(i, dict(name=case["name"] + "_refined", model=case["model"], spec=spec_text_of(fixed),
+                                 description=case["description"] + ", with torch's suggested fixes applied",
+                                 refined_from=case["name"]))
+        if case.get("refined_from"):
+            meta["refined_from"] = case["refined_from"]
+        out_dir = os.path.join(args.out, case["name"])
+        os.makedirs(out_dir, exist_ok=True)
+        write_json(os.path.join(out_dir, "meta.json"), meta)
+        manifest.append({"name": case["name"], "status": meta["status"]})
+        print(f"{case['name']}: {meta['status']}", flush=True)
+    write_json(os.path.join(args.out, "manifest.json"), manifest)
+    print(f"{len(manifest)} check cases in {time.monotonic() - t0:.1f}s -> {args.out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

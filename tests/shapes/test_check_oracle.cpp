@@ -1,0 +1,313 @@
+// Re-solving dynamic_shapes specs on AUTO-exported programs against
+// torch.export's own outcome for each spec (tests/oracle/check_cases.py):
+// status; for violations torch's whole message (violated items, guards,
+// suggested fixes) exactly; for successes the range constraints and input
+// shapes. The cases are the seeds' examples plus one per op probe with every
+// dim a fresh named Dim (so every op's guards are checked against torch's). Symbols are compared up to
+// a consistent renaming (a bijection read off the input shapes), although
+// ExportLens names symbols the way torch 2.13 does (s<sha256 % 100>), so the
+// renaming is the identity in practice.
+#include <QtTest>
+
+#include <map>
+#include <memory>
+#include <regex>
+#include <set>
+
+#include "engine/ops/program_solver.h"
+#include "engine/ops/spec_json.h"
+#include "engine/serde/pt2_reader.h"
+#include "engine/symbolic/python_printer.h"
+#include "support/fixtures.h"
+
+using namespace exportlens;
+using namespace exportlens::testing;
+using symbolic::Expr;
+
+namespace {
+
+QString cases_dir() { return fixtures_dir() + "/check_cases"; }
+
+QJsonObject case_meta(const QString& name) { return read_json(cases_dir() + "/" + name + "/meta.json"); }
+
+QStringList case_names() {
+  QFile f(cases_dir() + "/manifest.json");
+  if (!f.open(QIODevice::ReadOnly)) qFatal("no check cases at %s (build check_case_fixtures)", qPrintable(cases_dir()));
+  QStringList out;
+  for (const auto& v : QJsonDocument::fromJson(f.readAll()).array()) out << v.toObject()["name"].toString();
+  return out;
+}
+
+/// Programs are read and prepared once per model.
+const ops::PreparedProgram& prepared(const QString& program) {
+  struct Entry {
+    ir::ExportedProgram ep;
+    std::unique_ptr<ops::PreparedProgram> prepared;
+  };
+  static std::map<QString, std::unique_ptr<Entry>> cache;
+  auto& e = cache[program];
+  if (!e) {
+    e = std::make_unique<Entry>();
+    e->ep = serde::read_pt2((cases_dir() + "/" + program).toStdString());
+    e->prepared = std::make_unique<ops::PreparedProgram>(e->ep);
+  }
+  return *e->prepared;
+}
+
+ops::SolveResult solve_case(const QJsonObject& meta) {
+  return ops::solve(prepared(meta["program"].toString()), meta["spec"].toString().toStdString());
+}
+
+QStringList lines(const std::string& text) {
+  QStringList out;
+  for (const auto& l : QString::fromStdString(text).split('\n'))
+    if (!l.trimmed().isEmpty()) out << l.trimmed();
+  return out;
+}
+
+QStringList strings(const QJsonArray& a) {
+  QStringList out;
+  for (const auto& v : a) out << v.toString();
+  return out;
+}
+
+QString bound(const QJsonValue& v) { return v.isString() ? v.toString() : QString::number(v.toInteger()); }
+
+/// Symbol renaming mine -> torch's, read off the input shapes position by
+/// position; fails the test if it is not a bijection.
+std::map<std::string, Expr> renaming(const ops::SolveResult& r, const QJsonObject& torch_shapes) {
+  std::map<std::string, Expr> to_torch;
+  std::map<std::string, std::string> back;
+  for (const auto& in : r.input_shapes) {
+    if (!in.is_tensor) continue;
+    const QJsonArray theirs = torch_shapes[QString::fromStdString(in.name)].toArray();
+    for (size_t i = 0; i < in.dims.size() && int(i) < theirs.size(); ++i) {
+      const Expr mine = Expr::parse(in.dims[i]), torch = Expr::parse(theirs[int(i)].toString().toStdString());
+      if (!mine.is_symbol() || !torch.is_symbol()) continue;
+      auto [it, fresh] = to_torch.emplace(mine.symbol_name(), torch);
+      auto [jt, fresh_back] = back.emplace(torch.symbol_name(), mine.symbol_name());
+      if (!(it->second == torch) || jt->second != mine.symbol_name()) {
+        qWarning("symbols are not a bijection: %s", in.dims[i].c_str());
+        return {};
+      }
+    }
+  }
+  return to_torch;
+}
+
+QString renamed(const std::string& text, const std::map<std::string, Expr>& to_torch) {
+  const Expr e = Expr::parse(text);
+  std::map<std::string, Expr> subs;
+  for (const std::string& s : e.free_symbols())
+    if (auto it = to_torch.find(s); it != to_torch.end()) subs.emplace(s, it->second);
+  return QString::fromStdString(subs.empty() ? e.str() : e.substitute(subs).str());
+}
+
+/// A node's value as the file records it, in SymValue::str()'s form ("" if none).
+std::string file_value(const ir::ValueInfo& v) {
+  if (const ir::TensorMeta* t = v.tensor()) return t->annotation();
+  if (const ir::SymInt* s = v.sym_int()) return "Sym(" + s->expr.str() + ")";
+  if (const ir::ValueTuple* tup = v.tuple()) {
+    std::string s = "(";
+    for (size_t i = 0; i < tup->size(); ++i) {
+      const std::string item = file_value((*tup)[i]);
+      if (item.empty()) return "";
+      s += (i ? ", " : "") + item;
+    }
+    return s + ")";
+  }
+  return "";
+}
+
+}  // namespace
+
+class TestCheckOracle : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void matches_torch_data() {
+    QTest::addColumn<QString>("name");
+    for (const auto& n : case_names()) QTest::newRow(qPrintable(n)) << n;
+  }
+
+  void matches_torch() {
+    QFETCH(QString, name);
+    const QJsonObject meta = case_meta(name);
+    const ops::SolveResult r = solve_case(meta);
+    const QString status = QString::fromUtf8(ops::status_name(r.status).data());
+    QVERIFY2(status == meta["status"].toString(),
+             qPrintable("ExportLens: " + status + ": " + QString::fromStdString(r.message) + "\ntorch: " +
+                        meta["status"].toString() + ": " + meta["message"].toString()));
+    if (meta["status"].toString() == "ok") {
+      const auto to_torch = renaming(r, meta["input_shapes"].toObject());
+      QVariantMap mine, theirs;
+      for (const auto& in : r.input_shapes) {
+        QStringList dims;
+        for (const auto& d : in.dims) dims << renamed(d, to_torch);
+        mine[QString::fromStdString(in.name)] = in.is_tensor ? QVariant(dims) : QVariant();
+      }
+      const QJsonObject ts = meta["input_shapes"].toObject();
+      for (auto it = ts.begin(); it != ts.end(); ++it)
+        theirs[it.key()] = it.value().isNull() ? QVariant() : QVariant(strings(it.value().toArray()));
+      QCOMPARE(mine, theirs);
+      QStringList my_ranges, torch_ranges;
+      for (const auto& rc : r.range_constraints)
+        my_ranges << renamed(rc.expr, to_torch) + ": [" + QString::fromStdString(rc.lower) + ", " +
+                         QString::fromStdString(rc.upper) + "]";
+      const QJsonObject tr = meta["range_constraints"].toObject();
+      for (auto it = tr.begin(); it != tr.end(); ++it) {
+        const QJsonArray b = it.value().toArray();
+        torch_ranges << QString::fromStdString(Expr::parse(it.key().toStdString()).str()) + ": [" + bound(b[0]) +
+                            ", " + bound(b[1]) + "]";
+      }
+      my_ranges.sort();
+      torch_ranges.sort();
+      QCOMPARE(my_ranges, torch_ranges);
+      return;
+    }
+    if (meta["status"].toString() == "violation") {
+      // torch's whole message: the violated items, each guard in torch's Python
+      // form, forced specializations and the suggested fixes, character for character.
+      QCOMPARE(lines(r.suggested_fixes_text), strings(meta["suggested_fixes"].toArray()));
+      QCOMPARE(QString::fromStdString(r.message).trimmed(), meta["message"].toString().trimmed());
+    }
+  }
+
+  void suggested_fixes_paste_back_like_torch_data() {
+    QTest::addColumn<QString>("name");
+    for (const auto& n : case_names())
+      if (case_meta(n).contains("refined_from")) QTest::newRow(qPrintable(n)) << n;
+  }
+
+  // torch's refine_dynamic_shapes_from_suggested_fixes and ExportLens' own
+  // "apply fixes" give the same spec, and re-solving it gives torch's outcome.
+  void suggested_fixes_paste_back_like_torch() {
+    QFETCH(QString, name);
+    const QJsonObject refined = case_meta(name);
+    const QJsonObject original = case_meta(refined["refined_from"].toString());
+    const ops::SolveResult first = solve_case(original);
+    QVERIFY(!first.fixed_spec_text.empty());
+    const auto mine = symbolic::parse_dynamic_shapes(first.fixed_spec_text);
+    const auto theirs = symbolic::parse_dynamic_shapes(refined["spec"].toString().toStdString());
+    QCOMPARE(mine.inputs.size(), theirs.inputs.size());
+    for (size_t i = 0; i < mine.inputs.size(); ++i) {
+      QCOMPARE(mine.inputs[i].first, theirs.inputs[i].first);
+      const auto& a = mine.inputs[i].second.dims;
+      const auto& b = theirs.inputs[i].second.dims;
+      QCOMPARE(a.size(), b.size());
+      for (size_t k = 0; k < a.size(); ++k) {
+        QVERIFY(a[k].second.kind == b[k].second.kind);
+        QCOMPARE(symbolic::DynamicShapesSpec::debug_name(a[k].second), symbolic::DynamicShapesSpec::debug_name(b[k].second));
+        QCOMPARE(a[k].second.value, b[k].second.value);
+        if (!a[k].second.dim.empty()) QVERIFY(mine.dims.at(a[k].second.dim) == theirs.dims.at(b[k].second.dim));
+      }
+    }
+    const ops::SolveResult again = ops::solve(prepared(refined["program"].toString()), mine);
+    QCOMPARE(QString::fromUtf8(ops::status_name(again.status).data()), refined["status"].toString());
+  }
+
+  // ---- provenance: the guard and node behind a violation -------------------------
+  void violations_name_their_guards() {
+    const ops::SolveResult r = solve_case(case_meta("dynamic_model_named"));
+    QCOMPARE(r.status, ops::SolveStatus::Violation);
+    std::map<std::string, const ops::ViolationInfo*> by_name;
+    for (const auto& v : r.violations) by_name[v.debug_name] = &v;
+    const auto* w1 = by_name.at("w1");
+    QCOMPARE(QString::fromStdString(w1->kind), QStringLiteral("specialized"));
+    QVERIFY(w1->origin);
+    QCOMPARE(QString::fromStdString(w1->origin->node), QStringLiteral("linear"));
+    QVERIFY(QString::fromStdString(w1->origin->location).startsWith("seed_models.py:"));  // the user's line, not torch's
+    const auto* y1 = by_name.at("y1");
+    QCOMPARE(QString::fromStdString(y1->origin->node), QStringLiteral("add"));
+    QCOMPARE(QString::fromStdString(y1->origin->rule), QStringLiteral("broadcast"));
+    // User-code guards come from the program's recorded guards.
+    const ops::SolveResult v2 = solve_case(case_meta("dynamic_model_v2_named"));
+    bool saw_recorded = false;
+    for (const auto& v : v2.violations)
+      if (v.kind == "range_not_satisfied" && v.origin &&
+          v.origin->kind == symbolic::Provenance::Kind::RecordedGuard)
+        saw_recorded = true;
+    QVERIFY(saw_recorded);
+  }
+
+  // With every dim Dim.AUTO, the guards ExportLens emits are the guards torch
+  // recorded in the program (guards_code), in the same order and text.
+  void auto_guards_equal_the_recorded_ones_data() {
+    QTest::addColumn<QString>("name");
+    QTest::newRow("dynamic_model_auto") << "dynamic_model_auto";
+    QTest::newRow("dynamic_model_v2_auto") << "dynamic_model_v2_auto";
+  }
+  void auto_guards_equal_the_recorded_ones() {
+    QFETCH(QString, name);
+    const QJsonObject meta = case_meta(name);
+    const auto& program = prepared(meta["program"].toString());
+    const ops::SolveResult r = ops::solve(program, meta["spec"].toString().toStdString());
+    QStringList mine, recorded;
+    for (const auto& g : r.guards) mine << QString::fromStdString(g.python);
+    for (const auto& g : program.program().guards_code) recorded << QString::fromStdString(g);
+    QCOMPARE(mine, recorded);
+  }
+
+  // The seed's symbolic input shapes: w: [s0, 5], x: [s2], y: [s3, s2], z: [s2*s3].
+  void seed_dynamic_model_shapes() {
+    const ops::SolveResult r = solve_case(case_meta("dynamic_model_auto"));
+    std::map<std::string, std::vector<std::string>> shapes;
+    for (const auto& in : r.input_shapes) shapes[in.name] = in.dims;
+    QCOMPARE(shapes["w"][1], std::string("5"));
+    QCOMPARE(shapes["y"][1], shapes["x"][0]);
+    QCOMPARE(Expr::parse(shapes["z"][0]), Expr::parse(shapes["x"][0]) * Expr::parse(shapes["y"][0]));
+  }
+
+  // The shape rules against torch's own meta values: re-solving an AUTO-exported
+  // program with the spec it was exported with gives every node the symbolic
+  // shape torch recorded for it.
+  void node_shapes_equal_torch_data() {
+    QTest::addColumn<QString>("program");
+    for (const auto& f : QDir(cases_dir() + "/programs").entryList({"*.pt2"}, QDir::Files, QDir::Name))
+      QTest::newRow(qPrintable(f)) << "programs/" + f;
+  }
+  void node_shapes_equal_torch() {
+    QFETCH(QString, program);
+    const auto& p = prepared(program);
+    const ops::SolveResult r = ops::solve(p, p.recorded_spec());
+    QCOMPARE(r.status, ops::SolveStatus::Ok);
+    std::map<std::string, std::string> mine;
+    for (const auto& n : r.node_shapes) mine[n.node] = n.value;
+    QStringList differences;
+    for (const ir::Node* n : p.program().graph().nodes()) {
+      if (n->op != ir::OpKind::CallFunction) continue;
+      const std::string theirs = file_value(n->value);
+      if (!theirs.empty() && mine[n->name] != theirs)
+        differences << QString::fromStdString(n->name + " (" + n->target.qualified() + "): ExportLens " +
+                                              mine[n->name] + ", torch " + theirs);
+    }
+    if (program.endsWith("op_view_by_halves.pt2"))
+      QEXPECT_FAIL("", "torch's _reshape_view_helper rewrites view(s//2, 2, -1) as [(s//2), (s//((s//2))), s1]; "
+                   "ExportLens keeps the requested sizes (equal under the recorded guards)", Continue);
+    QVERIFY2(differences.isEmpty(), qPrintable(differences.join("\n")));
+  }
+
+  // Every case's spec survives Python -> model -> JSON -> model -> Python.
+  void spec_forms_round_trip() {
+    for (const auto& n : case_names()) {
+      const auto spec = symbolic::parse_dynamic_shapes(case_meta(n)["spec"].toString().toStdString());
+      const auto back = ops::spec_from_json(ops::spec_to_json(spec));
+      QCOMPARE(QString::fromStdString(symbolic::print_dynamic_shapes(back)),
+               QString::fromStdString(symbolic::print_dynamic_shapes(spec)));
+      QVERIFY2(symbolic::parse_dynamic_shapes(symbolic::print_dynamic_shapes(spec)) == spec, qPrintable(n));
+    }
+  }
+
+  void bad_spec_is_an_error() {
+    const ops::SolveResult r = ops::solve(prepared("programs/foo.pt2"), "dynamic_shapes = {\"x\": (dx, None)}");
+    QCOMPARE(r.status, ops::SolveStatus::Error);
+    QCOMPARE(QString::fromStdString(r.error_kind), QStringLiteral("spec"));
+    QVERIFY(QString::fromStdString(r.message).contains("line 1, column 25"));
+    const ops::SolveResult keys = ops::solve(prepared("programs/foo.pt2"), "dynamic_shapes = {\"a\": None, \"y\": None}");
+    QCOMPARE(keys.status, ops::SolveStatus::Error);
+    QVERIFY(QString::fromStdString(keys.message).contains("must be the arg names ['x', 'y']"));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestCheckOracle)
+#include "test_check_oracle.moc"

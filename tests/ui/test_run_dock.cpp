@@ -1,0 +1,245 @@
+// The Run dock on real torch.export fixtures: random inputs from the
+// signature, inputs from a file, per-node times as a heat map on the canvas,
+// errors that name the op or input (custom op, bad files, guard failures), a
+// GPU request on a machine without one, cancel; and a screenshot.
+#include <QtTest>
+
+#include <QAction>
+#include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+
+#include <memory>
+
+#include "support/fixtures.h"
+#include "ui/graph_scene.h"
+#include "ui/graph_view.h"
+#include "ui/main_window.h"
+#include "ui/node_item.h"
+#include "ui/node_times_model.h"
+#include "ui/program_model.h"
+#include "ui/run_outputs_model.h"
+#include "ui/run_panel.h"
+#include "ui/run_worker.h"
+
+using namespace exportlens;
+using exportlens::testing::fixture_file;
+using ui::MainWindow;
+
+namespace {
+
+QString cell(QAbstractItemModel* model, int row, int column) { return model->index(row, column).data().toString(); }
+
+}  // namespace
+
+class TestRunDock : public QObject {
+  Q_OBJECT
+
+  std::unique_ptr<MainWindow> window_;
+  QTemporaryDir tmp_;
+
+  bool open_and_wait(const QString& path) {
+    QSignalSpy shown(window_.get(), &MainWindow::programShown);
+    window_->openFile(path);
+    return shown.wait(60000);
+  }
+
+  ui::RunPanel* panel() const { return window_->runPanel(); }
+
+  // Runs with the panel's settings and waits for the outcome.
+  ui::RunOutcome run(const ui::RunSettings& settings) {
+    panel()->setSettings(settings);
+    QSignalSpy finished(window_->runWorker(), &ui::RunWorker::finished);
+    window_->runAction()->trigger();
+    if (finished.isEmpty() && !finished.wait(120000)) return {};
+    return finished.first().at(0).value<ui::RunOutcome>();
+  }
+
+  static ui::RunSettings random(const QString& device = QStringLiteral("cpu")) {
+    ui::RunSettings s;
+    s.seed = 7;
+    s.device = device;
+    return s;
+  }
+
+  static ui::RunSettings from_file(const QString& path) {
+    ui::RunSettings s;
+    s.inputs = ui::RunSettings::Inputs::File;
+    s.inputsFile = path;
+    return s;
+  }
+
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("ExportLens"));
+    QCoreApplication::setApplicationName(QStringLiteral("ExportLensRunTest"));
+    const QString program = fixture_file("dynamic_model_auto", "program.pt2");
+    if (!QFile::exists(program)) QSKIP(qPrintable("fixture missing: " + program));
+    window_ = std::make_unique<MainWindow>();
+    window_->resize(1440, 900);
+    window_->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+    QVERIFY(open_and_wait(program));
+  }
+
+  void toolbar_offers_cpu_and_gpu() {
+    QVERIFY(window_->runAction()->isEnabled());
+    QCOMPARE(window_->runAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_R));
+    QComboBox* devices = window_->toolbarDeviceBox();
+    QCOMPARE(devices->count(), 2);
+    QCOMPARE(devices->itemData(0).toString(), QStringLiteral("cpu"));
+    QCOMPARE(devices->itemData(1).toString(), QStringLiteral("cuda"));
+    devices->setCurrentIndex(1);  // the toolbar and the dock choose together
+    QCOMPARE(panel()->deviceBox()->currentIndex(), 1);
+    panel()->deviceBox()->setCurrentIndex(0);
+    QCOMPARE(devices->currentIndex(), 0);
+  }
+
+  void random_inputs_run_on_the_cpu() {
+    const ui::RunOutcome outcome = run(random());
+    QVERIFY2(outcome.succeeded(), qPrintable(outcome.error));
+    // DynamicModel: linear(w) -> [6, 3], flatten(x + y) + z -> [32].
+    ui::RunOutputsModel* outputs = panel()->outputsModel();
+    QCOMPARE(outputs->rowCount(), 2);
+    QCOMPARE(cell(outputs, 0, ui::RunOutputsModel::Output), QStringLiteral("linear"));
+    QCOMPARE(cell(outputs, 0, ui::RunOutputsModel::Shape), QStringLiteral("[6, 3]"));
+    QCOMPARE(cell(outputs, 1, ui::RunOutputsModel::Shape), QStringLiteral("[32]"));
+    QCOMPARE(cell(outputs, 0, ui::RunOutputsModel::DType), QStringLiteral("torch.float32"));
+    const double min = cell(outputs, 1, ui::RunOutputsModel::Min).toDouble();
+    const double max = cell(outputs, 1, ui::RunOutputsModel::Max).toDouble();
+    const double mean = cell(outputs, 1, ui::RunOutputsModel::Mean).toDouble();
+    QVERIFY(min <= mean && mean <= max && min < max);
+    QVERIFY(cell(outputs, 0, ui::RunOutputsModel::VsCpu).isEmpty());  // a CPU run has no reference
+    QVERIFY(panel()->messageText().startsWith(QStringLiteral("Ran on CPU in")));
+    QVERIFY(window_->statusText().startsWith(QStringLiteral("Ran on CPU in")));
+    // Per-node times, slowest first, and the same seed gives the same outputs.
+    ui::NodeTimesModel* times = panel()->timesModel();
+    QCOMPARE(times->rowCount(), 4);  // add, linear, flatten, add_1
+    QVERIFY(!times->timeText(QStringLiteral("linear")).isEmpty());
+    const QString first_mean = cell(outputs, 0, ui::RunOutputsModel::Mean);
+    QVERIFY(run(random()).succeeded());
+    QCOMPARE(cell(outputs, 0, ui::RunOutputsModel::Mean), first_mean);
+  }
+
+  void node_times_tint_the_canvas() {
+    ui::GraphScene* scene = window_->graphScene();
+    QVERIFY(scene->nodeItem(QStringLiteral("linear"))->heat() > 0);
+    QVERIFY(scene->nodeItem(QStringLiteral("x"))->heat() < 0);  // placeholders are not timed
+    qreal slowest = 0;
+    for (const auto* item : scene->nodeItems()) slowest = std::max(slowest, item->heat());
+    QCOMPARE(slowest, 1.0);
+    QVERIFY(scene->nodeItem(QStringLiteral("linear"))->toolTip().contains(QStringLiteral(" ms")));
+    panel()->heatAction()->setChecked(false);
+    QVERIFY(scene->nodeItem(QStringLiteral("linear"))->heat() < 0);
+    panel()->heatAction()->setChecked(true);
+    QVERIFY(scene->nodeItem(QStringLiteral("linear"))->heat() > 0);
+  }
+
+  void choosing_a_timed_node_selects_it() {
+    QTableView* table = panel()->timesTable();
+    table->setCurrentIndex(table->model()->index(0, 0));
+    const QString node = table->model()->index(0, 0).data().toString();
+    QCOMPARE(window_->programModel()->selectedName(), node);
+  }
+
+  void inputs_from_a_file() {
+    const ui::RunOutcome outcome = run(from_file(fixture_file("dynamic_model_auto", "inputs.pt")));
+    QVERIFY2(outcome.succeeded(), qPrintable(outcome.error));
+    QCOMPARE(cell(panel()->outputsModel(), 1, ui::RunOutputsModel::Shape), QStringLiteral("[32]"));
+  }
+
+  void bad_inputs_file_names_the_file() {
+    const QString bad = tmp_.filePath(QStringLiteral("garbage.pt"));
+    QFile f(bad);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("this is not a torch.save file");
+    f.close();
+    const ui::RunOutcome outcome = run(from_file(bad));
+    QVERIFY(!outcome.succeeded());
+    QVERIFY2(outcome.error.contains(bad) && outcome.error.contains(QStringLiteral("torch.save")),
+             qPrintable(outcome.error));
+    QVERIFY(panel()->messageText().startsWith(QStringLiteral("Run failed: ")));
+    QVERIFY(window_->statusText().startsWith(QStringLiteral("Run failed: ")));
+    // The last good outputs stay.
+    QCOMPARE(panel()->outputsModel()->rowCount(), 2);
+  }
+
+  void inputs_that_break_a_guard_name_the_input() {
+    // m_linear's inputs: one tensor where DynamicModel takes four.
+    const ui::RunOutcome count = run(from_file(fixture_file("m_linear", "inputs.pt")));
+    QVERIFY(!count.succeeded());
+    QVERIFY2(count.error.contains(QStringLiteral("inputs do not match")), qPrintable(count.error));
+    QVERIFY2(panel()->messageText().contains(QStringLiteral("input")), qPrintable(panel()->messageText()));
+  }
+
+  void gpu_without_cuda_says_why() {
+    QString why;
+    if (ui::RunWorker::deviceAvailable(QStringLiteral("cuda"), &why)) QSKIP("this machine has CUDA");
+    QVERIFY(!why.isEmpty());
+    // Still offered, with the reason as its tooltip.
+    QVERIFY(panel()->deviceBox()->itemData(1, Qt::ToolTipRole).toString().contains(why));
+    const ui::RunOutcome outcome = run(random(QStringLiteral("cuda")));
+    QVERIFY(!outcome.succeeded());
+    const QString expected = QStringLiteral("GPU (CUDA) is not available here: ") + why;
+    QVERIFY2(outcome.error.contains(expected), qPrintable(outcome.error));
+    QVERIFY(panel()->messageText().contains(expected));
+    QVERIFY(window_->statusText().contains(QStringLiteral("GPU (CUDA) is not available here")));
+    QVERIFY(panel()->runButton()->isEnabled());
+    panel()->deviceBox()->setCurrentIndex(0);
+  }
+
+  void cancel_stops_the_run() {
+    panel()->setSettings(random());
+    QSignalSpy cancelled(window_->runWorker(), &ui::RunWorker::cancelled);
+    QSignalSpy finished(window_->runWorker(), &ui::RunWorker::finished);
+    panel()->runNow();
+    QVERIFY(window_->runWorker()->isBusy());
+    auto* cancel = panel()->findChild<QPushButton*>(QStringLiteral("runCancelButton"));
+    QVERIFY(cancel->isEnabled());
+    QTest::mouseClick(cancel, Qt::LeftButton);
+    QCOMPARE(cancelled.size(), 1);
+    QVERIFY(!window_->runWorker()->isBusy());
+    QCOMPARE(panel()->messageText(), QStringLiteral("Run cancelled."));
+    QTest::qWait(300);  // the abandoned job ends and is dropped
+    QCOMPARE(finished.size(), 0);
+    QVERIFY(panel()->runButton()->isEnabled());
+  }
+
+  void screenshot() {
+    QVERIFY(run(random()).succeeded());
+    auto* dock = window_->findChild<QDockWidget*>(QStringLiteral("runDock"));
+    dock->raise();
+    window_->graphView()->fitAll();
+    window_->programModel()->selectNode(QStringLiteral("linear"));
+    QTest::qWait(50);
+    const QString dir = QStringLiteral(EXPORTLENS_BINARY_DIR "/screenshots");
+    QVERIFY(QDir().mkpath(dir));
+    QVERIFY(window_->grab().save(dir + QStringLiteral("/run_dock.png")));
+  }
+
+  void unregistered_custom_op_is_named() {
+    QVERIFY(open_and_wait(fixture_file("custom_op", "program.pt2")));
+    const ui::RunOutcome outcome = run(random());
+    QVERIFY(!outcome.succeeded());
+    QVERIFY2(outcome.error.contains(QStringLiteral("my_custom_library::custom_op")), qPrintable(outcome.error));
+    QVERIFY(panel()->messageText().contains(QStringLiteral("my_custom_library::custom_op")));
+    QCOMPARE(panel()->outputsModel()->rowCount(), 0);  // a new program starts empty
+    const QString dir = QStringLiteral(EXPORTLENS_BINARY_DIR "/screenshots");
+    window_->findChild<QDockWidget*>(QStringLiteral("runDock"))->raise();
+    QTest::qWait(20);
+    QVERIFY(window_->grab().save(dir + QStringLiteral("/run_dock_custom_op.png")));
+  }
+
+  void cleanupTestCase() { window_.reset(); }
+};
+
+QTEST_MAIN(TestRunDock)
+#include "test_run_dock.moc"

@@ -1,0 +1,41 @@
+#pragma once
+// The Dynamic shapes dock: the spec as a table of inputs × dims with a cell
+// editor, and as Python text; undo / redo and "Recorded spec" above them.
+#include <QWidget>
+
+class QLabel;
+class QTabWidget;
+class QTableView;
+
+namespace exportlens::ui {
+
+class DynamicShapesModel;
+class SpecSession;
+class SpecTextEditor;
+
+class DynamicShapesPanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit DynamicShapesPanel(SpecSession* session, QWidget* parent = nullptr);
+
+  QTableView* table() const { return table_; }
+  DynamicShapesModel* model() const { return model_; }
+  SpecTextEditor* textEditor() const { return text_; }
+  QTabWidget* tabs() const { return tabs_; }
+
+ signals:
+  /// A row's input was picked: its placeholder node.
+  void nodeActivated(const QString& name);
+
+ private:
+  void updateNotice();
+
+  SpecSession* session_;
+  DynamicShapesModel* model_;
+  QTableView* table_;
+  SpecTextEditor* text_;
+  QTabWidget* tabs_;
+  QLabel* notice_;
+};
+
+}  // namespace exportlens::ui
