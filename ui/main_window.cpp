@@ -174,7 +174,8 @@ void MainWindow::createShapesDocks() {
   addDockWidget(Qt::BottomDockWidgetArea, guards_dock_);
 
   violations_panel_ = new ViolationsPanel(spec_session_, this);
-  violations_dock_ = make_dock(tr("Violations && fixes"), QStringLiteral("violationsDock"), violations_panel_, this);
+  // Not "&": dock tabs read it as a mnemonic and title bars do not, so no spelling shows right in both.
+  violations_dock_ = make_dock(tr("Violations and fixes"), QStringLiteral("violationsDock"), violations_panel_, this);
   addDockWidget(Qt::BottomDockWidgetArea, violations_dock_);
 
   shapes_panel_ = new DynamicShapesPanel(spec_session_, this);

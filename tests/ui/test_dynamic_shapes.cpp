@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
@@ -150,8 +151,9 @@ class TestDynamicShapes : public QObject {
     const QString shots = QStringLiteral(EXPORTLENS_BINARY_DIR "/screenshots");
     QVERIFY(QDir().mkpath(shots));
     QVERIFY(window_->dynamicShapesPanel()->grab().save(shots + QStringLiteral("/dynamic_shapes_editor.png")));
+    editor->minBox()->setValue(-1);  // unbounded, as in torch's case
     QTest::keyClick(editor->kindBox(), Qt::Key_Return);  // the view commits and closes the editor
-    QTRY_COMPARE(cell(table_model(), row_of(QStringLiteral("x")), ui::DynamicShapesModel::FirstDim), QStringLiteral("dx [2, ∞)"));
+    QTRY_COMPARE(cell(table_model(), row_of(QStringLiteral("x")), ui::DynamicShapesModel::FirstDim), QStringLiteral("dx"));
     QVERIFY(!table->findChild<ui::DimSpecEditor*>(QStringLiteral("dimSpecEditor")));
     QCOMPARE(window_->shapesStatusText(), QStringLiteral("solving…"));
     set_dim(QStringLiteral("x"), 1, named("d1"));

@@ -148,7 +148,7 @@ class TestUiModels : public QObject {
     ui::SignatureTableModel model;
     model.setProgram(tiny_program());
     QCOMPARE(model.rowCount(), 4);
-    QCOMPARE(model.columnCount(), 4);
+    QCOMPARE(model.columnCount(), 5);
     QCOMPARE(model.index(1, 0).data().toString(), QStringLiteral("PARAMETER"));
     QCOMPARE(model.index(1, 2).data().toString(), QStringLiteral("fc.weight"));
     QCOMPARE(model.index(2, 3).data().toString(), QStringLiteral("yes"));
@@ -157,6 +157,13 @@ class TestUiModels : public QObject {
     QCOMPARE(model.nodeAt(3), QStringLiteral("view"));
     QCOMPARE(model.rowOf(QStringLiteral("b_running_mean")), 2);
     QCOMPARE(model.rowOf(QStringLiteral("relu")), -1);
+    // Shape: the file's until a solve gives one.
+    QCOMPARE(model.headerData(ui::SignatureTableModel::Shape, Qt::Horizontal).toString(), QStringLiteral("Shape"));
+    ui::NodeSolveFactsMap facts;
+    facts[QStringLiteral("x")].value = QStringLiteral("f32[s0, 4]");
+    model.setSolved(facts);
+    QCOMPARE(model.index(0, ui::SignatureTableModel::Shape).data().toString(), QStringLiteral("f32[s0, 4]"));
+    QCOMPARE(model.headerData(ui::SignatureTableModel::Shape, Qt::Horizontal).toString(), QStringLiteral("Shape (solved)"));
     model.setProgram(nullptr);
     QCOMPARE(model.rowCount(), 0);
   }
