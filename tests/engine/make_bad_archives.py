@@ -70,6 +70,11 @@ def main():
         next(iter(values.values()))["dtype"] = 999
     rewrite(good, os.path.join(out, "bad_dtype.pt2"), edit_model_json(bad_dtype))
 
+    # An op no library in any process defines: reading and printing work, running names it.
+    def unknown_op(doc):
+        doc["graph_module"]["graph"]["nodes"][0]["target"] = "torch.ops.nowhere_lib.not_loaded.default"
+    rewrite(good, os.path.join(out, "unknown_op.pt2"), edit_model_json(unknown_op))
+
     torch.save((torch.randn(3, 10),), os.path.join(out, "wrong_shape_inputs.pt"))
     torch.save((torch.randn(2, 10, dtype=torch.float64),), os.path.join(out, "wrong_dtype_inputs.pt"))
     open(os.path.join(out, "not_inputs.pt"), "wb").write(b"garbage")
