@@ -5,32 +5,14 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "support/exportlens_process.h"
 #include "support/fixtures.h"
 
 using namespace exportlens::testing;
 
 namespace {
 
-struct Result {
-  int code = -1;
-  QString out, err;
-};
-
-// Runs exportlens with no display and no Qt platform: the CLI must not need one.
-Result run_exportlens(const QStringList& args) {
-  QProcess p;
-  auto env = QProcessEnvironment::systemEnvironment();
-  env.remove("DISPLAY");
-  env.remove("WAYLAND_DISPLAY");
-  env.remove("QT_QPA_PLATFORM");
-  p.setProcessEnvironment(env);
-  p.start(EXPORTLENS_BINARY, args);
-  if (!p.waitForFinished(120000)) qFatal("exportlens %s did not finish", qPrintable(args.join(' ')));
-  return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
-          QString::fromUtf8(p.readAllStandardError())};
-}
-
-Result python(const QString& code, const QStringList& args) {
+ProcessResult python(const QString& code, const QStringList& args) {
   QProcess p;
   p.start(EXPORTLENS_PYTHON, QStringList{"-c", code} + args);
   if (!p.waitForFinished(120000)) qFatal("python did not finish");

@@ -3,33 +3,17 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "support/exportlens_process.h"
 #include "support/fixtures.h"
 
 using namespace exportlens::testing;
 
 namespace {
 
-struct Result {
-  int code = -1;
-  QString out, err;
-};
-
-Result check(const QStringList& args) {
-  QProcess p;
-  auto env = QProcessEnvironment::systemEnvironment();
-  env.remove("DISPLAY");
-  env.remove("WAYLAND_DISPLAY");
-  env.remove("QT_QPA_PLATFORM");
-  p.setProcessEnvironment(env);
-  p.start(EXPORTLENS_BINARY, QStringList{"check"} + args);
-  if (!p.waitForFinished(120000)) qFatal("exportlens check did not finish");
-  return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
-          QString::fromUtf8(p.readAllStandardError())};
-}
+ProcessResult check(const QStringList& args) { return run_exportlens(QStringList{"check"} + args); }
 
 QString cases() { return fixtures_dir() + "/check_cases"; }
 QJsonObject meta(const QString& name) { return read_json(cases() + "/" + name + "/meta.json"); }
