@@ -30,7 +30,8 @@ const Command* find_command(const std::string& name) {
 std::string main_help() {
   std::string h =
       "ExportLens — a workbench for torch.export programs\n\n"
-      "usage: exportlens [FILE.pt2]            open the GUI (on FILE, or the built-in example)\n"
+      "usage: exportlens [FILE.pt2 | LIB.so]   open the GUI (on FILE or a C++ model library, else the Examples page)\n"
+      "       exportlens --example             open the GUI on the built-in example program\n"
       "       exportlens COMMAND [ARGS...]     run headless\n"
       "       exportlens COMMAND --help        help for one command\n\ncommands:\n";
   for (const auto& c : commands()) h += "  " + c.name + std::string(8 - std::min<size_t>(7, c.name.size()), ' ') + c.summary + "\n";

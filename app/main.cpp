@@ -1,5 +1,6 @@
-// exportlens: the GUI when called with no command (optionally a FILE.pt2),
-// the headless CLI when the first argument is a command.
+// exportlens: the GUI when called with no command (optionally a FILE.pt2 or
+// a model library .so; --example opens the built-in example program), the
+// headless CLI when the first argument is a command.
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -12,11 +13,13 @@
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (!args.empty() && exportlens::app::is_cli_invocation(args[0])) return exportlens::app::run_cli(args);
+  if (args.size() == 1 && args[0] == "--example")
+    return exportlens::ui::run_gui(argc, argv, std::nullopt, exportlens::ui::GuiStart::BuiltinExample);
   std::optional<std::string> file;
   if (!args.empty()) {
     // Anything that is neither a command nor a .pt2 path is a typo, not a file to open.
     std::error_code ec;
-    if (!std::filesystem::exists(args[0], ec) && !args[0].ends_with(".pt2")) {
+    if (!std::filesystem::exists(args[0], ec) && !args[0].ends_with(".pt2") && !args[0].ends_with(".so")) {
       std::cerr << "exportlens: error: unknown command or file '" << args[0] << "'\n\n"
                 << exportlens::app::main_help();
       return 2;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One entry point for a fresh clone:
-#   packaging/build.sh run   [FILE.pt2]  set up, build, open the GUI (the built-in example by default)
+#   packaging/build.sh run   [FILE]      set up, build, open the GUI on FILE (.pt2 or model .so), by default on the built-in example
 #   packaging/build.sh test             set up, build, run the whole test suite
 #   packaging/build.sh build            set up and build only
 # Set-up (packaging/setup.sh) is idempotent; the build is incremental (Ninja + ccache).
@@ -26,6 +26,7 @@ case "$mode" in
     ;;
   run)
     app="$build/app/exportlens"
+    [ $# -gt 0 ] || set -- --example
     if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] || [ -n "${QT_QPA_PLATFORM:-}" ]; then
       exec "$app" "$@"
     else

@@ -1,28 +1,15 @@
 #include "ui/dynamic_shapes_model.h"
 
+#include <QColor>
 #include <QFont>
 #include <QFontDatabase>
 
 #include "ui/dim_spec_text.h"
+#include "ui/shape_text.h"
 #include "ui/spec_document.h"
 #include "ui/spec_session.h"
 
 namespace exportlens::ui {
-namespace {
-
-QString sizes_text(const std::vector<int64_t>& sizes) {
-  QStringList parts;
-  for (int64_t s : sizes) parts << QString::number(s);
-  return QStringLiteral("[%1]").arg(parts.join(QStringLiteral(", ")));
-}
-
-QString shape_text(const std::vector<std::string>& dims) {
-  QStringList parts;
-  for (const auto& d : dims) parts << QString::fromStdString(d);
-  return QStringLiteral("[%1]").arg(parts.join(QStringLiteral(", ")));
-}
-
-}  // namespace
 
 DynamicShapesModel::DynamicShapesModel(SpecSession* session, QObject* parent)
     : QAbstractTableModel(parent), session_(session) {
@@ -92,7 +79,7 @@ QVariant DynamicShapesModel::data(const QModelIndex& index, int role) const {
     return {};
   }
   if (index.column() == Example) {
-    if (role == Qt::DisplayRole) return input.is_tensor ? sizes_text(input.sizes) : tr("not a tensor");
+    if (role == Qt::DisplayRole) return input.is_tensor ? shape_text(input.sizes) : tr("not a tensor");
     if (role == Qt::ForegroundRole && !input.is_tensor) return QColor(Qt::gray);
     return {};
   }
@@ -130,7 +117,7 @@ QVariant DynamicShapesModel::data(const QModelIndex& index, int role) const {
     case Qt::ForegroundRole:
       return entry.is_static() ? QVariant(QColor(Qt::gray)) : QVariant();
     case Qt::BackgroundRole:
-      return violated(index.row(), dim) ? QVariant(violation_color_) : QVariant();
+      return violated(index.row(), dim) ? QVariant(QColor(255, 90, 70, 70)) : QVariant();  // reads on light and dark
   }
   return {};
 }
@@ -164,12 +151,6 @@ QString DynamicShapesModel::nodeAt(int row) const {
   if (row >= static_cast<int>(users.size())) return {};
   const auto& arg = users[row]->arg;
   return arg.type == ir::SpecArgument::Type::Constant ? QString() : QString::fromStdString(arg.name);
-}
-
-QStringList DynamicShapesModel::dimNames() const {
-  QStringList names;
-  for (const auto& name : session_->document()->spec().dim_order) names << QString::fromStdString(name);
-  return names;
 }
 
 }  // namespace exportlens::ui

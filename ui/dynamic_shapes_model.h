@@ -5,7 +5,6 @@
 // Cells the latest violations name are tinted. Edits become undoable spec
 // edits (SpecDocument::setDim); the value of a cell's EditRole is a DimEdit.
 #include <QAbstractTableModel>
-#include <QColor>
 
 #include "ui/spec_edits.h"
 
@@ -35,10 +34,6 @@ class DynamicShapesModel : public QAbstractTableModel {
   QString nodeAt(int row) const;
   /// The cell of `input`'s dimension `dim`.
   QModelIndex dimIndex(int input, int dim) const { return index(input, FirstDim + dim); }
-  /// Names of the Dims the spec declares (for the cell editor).
-  QStringList dimNames() const;
-  /// The tint of cells a violation names.
-  void setViolationColor(const QColor& color) { violation_color_ = color; }
 
  private:
   int maxRank() const;
@@ -48,7 +43,6 @@ class DynamicShapesModel : public QAbstractTableModel {
 
   SpecSession* session_;
   int rank_ = 0;  // columns are fixed between resets
-  QColor violation_color_{255, 90, 70, 70};
 };
 
 }  // namespace exportlens::ui

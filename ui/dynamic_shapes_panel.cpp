@@ -11,6 +11,7 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include "ui/data_table.h"
 #include "ui/dim_spec_delegate.h"
 #include "ui/dynamic_shapes_model.h"
 #include "ui/spec_document.h"
@@ -33,25 +34,25 @@ DynamicShapesPanel::DynamicShapesPanel(SpecSession* session, QWidget* parent)
     : QWidget(parent),
       session_(session),
       model_(new DynamicShapesModel(session, this)),
-      table_(new QTableView(this)),
+      table_(make_data_table(model_, QStringLiteral("dynamicShapesTable"), this)),
       text_(new SpecTextEditor(session->document(), this)),
       tabs_(new QTabWidget(this)),
       notice_(new QLabel(this)) {
-  table_->setObjectName(QStringLiteral("dynamicShapesTable"));
-  table_->setModel(model_);
+  // Unlike the read-only tables: cells are picked and edited one at a time.
   table_->setItemDelegate(new DimSpecDelegate(session->document(), table_));
   table_->setSelectionBehavior(QAbstractItemView::SelectItems);
-  table_->setSelectionMode(QAbstractItemView::SingleSelection);
   table_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
                           QAbstractItemView::AnyKeyPressed);
-  table_->setAlternatingRowColors(true);
-  table_->horizontalHeader()->setStretchLastSection(true);
-  table_->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+  table_->setShowGrid(true);
   table_->verticalHeader()->hide();
   table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 12);
   table_->horizontalHeader()->setMinimumSectionSize(table_->fontMetrics().horizontalAdvance(QStringLiteral("DYNAMIC")) + 16);
   connect(model_, &QAbstractItemModel::modelReset, table_, &QTableView::resizeColumnsToContents);
-  connect(model_, &QAbstractItemModel::dataChanged, table_, &QTableView::resizeColumnsToContents);
+  connect(model_, &QAbstractItemModel::dataChanged, this, [this] {
+    // The dims' texts change with edits; the solved shape keeps stretching to the edge.
+    for (int column = DynamicShapesModel::FirstDim; column < model_->solvedColumn(); ++column)
+      table_->resizeColumnToContents(column);
+  });
   connect(table_->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& current) {
     if (current.isValid()) emit nodeActivated(model_->nodeAt(current.row()));
   });

@@ -7,7 +7,7 @@
 
 namespace exportlens::ui {
 
-int run_gui(int argc, char** argv, const std::optional<std::string>& file) {
+int run_gui(int argc, char** argv, const std::optional<std::string>& file, GuiStart start) {
   QApplication app(argc, argv);
   QApplication::setOrganizationName(QStringLiteral("ExportLens"));
   QApplication::setApplicationName(QStringLiteral("ExportLens"));
@@ -16,8 +16,10 @@ int run_gui(int argc, char** argv, const std::optional<std::string>& file) {
   window.show();
   if (file) {
     window.openFile(QString::fromStdString(*file));
+  } else if (start == GuiStart::BuiltinExample) {
+    window.openBuiltinExample();  // the Examples page stays one tab away
   } else {
-    window.openBuiltinExample();
+    window.showExamplesPage();  // the start page: examples to trace, Open, the built-in .pt2
   }
   return QApplication::exec();
 }

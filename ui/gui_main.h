@@ -5,9 +5,12 @@
 
 namespace exportlens::ui {
 
-/// Runs the main window until it closes; opens `file`, or the built-in
-/// example without one. Returns the application's exit code.
-int run_gui(int argc, char** argv, const std::optional<std::string>& file);
+/// What the window shows first when no file is given.
+enum class GuiStart { ExamplesPage, BuiltinExample };
+
+/// Runs the main window until it closes; opens `file`, or without one shows
+/// `start`. Returns the application's exit code.
+int run_gui(int argc, char** argv, const std::optional<std::string>& file, GuiStart start = GuiStart::ExamplesPage);
 
 /// Where the built-in example .pt2 lives, if the app ships it as a file
 /// (otherwise the Qt resource :/examples/dynamic_model.pt2 is used).

@@ -9,7 +9,6 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QMenuBar>
@@ -29,12 +28,14 @@
 #include "ui/builtin_example.h"
 #include "ui/busy_overlay.h"
 #include "ui/code_view.h"
+#include "ui/data_table.h"
 #include "ui/dynamic_shapes_panel.h"
 #include "ui/find_bar.h"
 #include "ui/graph_scene.h"
 #include "ui/graph_view.h"
 #include "ui/guards_model.h"
 #include "ui/inspector_widget.h"
+#include "ui/ir_levels_ui.h"
 #include "ui/node_item.h"
 #include "ui/node_solve_facts.h"
 #include "ui/program_loader.h"
@@ -54,23 +55,9 @@ constexpr char kGeometryKey[] = "mainWindow/geometry";
 constexpr char kStateKey[] = "mainWindow/state";
 constexpr char kLastDirKey[] = "mainWindow/lastDirectory";
 
-bool is_pt2(const QUrl& url) {
-  return url.isLocalFile() && url.toLocalFile().endsWith(QLatin1String(".pt2"), Qt::CaseInsensitive);
-}
-
-QTableView* make_table(QAbstractItemModel* model, QWidget* parent) {
-  auto* table = new QTableView(parent);
-  table->setModel(model);
-  table->setSelectionBehavior(QAbstractItemView::SelectRows);
-  table->setSelectionMode(QAbstractItemView::SingleSelection);
-  table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  table->setAlternatingRowColors(true);
-  table->setShowGrid(false);
-  table->setWordWrap(false);
-  table->horizontalHeader()->setStretchLastSection(true);
-  table->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-  table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 8);
-  return table;
+bool is_pt2(const QUrl& url) {  // or a C++ model library, traced
+  return url.isLocalFile() && (url.toLocalFile().endsWith(QLatin1String(".pt2"), Qt::CaseInsensitive) ||
+                               is_model_library(url.toLocalFile()));
 }
 
 QDockWidget* make_dock(const QString& title, const QString& object_name, QWidget* content, QWidget* parent) {
@@ -101,7 +88,9 @@ MainWindow::MainWindow(QWidget* parent)
   run_worker_ = new RunWorker(this);
   createCentralArea();
   createDocks();
+  ir_levels_ = new IrLevelsUi(this);
   createActions();
+  createTraceActions();
   createMenus();
   createToolBar();
   createStatusBar();
@@ -145,12 +134,12 @@ void MainWindow::createDocks() {
   addDockWidget(Qt::RightDockWidgetArea, inspector_dock_);
 
   signature_model_ = new SignatureTableModel(this);
-  signature_table_ = make_table(signature_model_, this);
+  signature_table_ = make_data_table(signature_model_, QStringLiteral("signatureTable"), this);
   signature_dock_ = make_dock(tr("Graph signature"), QStringLiteral("signatureDock"), signature_table_, this);
   addDockWidget(Qt::BottomDockWidgetArea, signature_dock_);
 
   range_model_ = new RangeConstraintsModel(this);
-  range_table_ = make_table(range_model_, this);
+  range_table_ = make_data_table(range_model_, QStringLiteral("rangeConstraintsTable"), this);
   range_dock_ = make_dock(tr("Range constraints"), QStringLiteral("rangeConstraintsDock"), range_table_, this);
   addDockWidget(Qt::BottomDockWidgetArea, range_dock_);
   createShapesDocks();
@@ -168,8 +157,7 @@ void MainWindow::createDocks() {
 
 void MainWindow::createShapesDocks() {
   guards_model_ = new GuardsModel(this);
-  guards_table_ = make_table(guards_model_, this);
-  guards_table_->setObjectName(QStringLiteral("guardsTable"));
+  guards_table_ = make_data_table(guards_model_, QStringLiteral("guardsTable"), this);
   guards_dock_ = make_dock(tr("Guards"), QStringLiteral("guardsDock"), guards_table_, this);
   addDockWidget(Qt::BottomDockWidgetArea, guards_dock_);
 
@@ -252,6 +240,7 @@ void MainWindow::createActions() {
 void MainWindow::createMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(open_action_);
+  file->addAction(open_model_action_);
   recent_menu_ = file->addMenu(tr("Open &Recent"));
   connect(recent_menu_, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
   file->addAction(example_action_);
@@ -270,6 +259,8 @@ void MainWindow::createMenus() {
   view_menu_->addAction(zoom_reset_action_);
   view_menu_->addSeparator();
   view_menu_->addAction(find_action_);
+  view_menu_->addSeparator();
+  ir_levels_->addToViewMenu(view_menu_);
   view_menu_->addSeparator();
   QMenu* legend = view_menu_->addMenu(tr("Node &Colours"));
   connect(legend, &QMenu::aboutToShow, this, [this, legend] {
@@ -292,6 +283,7 @@ void MainWindow::createMenus() {
   view_menu_->addSeparator();
   view_menu_->addAction(run_panel_->heatAction());
 
+  createExamplesMenu();
   QMenu* run = menuBar()->addMenu(tr("&Run"));
   run->addAction(run_action_);
 
@@ -324,7 +316,7 @@ void MainWindow::createToolBar() {
   connect(toolbar_device_, &QComboBox::currentIndexChanged, run_panel_->deviceBox(), &QComboBox::setCurrentIndex);
   connect(run_panel_->deviceBox(), &QComboBox::currentIndexChanged, toolbar_device_, &QComboBox::setCurrentIndex);
   bar->addWidget(toolbar_device_);
-  // The IR switch of a later issue goes here.
+  ir_levels_->addToToolBar(bar);
   auto* spacer = new QWidget(bar);
   spacer->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
   bar->addWidget(spacer);
@@ -438,7 +430,10 @@ void MainWindow::connectLoader() {
   connect(overlay_, &BusyOverlay::cancelRequested, loader_, &ProgramLoader::cancel);
 }
 
-void MainWindow::openFile(const QString& path) { open(path, QString(), true); }
+void MainWindow::openFile(const QString& path) {
+  if (is_model_library(path)) return openModelLibrary(path);
+  open(path, QString(), true);
+}
 
 void MainWindow::openBuiltinExample() {
   const QString path = builtin_example_file();
@@ -452,6 +447,7 @@ void MainWindow::openBuiltinExample() {
 void MainWindow::reload() {
   if (!model_->loaded()) return;
   reselect_after_load_ = model_->selectedName();
+  if (shown_trace_) return startTrace(*shown_trace_, false);  // a traced model: trace it again
   const LoadedProgramPtr& current = model_->loaded();
   open(current->path, current->displayName, false);
 }
@@ -469,6 +465,7 @@ void MainWindow::showOpenDialog() {
 void MainWindow::open(const QString& path, const QString& displayName, bool remember) {
   pending_display_name_ = displayName.isEmpty() ? QFileInfo(path).fileName() : displayName;
   pending_remember_ = remember;
+  pending_trace_.reset();  // startTrace() sets it after
   loader_->setNodeFont(font());
   loader_->load(path, pending_display_name_);
 }
@@ -495,19 +492,11 @@ void MainWindow::endBusy() {
 void MainWindow::onLoaded(const LoadedProgramPtr& program) {
   endBusy();
   if (pending_remember_) recent_.add(program->path);
-  model_->setLoaded(program);
-  scene_->setProgram(program);
-  code_->setProgram(program);
-  inspector_->setProgram(program);
-  signature_model_->setProgram(program);
-  range_model_->setProgram(program);
-  signature_table_->resizeColumnsToContents();
-  range_table_->resizeColumnsToContents();
-  find_bar_->setProgram(program);
+  showProgramViews(program);
   spec_session_->setProgram(program);
   run_panel_->setProgram(program);
   run_action_->setEnabled(true);
-  view_->showStart(scene_->startFocus());
+  ir_levels_->setTraining(program);
   updateTitle();
   const auto scopes = program->layout.clusters.size();
   QString message = tr("%1: %2 nodes, %3 %4, opened in %5 s")
@@ -522,6 +511,22 @@ void MainWindow::onLoaded(const LoadedProgramPtr& program) {
   if (!reselect_after_load_.isEmpty()) model_->selectNode(reselect_after_load_);
   reselect_after_load_.clear();
   emit programShown(program->path);
+}
+
+void MainWindow::showProgramViews(const LoadedProgramPtr& program) {
+  model_->setLoaded(program);
+  scene_->setProgram(program);
+  code_->setProgram(program);
+  inspector_->setProgram(program);
+  signature_model_->setProgram(program);
+  range_model_->setProgram(program);
+  signature_table_->resizeColumnsToContents();
+  range_table_->resizeColumnsToContents();
+  find_bar_->setProgram(program);
+  view_->showStart(scene_->startFocus());
+  // Another level of the program the spec is solved for: its solved shapes, by node name.
+  const LoadedProgramPtr& solved = spec_session_->program();
+  if (solved && solved != program && solved->path == program->path && spec_session_->result()) showSolveResult();
 }
 
 // ---- dynamic shapes -------------------------------------------------------
@@ -591,6 +596,10 @@ void MainWindow::connectRun() {
 void MainWindow::onLoadFailed(const QString& path, const QString& message) {
   endBusy();
   reselect_after_load_.clear();
+  if (showTraceFailure(path, message)) {  // shown on the Examples page or in its own dialog
+    emit loadFailed(path, message);
+    return;
+  }
   status_label_->setText(tr("Could not open %1").arg(QFileInfo(path).fileName()));
   // Not exec(): the window stays responsive (and scriptable in tests).
   auto* box = new QMessageBox(QMessageBox::Critical, tr("Could not open file"),

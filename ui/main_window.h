@@ -6,8 +6,12 @@
 #include <QMainWindow>
 #include <QString>
 
+#include <memory>
+#include <optional>
+
 #include "ui/loaded_program.h"
 #include "ui/recent_files.h"
+#include "ui/trace_job.h"
 
 class QAction;
 class QComboBox;
@@ -24,6 +28,7 @@ namespace exportlens::ui {
 class BusyOverlay;
 class CodeView;
 class DynamicShapesPanel;
+class ExamplesGallery;
 class GuardsModel;
 class RunPanel;
 class RunWorker;
@@ -33,6 +38,7 @@ class FindBar;
 class GraphScene;
 class GraphView;
 class InspectorWidget;
+class IrLevelsUi;
 class ProgramLoader;
 class ProgramModel;
 class RangeConstraintsModel;
@@ -62,16 +68,34 @@ class MainWindow : public QMainWindow {
   RunPanel* runPanel() const { return run_panel_; }
   QAction* runAction() const { return run_action_; }
   QComboBox* toolbarDeviceBox() const { return toolbar_device_; }
+  /// The IR-level switch, provenance, expansions, histogram and compare tab (ir_levels_ui.h).
+  IrLevelsUi* irLevels() const { return ir_levels_; }
+  /// The Examples page (the start page) and the C++ model actions (main_window_trace.cpp).
+  ExamplesGallery* examplesGallery() const { return gallery_; }
+  QAction* openModelAction() const { return open_model_action_; }
+  QMenu* examplesMenu() const { return examples_menu_; }
   /// The status bar's text, and its dynamic-shapes verdict ("ok", "2 violations").
   QString statusText() const;
   QString shapesStatusText() const;
   bool isLoading() const;
+  /// Shows `program` (the opened one, or one of its IR levels) in the canvas,
+  /// code, inspector, signature, range constraints and find bar.
+  void showProgramViews(const LoadedProgramPtr& program);
+  void showStatus(const QString& text);
 
  public slots:
   void openFile(const QString& path);
   void openBuiltinExample();
   void reload();
   void showOpenDialog();
+  /// Traces a gallery example (with `spec` instead of its own) off the GUI thread.
+  void openExample(const QString& name, const std::optional<QString>& spec = std::nullopt);
+  /// Traces a model library's model; with several and no `model`, asks which.
+  void openModelLibrary(const QString& path, const QString& model = QString());
+  void showOpenModelDialog();
+  void showExamplesPage();
+  /// Traces the model on screen again with the Dynamic shapes dock's spec.
+  void retraceWithShapesSpec();
 
  signals:
   /// A program finished loading and is on screen.
@@ -99,10 +123,14 @@ class MainWindow : public QMainWindow {
   void connectShapes();
   void connectRun();
   void showSolveResult();
-  void showStatus(const QString& text);
   void restoreWindowState();
   void rebuildRecentMenu();
   void open(const QString& path, const QString& displayName, bool remember);
+  void createTraceActions();
+  void createExamplesMenu();
+  void startTrace(const TraceJob& job, bool remember);
+  bool showTraceFailure(const QString& path, const QString& message);  // true when `path` was a trace
+  void noteTraceShown(const LoadedProgramPtr& program);
 
   void onLoadStarted(const QString& path);
   void onLoadProgress(int percent, const QString& stage);
@@ -119,6 +147,14 @@ class MainWindow : public QMainWindow {
   QString pending_display_name_;
   bool pending_remember_ = false;
   QString reselect_after_load_;
+  std::optional<TraceJob> pending_trace_;  // the trace the loader runs, if it runs one
+  std::optional<TraceJob> shown_trace_;    // the trace behind the program on screen (F5 re-traces)
+  std::shared_ptr<TraceFailure> trace_failure_;
+  ExamplesGallery* gallery_ = nullptr;
+  QMenu* examples_menu_ = nullptr;
+  QAction* open_model_action_ = nullptr;
+  QAction* examples_page_action_ = nullptr;
+  QAction* retrace_action_ = nullptr;
 
   QTabWidget* tabs_ = nullptr;
   GraphScene* scene_ = nullptr;
@@ -161,6 +197,7 @@ class MainWindow : public QMainWindow {
   QAction* undo_action_ = nullptr;
   QAction* redo_action_ = nullptr;
   QComboBox* toolbar_device_ = nullptr;
+  IrLevelsUi* ir_levels_ = nullptr;
 
   QLabel* status_label_ = nullptr;
   QLabel* zoom_label_ = nullptr;

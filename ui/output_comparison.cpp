@@ -1,21 +1,12 @@
 #include "ui/output_comparison.h"
 
 #include <QObject>
-#include <QStringList>
+#include "ui/shape_text.h"
 
 #include <algorithm>
 #include <cmath>
 
 namespace exportlens::ui {
-namespace {
-
-QString shape_text(const std::vector<int64_t>& shape) {
-  QStringList parts;
-  for (int64_t s : shape) parts << QString::number(s);
-  return QStringLiteral("[%1]").arg(parts.join(QStringLiteral(", ")));
-}
-
-}  // namespace
 
 OutputComparison compare_outputs(const runtime::ValueSummary& run, const runtime::ValueSummary& reference) {
   OutputComparison c;

@@ -3,15 +3,10 @@
 #include <QFontDatabase>
 
 #include "ui/output_comparison.h"
+#include "ui/shape_text.h"
 
 namespace exportlens::ui {
 namespace {
-
-QString shape_text(const std::vector<int64_t>& shape) {
-  QStringList parts;
-  for (int64_t s : shape) parts << QString::number(s);
-  return QStringLiteral("[%1]").arg(parts.join(QStringLiteral(", ")));
-}
 
 bool has_statistics(const runtime::ValueSummary& v) {
   if (v.kind != "tensor") return false;

@@ -23,6 +23,7 @@
 
 #include <climits>
 
+#include "ui/data_table.h"
 #include "ui/node_times_model.h"
 #include "ui/run_outputs_model.h"
 #include "ui/run_worker.h"
@@ -34,22 +35,6 @@ constexpr char kSeedKey[] = "run/seed";
 constexpr char kDeviceKey[] = "run/device";
 constexpr char kFileKey[] = "run/inputsFile";
 constexpr char kFromFileKey[] = "run/fromFile";
-
-QTableView* make_table(QAbstractItemModel* model, const QString& name, QWidget* parent) {
-  auto* table = new QTableView(parent);
-  table->setObjectName(name);
-  table->setModel(model);
-  table->setSelectionBehavior(QAbstractItemView::SelectRows);
-  table->setSelectionMode(QAbstractItemView::SingleSelection);
-  table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  table->setAlternatingRowColors(true);
-  table->setWordWrap(false);
-  table->verticalHeader()->hide();
-  table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 8);
-  table->horizontalHeader()->setStretchLastSection(true);
-  table->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-  return table;
-}
 
 }  // namespace
 
@@ -135,8 +120,10 @@ void RunPanel::buildControls() {
   run_row->addStretch(1);
   run_row->addWidget(heat_button);
 
-  outputs_table_ = make_table(outputs_, QStringLiteral("runOutputsTable"), this);
-  times_table_ = make_table(sorted_times_, QStringLiteral("runTimesTable"), this);
+  outputs_table_ = make_data_table(outputs_, QStringLiteral("runOutputsTable"), this);
+  times_table_ = make_data_table(sorted_times_, QStringLiteral("runTimesTable"), this);
+  outputs_table_->verticalHeader()->hide();
+  times_table_->verticalHeader()->hide();
   times_table_->setSortingEnabled(true);
   times_table_->sortByColumn(NodeTimesModel::Milliseconds, Qt::DescendingOrder);
   auto* splitter = new QSplitter(Qt::Horizontal, this);

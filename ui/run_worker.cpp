@@ -45,7 +45,7 @@ void run_job(QPromise<RunOutcome>& promise, const RunJob& job) {
   QElapsedTimer timer;
   timer.start();
   promise.setProgressRange(0, 100);
-  const bool with_reference = job.settings.compareWithCpu && !job.settings.onCpu();
+  const bool with_reference = !job.settings.onCpu();
   try {
     QTemporaryDir scratch;  // the inputs used, for the reference run
     runtime::RunRequest request;

@@ -4,7 +4,6 @@
 #include <QFontDatabase>
 #include <QGuiApplication>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -12,6 +11,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "ui/data_table.h"
 #include "ui/spec_session.h"
 #include "ui/violations_model.h"
 
@@ -22,22 +22,13 @@ ViolationsPanel::ViolationsPanel(SpecSession* session, QWidget* parent)
       session_(session),
       model_(new ViolationsModel(this)),
       verdict_(new QLabel(this)),
-      table_(new QTableView(this)),
+      table_(make_data_table(model_, QStringLiteral("violationsTable"), this)),
       fixes_(new QPlainTextEdit(this)),
       copy_(new QPushButton(tr("Copy"), this)),
       apply_(new QPushButton(tr("Apply fixes"), this)) {
   verdict_->setObjectName(QStringLiteral("violationsVerdict"));
   verdict_->setWordWrap(true);
   verdict_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  table_->setObjectName(QStringLiteral("violationsTable"));
-  table_->setModel(model_);
-  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-  table_->setSelectionMode(QAbstractItemView::SingleSelection);
-  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  table_->setWordWrap(false);
-  table_->setAlternatingRowColors(true);
-  table_->horizontalHeader()->setStretchLastSection(true);
-  table_->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
   connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
     if (current.isValid()) emit nodeActivated(model_->nodeAt(current.row()));
   });
@@ -53,6 +44,12 @@ ViolationsPanel::ViolationsPanel(SpecSession* session, QWidget* parent)
     emit message(tr("Copied the suggested fixes"));
   });
   connect(apply_, &QPushButton::clicked, this, [this] {
+    if (showing_trace_) {
+      const auto apply = trace_apply_;  // a copy: re-tracing may replace it
+      if (apply) apply();
+      emit message(tr("Applied the suggested fixes; tracing again…"));
+      return;
+    }
     const QString problem = session_->applySuggestedFixes();
     emit message(problem.isEmpty() ? tr("Applied the suggested fixes; solving…") : problem);
   });
@@ -82,21 +79,42 @@ ViolationsPanel::ViolationsPanel(SpecSession* session, QWidget* parent)
   layout->addWidget(splitter, 1);
 
   connect(session, &SpecSession::resultChanged, this, &ViolationsPanel::showResult);
-  connect(session, &SpecSession::stateChanged, this, &ViolationsPanel::showVerdict);
+  connect(session, &SpecSession::stateChanged, this, [this] {
+    if (showing_trace_) showResult();  // the session moved on: its content replaces the trace's
+    else showVerdict();
+  });
   showResult();
 }
 
 QString ViolationsPanel::verdictText() const { return verdict_->text(); }
 
 void ViolationsPanel::showResult() {
-  const SolveResultPtr& result = session_->result();
+  showing_trace_ = false;
+  trace_apply_ = nullptr;
+  showReport(session_->result());
+  showVerdict();
+}
+
+void ViolationsPanel::showTraceReport(const QString& what, const SolveResultPtr& report, std::function<void()> apply) {
+  if (!report) {
+    if (showing_trace_) showResult();
+    return;
+  }
+  showing_trace_ = true;
+  trace_apply_ = std::move(apply);
+  showReport(report);
+  const QString first_line = QString::fromStdString(report->message).section(QLatin1Char('\n'), 0, 0);
+  verdict_->setText(tr("Tracing %1 failed: %2").arg(what, first_line));
+  apply_->setEnabled(copy_->isEnabled() && trace_apply_);
+}
+
+void ViolationsPanel::showReport(const SolveResultPtr& result) {
   model_->setResult(result);
   for (int column : {ViolationsModel::SpecItem, ViolationsModel::Guard, ViolationsModel::Node, ViolationsModel::Source})
     table_->resizeColumnToContents(column);
   const bool has_fixes = result && !result->suggested_fixes_text.empty();
   fixes_->setPlainText(has_fixes ? QString::fromStdString(result->suggested_fixes_text).trimmed() : QString());
   copy_->setEnabled(has_fixes);
-  showVerdict();
 }
 
 void ViolationsPanel::showVerdict() {

@@ -2,7 +2,12 @@
 // The Violations & fixes dock: torch's verdict, the violated spec items
 // (each with its guard, node and source line), and the suggested fixes as
 // text with Copy and Apply fixes (which edits the spec, and so re-solves).
+// A failed trace's violations can stand in until the session's next result.
 #include <QWidget>
+
+#include <functional>
+
+#include "ui/spec_solver.h"
 
 class QLabel;
 class QPlainTextEdit;
@@ -25,6 +30,10 @@ class ViolationsPanel : public QWidget {
   QPushButton* applyButton() const { return apply_; }
   QPushButton* copyButton() const { return copy_; }
   QString verdictText() const;
+  /// Shows a failed trace's violations (`report`; null: back to the session's)
+  /// until the session's next result; Apply fixes then calls `apply` (none: disabled).
+  void showTraceReport(const QString& what, const SolveResultPtr& report, std::function<void()> apply);
+  bool showsTraceReport() const { return showing_trace_; }
 
  signals:
   void nodeActivated(const QString& name);
@@ -33,6 +42,7 @@ class ViolationsPanel : public QWidget {
 
  private:
   void showResult();
+  void showReport(const SolveResultPtr& result);
   void showVerdict();
 
   SpecSession* session_;
@@ -42,6 +52,8 @@ class ViolationsPanel : public QWidget {
   QPlainTextEdit* fixes_;
   QPushButton* copy_;
   QPushButton* apply_;
+  bool showing_trace_ = false;
+  std::function<void()> trace_apply_;  // re-traces with the fixes (a failed trace's)
 };
 
 }  // namespace exportlens::ui

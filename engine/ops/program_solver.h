@@ -17,7 +17,15 @@
 //
 // PreparedProgram does the per-program work once (inputs, parsed recorded
 // guards and where each belongs in the trace), so that a re-solve after a
-// spec edit only propagates.
+// spec edit only propagates. It is immutable afterwards: solves may run on a
+// worker thread, one at a time or several in parallel.
+//
+//   const ir::ExportedProgram ep = serde::read_pt2(path);
+//   const ops::PreparedProgram program(ep);
+//   symbolic::DynamicShapesSpec spec = program.recorded_spec();   // a starting table
+//   ops::SolveResult r = ops::solve(program, "dx = Dim('dx')\n{'x': (dx, None)}");
+//   r.status, r.range_constraints, r.input_shapes, r.guards[i].origin.node,
+//   r.violations[i].origin, r.suggested_fixes_text, r.fixed_spec_text ("Apply")
 #include <memory>
 #include <string>
 #include <string_view>

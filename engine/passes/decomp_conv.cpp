@@ -117,7 +117,8 @@ void add_conv_decompositions(DecompositionTable& t) {
     t.set(rule("aten." + name + ".default", f, "at::native::" + name + "_symint", conv_nd(n)));
     t.set(rule("aten." + name + ".padding", f, "at::native::_convolution_mode", conv_nd_padding_mode(n)));
     const std::string transposed = "conv_transpose" + std::to_string(n) + "d";
-    t.set(rule("aten." + transposed + ".input", f, "at::native::" + transposed + "_symint", conv_transpose_nd(n)));
+    const char* overload = n == 1 ? ".default" : ".input";  // torch's overload names
+    t.set(rule("aten." + transposed + overload, f, "at::native::" + transposed + "_symint", conv_transpose_nd(n)));
   }
 }
 

@@ -129,13 +129,11 @@ ir::Argument masked_fill_scalar(GraphBuilder& b, const OpCall& c) {
   return b.call("aten.where.self", {c.tensor(1, "mask"), fill, self});
 }
 
-/// var(self, dim, unbiased=True, keepdim=False) -> var.correction(self, dim, correction=unbiased)
+/// var(self, dim, unbiased=True, keepdim=False) -> var.correction(self, dim, *, correction, keepdim)
 ir::Argument var_dim(GraphBuilder& b, const OpCall& c) {
-  std::vector<ir::Argument> args{c.tensor(0, "self"), c.value_or(1, "dim", ir::None{})};
-  const bool keepdim = c.boolean_or(3, "keepdim", false);
-  if (keepdim) args.push_back(true);
-  return b.call("aten.var.correction", std::move(args),
-                {kw("correction", int64_t{c.boolean_or(2, "unbiased", true) ? 1 : 0})});
+  std::vector<ir::NamedArgument> kwargs{kw("correction", int64_t{c.boolean_or(2, "unbiased", true) ? 1 : 0})};
+  if (c.boolean_or(3, "keepdim", false)) kwargs.push_back(kw("keepdim", true));
+  return b.call("aten.var.correction", {c.tensor(0, "self"), c.value_or(1, "dim", ir::None{})}, std::move(kwargs));
 }
 
 }  // namespace

@@ -219,7 +219,8 @@ ir::Argument stack(GraphBuilder& b, const OpCall& c) {
   const std::vector<ir::Node*> tensors = c.tensors(0, "tensors");
   if (tensors.empty()) c.fail("stack expects a non-empty list");
   const size_t rank = b.rank(tensors[0]);
-  const int64_t dim = wrap_dim(c.integer_or(1, "dim", 0), rank + 1);
+  const int64_t given = c.integer_or(1, "dim", 0);
+  const int64_t dim = wrap_dim(given, rank + 1);
   ir::ArgumentList list;
   if (dim < int64_t(rank)) {
     Dims sizes = b.sizes(tensors[0]);
@@ -231,7 +232,7 @@ ir::Argument stack(GraphBuilder& b, const OpCall& c) {
     return b.call("aten.view.default", {cat, b.sym_list(sizes)});
   }
   for (ir::Node* t : tensors) list.items.push_back(b.call("aten.unsqueeze.default", {t, dim}));
-  return b.call("aten.cat.default", {list, dim});
+  return b.call("aten.cat.default", {list, given});
 }
 
 }  // namespace

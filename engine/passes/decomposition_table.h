@@ -91,6 +91,11 @@ void add_misc_decompositions(DecompositionTable& t);        // reductions, facto
 
 /// Registers (or replaces) a named table. Thread-safe.
 void register_decomposition_table(DecompositionTable table);
+/// Registration when a library of custom tables loads:
+///   static passes::RegisterDecompositionTable mine(make_my_table());
+struct RegisterDecompositionTable {
+  explicit RegisterDecompositionTable(DecompositionTable table) { register_decomposition_table(std::move(table)); }
+};
 /// A copy of a registered table; throws std::invalid_argument naming the
 /// registered tables when `name` is unknown.
 DecompositionTable decomposition_table(std::string_view name);

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <memory>
+#include <unordered_set>
+
+#include "engine/passes/dead_code_elimination.h"
 
 namespace exportlens::passes {
 
@@ -69,10 +72,39 @@ std::unique_ptr<ir::Node> GraphBuilder::new_node(ir::OpKind op, std::string_view
 }
 
 ir::Node* GraphBuilder::place(std::unique_ptr<ir::Node> node) {
-  const bool body = node->op != ir::OpKind::Placeholder;
-  ir::Node* n = graph_.append(std::move(node));
-  if (body && !first_body_node_) first_body_node_ = n;
+  ir::Node* n = node.get();
+  if (n->op == ir::OpKind::Placeholder) placeholders_.push_back(std::move(node));
+  else body_.push_back(std::move(node));
   return n;
+}
+
+int GraphBuilder::commit() {
+  // Liveness backwards from the output and the nodes with effects (FX's
+  // eliminate_dead_code), then the live nodes in order: placeholders, the
+  // sym_size nodes at the top, the body.
+  std::unordered_set<const ir::Node*> live;
+  auto keep = [&](const ir::Node* n) {
+    live.insert(n);
+    n->for_each_input([&](const ir::Node* in) { live.insert(in); });
+  };
+  for (auto it = body_.rbegin(); it != body_.rend(); ++it)
+    if (live.count(it->get()) || has_side_effects(**it)) keep(it->get());
+  for (auto it = top_sym_sizes_.rbegin(); it != top_sym_sizes_.rend(); ++it)
+    if (live.count(it->second.get())) keep(it->second.get());
+  int removed = 0;
+  for (auto& n : placeholders_) graph_.append(std::move(n));
+  for (auto& [key, n] : top_sym_sizes_) {
+    if (live.count(n.get())) graph_.append(std::move(n));
+    else ++removed;
+  }
+  for (auto& n : body_) {
+    if (live.count(n.get())) graph_.append(std::move(n));
+    else ++removed;
+  }
+  placeholders_.clear();
+  top_sym_sizes_.clear();
+  body_.clear();
+  return removed;
 }
 
 ir::Node* GraphBuilder::add_placeholder(const ir::Node& source) {
@@ -243,7 +275,8 @@ ir::Node* GraphBuilder::sym_binary(const char* op, ir::Argument a, ir::Argument 
 }
 
 ir::Node* GraphBuilder::sym_size_node(const symbolic::Expr& symbol) {
-  for (ir::Node* p : graph_.placeholders()) {
+  for (size_t index = 0; index < placeholders_.size(); ++index) {
+    ir::Node* p = placeholders_[index].get();
     const ir::TensorMeta* t = p->value.tensor();
     if (!t) continue;
     for (size_t d = 0; d < t->sizes.size(); ++d) {
@@ -256,12 +289,11 @@ ir::Node* GraphBuilder::sym_size_node(const symbolic::Expr& symbol) {
       n->value = ir::ValueInfo::of(hints_.sym(symbol));
       n->meta.provenance = inherited_meta(origin_, pass_).provenance;  // no stack trace, as torch
       // At the top, ordered by input and dimension as torch places them.
-      const std::pair<int, size_t> key{p->index(), d};
+      const std::pair<size_t, size_t> key{index, d};
       auto later = std::find_if(top_sym_sizes_.begin(), top_sym_sizes_.end(),
                                 [&](const auto& e) { return e.first > key; });
-      ir::Node* before = later == top_sym_sizes_.end() ? first_body_node_ : later->second;
-      ir::Node* placed = graph_.insert_before(before, std::move(n));
-      top_sym_sizes_.insert(later, {key, placed});
+      ir::Node* placed = n.get();
+      top_sym_sizes_.insert(later, {key, std::move(n)});
       remember_sym(placed);
       return placed;
     }

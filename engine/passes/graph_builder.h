@@ -34,7 +34,7 @@ void keep_known_sizes(ir::ValueInfo& inferred, const ir::ValueInfo& known);
 
 class GraphBuilder {
  public:
-  /// Nodes are added to `graph`; `table` (and functionalization_rules())
+  /// Nodes go to `graph` on commit(); `table` (and functionalization_rules())
   /// decide what decomposes; `pass` names the lowering in provenance records.
   GraphBuilder(ir::Graph& graph, const DecompositionTable& table, const Hints& hints, std::string pass);
 
@@ -81,6 +81,9 @@ class GraphBuilder {
   ir::Node* add_placeholder(const ir::Node& source);
   ir::Node* add_get_attr(const ir::Node& source);
   ir::Node* add_output(ir::Argument value);
+  /// Moves the nodes built so far into the graph, leaving out the dead ones
+  /// (unused and without effects); returns how many were left out.
+  int commit();
   /// Remembers `n` as the node computing its SymInt value.
   void remember_sym(ir::Node* n);
   bool decomposes(std::string_view op) const;
@@ -106,9 +109,10 @@ class GraphBuilder {
   ir::FxNamespace names_;
   MetaInference inference_;
   const ir::Node* origin_ = nullptr;
-  ir::Node* first_body_node_ = nullptr;  // sym_size nodes go before it (the top of the body)
   std::unordered_map<symbolic::Expr, ir::Node*> sym_nodes_;
-  std::vector<std::pair<std::pair<int, size_t>, ir::Node*>> top_sym_sizes_;  // (input, dim) -> node
+  // Nodes wait here until commit(): most lowerings leave dead nodes behind.
+  std::vector<std::unique_ptr<ir::Node>> placeholders_, body_;
+  std::vector<std::pair<std::pair<size_t, size_t>, std::unique_ptr<ir::Node>>> top_sym_sizes_;  // (input, dim)
   std::function<void(ir::Node*, ir::Node*)> on_mutation_;
   std::vector<std::string> warnings_;
   int depth_ = 0;

@@ -1,8 +1,9 @@
 #include "engine/passes/lowering.h"
 
+#include <algorithm>
+#include <map>
 #include <memory>
 
-#include "engine/passes/dead_code_elimination.h"
 #include "engine/passes/functionalize.h"
 #include "engine/passes/graph_builder.h"
 
@@ -45,6 +46,30 @@ bool inputs_relaid(const ir::Node* n, const std::vector<ir::Argument>& mapped) {
     if (a && b && !(a->strides == b->strides)) return true;
   }
   return false;
+}
+
+/// The retrace passes arguments the schema lists positionally as positional
+/// (torch's normalization); the ops exported graphs pass by keyword.
+void normalize_positional(const ir::Target& t, std::vector<ir::Argument>& args, std::vector<ir::NamedArgument>& kwargs) {
+  static const std::map<std::string, std::vector<std::string>, std::less<>> positional = {
+      {"torch.ops.aten._assert_tensor_metadata.default", {"a", "size", "stride", "dtype"}},
+  };
+  auto it = positional.find(t.qualified());
+  if (it == positional.end()) return;
+  const auto& names = it->second;
+  size_t last = args.size();
+  for (size_t i = args.size(); i < names.size(); ++i)
+    for (const auto& kw : kwargs)
+      if (kw.name == names[i]) last = i + 1;
+  for (size_t i = args.size(); i < last; ++i) {
+    auto kw = std::find_if(kwargs.begin(), kwargs.end(), [&](const auto& k) { return k.name == names[i]; });
+    if (kw == kwargs.end()) {
+      args.push_back(ir::None{});
+    } else {
+      args.push_back(kw->value);
+      kwargs.erase(kw);
+    }
+  }
 }
 
 /// The retrace passes cond's operands as a tuple (map_impl keeps its lists).
@@ -91,7 +116,7 @@ class Lowering {
     finish(b, f, gm, *output, signature, new_signature);
     for (auto& w : b.warnings()) report_.warnings.push_back(w);
     report_.rules_applied += b.rules_applied();
-    report_.dead_nodes_removed += eliminate_dead_code(out->graph);
+    report_.dead_nodes_removed += b.commit();
     return out;
   }
 
@@ -123,6 +148,7 @@ class Lowering {
     }
     const bool relaid = inputs_relaid(n, args);
     operands_as_tuples(n->target, args);
+    normalize_positional(n->target, args, kwargs);
     ir::Argument result = b.emit(n->target, std::move(args), std::move(kwargs), &n->value, relaid);
     f.bind(n, result);
     if (is_view_op(n->target)) f.note_view(n);
@@ -140,8 +166,8 @@ class Lowering {
     ir::Argument result = b.call(functional, std::move(args), std::move(kwargs));
     adopt_value(result, n->value);
     f.assign(self, result);
+    f.note_alias(n, self);  // the op returns its (now updated) self
     f.bind(n, result);
-    f.note_alias(n, self);
   }
 
   /// _native_batch_norm_legit(input, w, b, running_mean, running_var, training, momentum, eps)
@@ -150,8 +176,8 @@ class Lowering {
                               std::vector<ir::NamedArgument> kwargs) {
     const auto outs = b.call_n("aten._native_batch_norm_legit_functional.default", std::move(args), std::move(kwargs));
     if (outs.size() != 5) throw DecompositionError("_native_batch_norm_legit_functional: expected 5 outputs");
-    for (size_t i : {3, 4})
-      if (n->args.size() > i + 0 && n->args[i].node()) f.assign(n->args[i].node(), outs[i]);
+    for (size_t i : {3, 4})  // running_mean, running_var
+      if (i < n->args.size() && n->args[i].node()) f.assign(n->args[i].node(), outs[i]);
     f.bind(n, ir::ArgumentList{{outs[0], outs[1], outs[2]}, true});
   }
 

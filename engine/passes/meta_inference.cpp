@@ -208,7 +208,8 @@ ir::ValueInfo MetaInference::infer(const ir::Node& node) {
     auto it = inputs.find(n);
     return it == inputs.end() ? none : it->second;
   };
-  ops::RuleContext ctx(env_, node, value_of, [](const ir::Node& n) { return "node " + n.name; });
+  symbolic::ShapeEnv env;  // per node: a rule's guards must not rewrite the next node's sizes
+  ops::RuleContext ctx(env, node, value_of, [](const ir::Node& n) { return "node " + n.name; });
   SymValue result;
   try {
     result = (*rule)(ctx);

@@ -7,7 +7,6 @@
 
 #include "engine/ir/node.h"
 #include "engine/passes/tensor_layout.h"
-#include "engine/symbolic/shape_env.h"
 
 namespace exportlens::passes {
 
@@ -27,7 +26,6 @@ class MetaInference {
  private:
   ir::ValueInfo infer_strides(const ir::Node& node, ir::ValueInfo value) const;
   const Hints& hints_;
-  symbolic::ShapeEnv env_;  // guards raised here are the program's, already checked at export
 };
 
 }  // namespace exportlens::passes

@@ -2,7 +2,6 @@
 
 #include <unordered_map>
 
-#include "engine/passes/dead_code_elimination.h"
 #include "engine/passes/functionalize.h"
 #include "engine/passes/graph_builder.h"
 
@@ -55,7 +54,7 @@ NodeExpansion expand_node(const ir::Node& node, const DecompositionTable& table)
   ir::Argument result = out.decomposed ? b.call(key, std::move(args), std::move(kwargs))
                                        : b.emit(node.target, std::move(args), std::move(kwargs), &node.value);
   b.add_output(result.list() ? result : ir::Argument(ir::ArgumentList{{result}, true}));
-  eliminate_dead_code(out.graph.graph);
+  b.commit();
   out.warnings = b.warnings();
   return out;
 }

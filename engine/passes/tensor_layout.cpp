@@ -43,12 +43,16 @@ bool Hints::lt(const ir::SymInt& a, const ir::SymInt& b) const {
 }
 
 ir::SymInt sym_mul(const ir::SymInt& a, const ir::SymInt& b) {
+  if (auto x = a.expr.as_integer())  // the common case, without building an expression
+    if (auto y = b.expr.as_integer()) return ir::SymInt(*x * *y);
   std::optional<int64_t> h;
   if (a.hint && b.hint) h = *a.hint * *b.hint;
   return ir::SymInt(a.expr * b.expr, h);
 }
 
 ir::SymInt sym_add(const ir::SymInt& a, const ir::SymInt& b) {
+  if (auto x = a.expr.as_integer())
+    if (auto y = b.expr.as_integer()) return ir::SymInt(*x + *y);
   std::optional<int64_t> h;
   if (a.hint && b.hint) h = *a.hint + *b.hint;
   return ir::SymInt(a.expr + b.expr, h);

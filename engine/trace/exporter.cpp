@@ -311,7 +311,14 @@ class Exporter {
     program_.verifiers = {"TRAINING"};
     program_.torch_version = std::string("exportlens C++ tracer, LibTorch ") + TORCH_VERSION;
     const symbolic::SymbolName name_of = [this](const Expr& s) { return source_name(s); };
-    for (const auto& g : tracer_.env().guards()) program_.guards_code.push_back(symbolic::to_python(g.expr, name_of));
+    // guards_code holds what can be checked on the inputs: guards over a
+    // phantom root (a derived Dim's root no input has) are left out, as torch does.
+    for (const auto& g : tracer_.env().guards()) {
+      bool over_inputs = true;
+      for (const std::string& s : g.expr.free_symbols())
+        if (const auto* rec = tracer_.env().find_symbol(s); rec && rec->phantom) over_inputs = false;
+      if (over_inputs) program_.guards_code.push_back(symbolic::to_python(g.expr, name_of));
+    }
     for (const auto& f : ir::verify(program_))
       result_.report.diagnostics.push_back({"", "", "verifier: " + f.str()});
   }

@@ -36,7 +36,8 @@ ir::Node* GraphBuilder::placeholder(const std::string& name, ops::SymValue value
   Frame& f = frames_.back();
   auto n = std::make_unique<ir::Node>();
   n->op = ir::OpKind::Placeholder;
-  n->name = f.names.create_name(name, nullptr);
+  n->name = name;  // exactly the input's name ("input" too; the printer renames its uses)
+  f.names.create_name(name, nullptr);
   ir::Node* p = is_state && f.first_user_input ? f.gm->graph.insert_before(f.first_user_input, std::move(n))
                                                : f.gm->graph.append(std::move(n));
   if (!is_state && !f.first_user_input) f.first_user_input = p;
@@ -49,7 +50,8 @@ ir::Node* GraphBuilder::state_placeholder(const std::string& name, ops::SymValue
   Frame& f = frames_.front();
   auto n = std::make_unique<ir::Node>();
   n->op = ir::OpKind::Placeholder;
-  n->name = f.names.create_name(name, nullptr);
+  n->name = name;
+  f.names.create_name(name, nullptr);
   ir::Node* p = f.first_user_input ? f.gm->graph.insert_before(f.first_user_input, std::move(n))
                                    : f.gm->graph.append(std::move(n));
   frame_of_[p] = 0;
@@ -73,6 +75,7 @@ ir::Node* GraphBuilder::call_after(ir::Node* anchor, const ir::Target& target, c
   auto n = make(ir::OpKind::CallFunction, base);
   n->target = target;
   n->args = std::move(args);
+  n->meta = anchor->meta;  // torch's inserted asserts share the defining node's source line
   ir::Graph& g = graph();
   const auto nodes = g.nodes();
   ir::Node* next = nullptr;

@@ -95,7 +95,12 @@ bool same_as_default(const c10::IValue& v, const c10::IValue& d) {
   if (d.isString()) return v.isString() && v.toStringRef() == d.toStringRef();
   if (d.isIntList()) {
     if (!v.isIntList()) return false;
-    return v.toIntVector() == d.toIntVector();
+    // int[2] dilation=1 is stored as [1, 1]; LibTorch's C++ default passes [1].
+    const auto a = v.toIntVector(), b = d.toIntVector();
+    auto all_equal = [](const std::vector<int64_t>& l, int64_t x) {
+      return std::all_of(l.begin(), l.end(), [&](int64_t y) { return y == x; });
+    };
+    return a == b || (a.size() == 1 && all_equal(b, a[0])) || (b.size() == 1 && all_equal(a, b[0]));
   }
   if (d.isDoubleList()) return v.isDoubleList() && v.toDoubleVector() == d.toDoubleVector();
   if (d.isBoolList()) return v.isBoolList() && v.toBoolList().vec() == d.toBoolList().vec();
@@ -423,6 +428,79 @@ class OpRecorder {
     return c10::IValue();
   }
 
+  /// A size made of data-dependent values must be >= 0: torch's fake tensors
+  /// check that when such a tensor is created (a runtime assert, and the
+  /// symbol's range starts at 0).
+  void assert_sizes_nonnegative(const ops::SymValue& v, ir::Node* node) {
+    if (v.kind == ops::SymValue::Kind::List)
+      for (const auto& item : v.items) assert_sizes_nonnegative(item, node);
+    if (!v.is_tensor()) return;
+    for (const Expr& size : v.tensor.sizes) {
+      if (!t_.env().has_unbacked(size)) continue;
+      symbolic::Provenance origin;
+      origin.node = node->name;
+      origin.op = torch_op_label(name_);
+      origin.rule = "sizes are non-negative";
+      origin.location = location_text();
+      t_.env().check(Expr::ge(size, Expr(0)), origin);
+    }
+  }
+
+  // ---- layouts
+  /// The output's strides (tracked views; fresh outputs of contiguous inputs
+  /// are contiguous) and, where they are not contiguous, torch's contiguity
+  /// probe on them (make_fx's tensor_meta), which may add guards.
+  void track_layout(ir::Node* node, const ops::SymValue& value) {
+    if (!value.is_tensor()) return;  // multi-output ops (split, ...) are not tracked
+    const std::vector<Expr>& sizes = value.tensor.sizes;
+    std::optional<Strides> out;
+    if (const int self = inplace_self(); self >= 0) {
+      if (ir::Node* n = args_.at(size_t(self)).node()) out = t_.strides_of(n);
+    } else if (is_view()) {
+      ir::Node* base = args_.empty() ? nullptr : args_[0].node();
+      if (auto in = base ? t_.strides_of(base) : std::nullopt)
+        out = view_strides(name_.name + "." + name_.overload, int_arguments(), *in, sizes.size());
+    } else if (inputs_contiguous()) {
+      out = contiguous_strides(sizes);
+    }
+    t_.set_strides(node, out);
+    if (!out || *out == contiguous_strides(sizes)) return;
+    symbolic::Provenance origin;
+    origin.node = node->name;
+    origin.op = torch_op_label(name_);
+    origin.rule = "tensor_meta: is_contiguous";
+    origin.location = location_text();
+    probe_contiguity(t_.env(), sizes, *out, origin);
+  }
+
+  bool is_view() const {
+    const auto& rets = schema_.returns();
+    return rets.size() == 1 && rets[0].alias_info() && !rets[0].alias_info()->isWrite();
+  }
+
+  /// The arguments after self as plain integers (nullopt where not one).
+  std::vector<std::optional<int64_t>> int_arguments() const {
+    std::vector<std::optional<int64_t>> out;
+    for (size_t i = 1; i < inputs_.size(); ++i) {
+      const c10::IValue& v = inputs_[i];
+      if (v.isInt()) out.emplace_back(v.toInt());
+      else if (v.isSymInt()) out.push_back(v.toSymInt().maybe_as_int());
+      else out.emplace_back(std::nullopt);
+    }
+    return out;
+  }
+
+  /// Every tensor input has contiguous tracked strides.
+  bool inputs_contiguous() const {
+    for (ir::Node* n : input_nodes_) {
+      const ops::SymValue& v = t_.graph().value(n);
+      if (!v.is_tensor()) continue;
+      const auto s = t_.strides_of(n);
+      if (!s || *s != contiguous_strides(v.tensor.sizes)) return false;
+    }
+    return true;
+  }
+
   ir::Node* getitem(ir::Node* parent, int64_t index, const ops::SymValue& value) {
     ir::Node* g = t_.graph().call(ir::Target("_operator.getitem"), "getitem", {parent, index});
     g->meta = parent->meta;
@@ -436,7 +514,9 @@ class OpRecorder {
     ir::Node* node = t_.graph().call(target, name_.name, args_, kwargs_);
     stamp(node);
     const ops::SymValue value = infer(node);
+    assert_sizes_nonnegative(value, node);
     t_.graph().set_value(node, value);
+    track_layout(node, value);
 
     const auto& rets = schema_.returns();
     if (rets.size() == 1) {

@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 #include <link.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -36,20 +37,23 @@ namespace exportlens::trace {
 
 namespace {
 
-/// The folder of the tracer's own sources: frames there are the tracer's, except the gallery.
-std::string trace_dir() {
-  static const std::string dir = std::filesystem::path(__FILE__).parent_path().string() + "/";
-  return dir;
+/// Debug info may hold paths relative to the build directory ("../engine/x.cpp"
+/// when the build tree is inside the sources): make them absolute.
+std::string absolute_path(std::string_view file) {
+  std::filesystem::path p{std::string(file)};
+  if (p.is_relative()) p = std::filesystem::path(EXPORTLENS_BUILD_DIR) / p;
+  return p.lexically_normal().string();
 }
 
-bool is_model_file(std::string_view file) {
+/// Model code: not LibTorch, not the C++ library, not the tracer (engine/trace,
+/// except its gallery of models), not the SDK headers.
+bool is_model_file(const std::string& file) {
   if (file.empty()) return false;
   for (std::string_view skip : {"/torch/include/", "/torch/csrc/", "/c10/", "/ATen/", "/usr/include/", "/usr/lib/"})
-    if (file.find(skip) != std::string_view::npos) return false;
-  if (file.rfind("../", 0) == 0 || file.rfind("./", 0) == 0) return false;  // libc sources
-  const std::string& own = trace_dir();
-  if (file.rfind(own, 0) == 0) return file.rfind(own + "gallery/", 0) == 0;
-  return file.find("exportlens_sdk") == std::string_view::npos;
+    if (file.find(skip) != std::string::npos) return false;
+  if (file.find("/engine/trace/") != std::string::npos && file.find("/engine/trace/gallery/") == std::string::npos)
+    return false;
+  return file.find("exportlens_sdk") == std::string::npos;
 }
 
 /// "Net::forward(at::Tensor)" -> "forward"; "main" -> "main".
@@ -105,16 +109,38 @@ std::vector<Range> ignored_ranges() {
   return out;
 }
 
+/// How many shared objects the process has loaded so far (glibc's dlpi_adds).
+unsigned long long objects_loaded() {
+  unsigned long long adds = 0;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t size, void* data) {
+        if (size >= offsetof(dl_phdr_info, dlpi_adds) + sizeof(info->dlpi_adds))
+          *static_cast<unsigned long long*>(data) = info->dlpi_adds;
+        return 1;  // the counter is the same on every entry
+      },
+      &adds);
+  return adds;
+}
+
 struct Resolver {
   backtrace_state* state = nullptr;
   std::vector<Range> ignored;
-  size_t ignored_objects_seen = 0;
+  unsigned long long objects_seen = 0;
   std::mutex mutex;
   std::unordered_map<uintptr_t, std::optional<ir::SourceLocation>> cache;
 
-  Resolver() {
+  Resolver() { refresh(); }
+
+  /// libbacktrace reads the list of shared objects once per state: a model
+  /// library dlopen'ed later needs a fresh state (states cannot be freed; one
+  /// per load is a few KiB).
+  void refresh() {
+    const unsigned long long now = objects_loaded();
+    if (state && now == objects_seen) return;
+    objects_seen = now;
     state = backtrace_create_state(nullptr, /*threaded=*/1, [](void*, const char*, int) {}, nullptr);
     ignored = ignored_ranges();
+    cache.clear();
   }
 
   bool in_ignored(uintptr_t pc) const {
@@ -132,8 +158,10 @@ struct Resolver {
         state, pc,
         [](void* data, uintptr_t, const char* file, int line, const char* fn) -> int {
           auto* f = static_cast<Found*>(data);
-          if (!file || !is_model_file(file)) return 0;
-          f->loc = ir::SourceLocation{file, line, short_function(fn), ""};
+          if (!file) return 0;
+          std::string path = absolute_path(file);
+          if (!is_model_file(path)) return 0;
+          f->loc = ir::SourceLocation{std::move(path), line, short_function(fn), ""};
           return 1;  // stop: innermost model frame found
         },
         [](void*, const char*, int) {}, &found);
@@ -154,6 +182,8 @@ std::optional<ir::SourceLocation> SourceLocator::model_frame() {
   return std::nullopt;
 #else
   Resolver& r = resolver();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.refresh();
   std::vector<uintptr_t> pcs;
   pcs.reserve(64);
   backtrace_simple(
@@ -164,7 +194,6 @@ std::optional<ir::SourceLocation> SourceLocator::model_frame() {
         return v->size() >= 64 ? 1 : 0;
       },
       [](void*, const char*, int) {}, &pcs);
-  std::lock_guard<std::mutex> lock(r.mutex);
   for (uintptr_t pc : pcs) {
     if (r.in_ignored(pc)) continue;
     auto it = r.cache.find(pc);
@@ -180,7 +209,7 @@ std::optional<ir::SourceLocation> SourceLocator::model_frame() {
 }
 
 ir::SourceLocation SourceLocator::at(const char* file, int line, const char* function) {
-  ir::SourceLocation l{file ? file : "", line, short_function(function), ""};
+  ir::SourceLocation l{file ? absolute_path(file) : "", line, short_function(function), ""};
   l.code = source_line(l.file, l.line);
   return l;
 }

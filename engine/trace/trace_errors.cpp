@@ -35,7 +35,14 @@ void raise_data_dependent(Tracer& t, const symbolic::DataDependentError& e,
     }
     raise(t, TraceError("dynamic_control_flow", "torch._dynamo.exc.Unsupported", m));
   }
-  std::string m = e.what() + call_site_text(site);
+  // torch's "Caused by: (file.py:12 in forward)" names the model line.
+  std::string m = e.what();
+  if (const auto at = m.find("\nCaused by: "); at != std::string::npos && site) {
+    const auto end = m.find('\n', at + 1);
+    m = m.substr(0, at) + "\nCaused by: (" + SourceLocator::describe(*site) + ")" +
+        (end == std::string::npos ? "" : m.substr(end));
+  }
+  m += call_site_text(site);
   if (from_tensor_value)
     m += "\n\nThe condition depends on a tensor's value (dynamic control flow): use torch.cond "
          "(exportlens::sdk::cond in C++) to keep both branches.";

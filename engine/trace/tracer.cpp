@@ -378,4 +378,17 @@ int64_t Tracer::specialize(const Expr& e) {
   return v;
 }
 
+std::optional<Strides> Tracer::strides_of(const ir::Node* n) const {
+  if (auto it = strides_.find(n); it != strides_.end()) return it->second;
+  if (n->op != ir::OpKind::Placeholder) return std::nullopt;
+  const ops::SymValue& v = graph_.value(n);
+  if (!v.is_tensor()) return std::nullopt;
+  return contiguous_strides(v.tensor.sizes);  // inputs, parameters and buffers are contiguous
+}
+
+void Tracer::set_strides(const ir::Node* n, std::optional<Strides> s) {
+  if (s) strides_[n] = std::move(*s);
+  else strides_.erase(n);
+}
+
 }  // namespace exportlens::trace

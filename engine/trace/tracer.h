@@ -25,6 +25,7 @@
 #include "engine/ops/sym_value.h"
 #include "engine/symbolic/shape_env.h"
 #include "engine/trace/graph_builder.h"
+#include "engine/trace/layout_probe.h"
 
 namespace exportlens::trace {
 
@@ -140,6 +141,12 @@ class Tracer {
   /// A user input's dimension: where its sym_size node comes from.
   void define_input_dims(ir::Node* placeholder, const std::vector<symbolic::Expr>& dims);
 
+  // ---- layouts ------------------------------------------------------------------
+  /// The symbolic strides of a node's tensor where its layout is tracked
+  /// (layout_probe.h): placeholders are contiguous; nullopt where not tracked.
+  std::optional<Strides> strides_of(const ir::Node* n) const;
+  void set_strides(const ir::Node* n, std::optional<Strides> s);
+
   // ---- ops ----------------------------------------------------------------------
   /// The dispatcher's entry: records `op` with the arguments on `stack`.
   void record(const c10::OperatorHandle& op, torch::jit::Stack* stack);
@@ -197,6 +204,7 @@ class Tracer {
   std::vector<std::pair<symbolic::Expr, ir::Node*>> unbacked_defs_;
   std::unordered_map<std::string, std::pair<ir::Node*, int64_t>> input_dim_of_;  // symbol -> (placeholder, dim)
   std::unordered_map<const ir::Node*, std::unordered_map<int64_t, ir::Node*>> size_nodes_;
+  std::unordered_map<const ir::Node*, Strides> strides_;  // tracked layouts (not placeholders)
 
   std::unordered_map<const void*, std::pair<std::string, std::string>> module_paths_;  // module -> (path, type)
   std::vector<ir::ModuleScope> scopes_;

@@ -95,7 +95,7 @@ def export_fixture(fx):
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--repeat", type=int, default=3)
-    p.add_argument("--blocks", type=int, default=24)
+    p.add_argument("--blocks", type=int, default=40)
     p.add_argument("--only", nargs="*")
     args = p.parse_args()
     warnings.filterwarnings("ignore")

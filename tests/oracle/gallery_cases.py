@@ -14,7 +14,11 @@ and one case of its own:
         DynamicShapesExample3 with torch's own suggested fixes pasted back
         (refine_dynamic_shapes_from_suggested_fixes) until torch has none
         left: each round's message and fixes and the final status, for the
-        C++ tracer's same round trip.
+        C++ tracer's same round trip;
+
+    DIR/gallery_layout_probe/meta.json
+        small slices whose outputs have symbolic, non-contiguous strides:
+        torch's ops and guards_code (make_fx's contiguity probe adds guards).
 """
 
 import json
@@ -99,6 +103,46 @@ def _example3_refixed(out_dir):
         f.write("\n")
 
 
+class _SliceChannels(torch.nn.Module):
+    def forward(self, x):
+        return x[:, :2].relu()
+
+
+class _SliceLastAdd(torch.nn.Module):
+    def forward(self, x, y):
+        return x[:, :4] + y
+
+
+# Slices whose output strides are symbolic and not contiguous: torch's make_fx
+# probes each node's contiguity (tensor_meta), which adds guards.
+LAYOUT_CASES = [
+    ("slice_channels", _SliceChannels, [(2, 3, 8, 8)],
+     "dynamic_shapes = {'x': (Dim.AUTO, Dim.AUTO, Dim.AUTO, Dim.AUTO)}"),
+    ("slice_last_add", _SliceLastAdd, [(3, 6), (3, 4)],
+     "dynamic_shapes = {'x': (Dim.AUTO, Dim.AUTO), 'y': (Dim.AUTO, Dim.STATIC)}"),
+]
+
+
+def _layout_probe(out_dir):
+    """torch's ops and guards_code for LAYOUT_CASES (the C++ tracer's contiguity probe)."""
+    cases = []
+    for name, model_class, shapes, spec_text in LAYOUT_CASES:
+        torch.manual_seed(SEED)
+        ns = {"torch": torch, "Dim": Dim}
+        exec(spec_text, ns)
+        inputs = tuple(torch.randn(*s) for s in shapes)
+        ep = torch.export.export(model_class(), inputs, dynamic_shapes=ns["dynamic_shapes"])
+        cases.append({"name": name, "shapes": [list(s) for s in shapes], "spec": spec_text,
+                      "ops": [str(n.target) for n in ep.graph.nodes if n.op == "call_function"],
+                      "guards_code": list(ep._guards_code)})
+    folder = os.path.join(out_dir, "gallery_layout_probe")
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "meta.json"), "w") as f:
+        json.dump({"name": "gallery_layout_probe", "cases": cases}, f, indent=2)
+        f.write("\n")
+
+
 def write_gallery_extras(out_dir, fixtures):
     _state_dicts(out_dir, fixtures)
     _example3_refixed(out_dir)
+    _layout_probe(out_dir)

@@ -43,7 +43,7 @@ struct ProgramBuilder {
                  std::vector<ir::NamedArgument> kwargs = {}) {
     auto n = std::make_unique<ir::Node>();
     n->name = name;
-    n->target = passes::op_target(op);
+    n->target = op.rfind("_operator.", 0) == 0 ? ir::Target(op) : passes::op_target(op);
     n->args = std::move(args);
     n->kwargs = std::move(kwargs);
     ir::Node* placed = ep.graph().append(std::move(n));

@@ -9,6 +9,7 @@
 // LibTorch headers come before Qt's: Qt's `slots` macro breaks them.
 #include <ATen/ops/allclose.h>
 #include <ATen/ops/equal.h>
+#include <ATen/ops/randn.h>
 #include <torch/csrc/jit/serialization/pickle.h>
 #include <torch/nn/module.h>
 
@@ -23,6 +24,7 @@
 
 #include <QtTest>
 #include <fstream>
+#include <map>
 #include <set>
 
 #include "support/fixtures.h"
@@ -196,7 +198,8 @@ class TestTrace : public QObject {
     for (const auto& round : oracle["rounds"].toArray()) {
       const trace::ExportResult r = trace_example(e, spec);
       QVERIFY(!r.ok());
-      QCOMPARE(QString::fromStdString(r.report.message), round.toObject()["message"].toString());
+      const QString got = QString::fromStdString(r.report.message), want = round.toObject()["message"].toString();
+      QVERIFY2(got == want, qPrintable("ExportLens:\n" + got + "\ntorch:\n" + want));
       QStringList fixes;
       for (const auto& f : r.report.suggested_fixes) fixes << QString::fromStdString(f.text);
       QCOMPARE(fixes, strings(round.toObject()["suggested_fixes"].toArray()));
@@ -243,6 +246,47 @@ class TestTrace : public QObject {
     r = trace::export_function(f, {"x"}, inputs, "dynamic_shapes = {'x': (Dim.DYNAMIC, None, None)}");
     QVERIFY(!r.ok());
     QCOMPARE(r.report.error_kind, std::string("constraint"));
+  }
+
+  /// Slices with symbolic, non-contiguous strides: the guards torch's
+  /// contiguity probe adds (oracle: gallery_layout_probe), channels-last included.
+  void layout_probe_guards_match_torch() {
+    namespace el = exportlens::sdk;
+    using el::None;
+    using el::Slice;
+    const std::map<QString, trace::ForwardFn> models = {
+        {"slice_channels",  // x[:, :2].relu()
+         [](const std::vector<c10::IValue>& in) {
+           return c10::IValue(el::index(in[0].toTensor(), {Slice(), Slice(None, 2)}).relu());
+         }},
+        {"slice_last_add",  // x[:, :4] + y
+         [](const std::vector<c10::IValue>& in) {
+           return c10::IValue(el::index(in[0].toTensor(), {Slice(), Slice(None, 4)}) + in[1].toTensor());
+         }},
+    };
+    const QJsonArray cases = read_json(fixtures_dir() + "/gallery_layout_probe/meta.json")["cases"].toArray();
+    QCOMPARE(cases.size(), int(models.size()));
+    for (const auto& c : cases) {
+      const QJsonObject o = c.toObject();
+      const auto model = models.find(o["name"].toString());
+      QVERIFY2(model != models.end(), qPrintable("no C++ model for " + o["name"].toString()));
+      std::vector<c10::IValue> inputs;
+      for (const auto& s : o["shapes"].toArray()) {
+        std::vector<int64_t> shape;
+        for (const auto& d : s.toArray()) shape.push_back(d.toInt());
+        inputs.push_back(at::randn(shape));
+      }
+      const std::vector<std::string> names = {"x", "y"};
+      const auto r = trace::export_function(model->second, {names.begin(), names.begin() + long(inputs.size())},
+                                            inputs, o["spec"].toString().toStdString());
+      QVERIFY2(r.ok(), r.report.message.c_str());
+      QCOMPARE(our_ops(*r.program), strings(o["ops"].toArray()));
+      std::vector<std::string> torch_guards;
+      for (const auto& g : o["guards_code"].toArray()) torch_guards.push_back(g.toString().toStdString());
+      const auto got = normalized_guards(r.program->guards_code), want = normalized_guards(torch_guards);
+      QVERIFY2(got == want, qPrintable(o["name"].toString() + " guards\n  ExportLens: " + join(got) +
+                                       "\n  torch:      " + join(want)));
+    }
   }
 
   /// Data-dependent errors name the expression and the model's call site.
@@ -294,7 +338,8 @@ class TestTrace : public QObject {
     const QString want = message_head(meta["error_message"].toString());
     const QString got = QString::fromStdString(r.report.message).trimmed();
     if (type == "torch._dynamo.exc.UserError") {
-      QCOMPARE(got, want);  // violations and suggested fixes, word for word
+      // violations and suggested fixes, word for word (both shown in full on failure)
+      QVERIFY2(got == want, qPrintable("ExportLens:\n" + got + "\ntorch:\n" + want));
     } else if (type != "torch._dynamo.exc.Unsupported") {
       QCOMPARE(got.section('\n', 0, 0), want.section('\n', 0, 0));
     }

@@ -133,6 +133,11 @@ class TestDynamicShapes : public QObject {
     QCOMPARE(window_->programModel()->selectedName(), node);
     QVERIFY(window_->graphScene()->nodeItem(node)->isSelected());
     QVERIFY(window_->inspector()->plainText().contains(QStringLiteral("Guards it emitted")));
+    window_->findChild<QDockWidget*>(QStringLiteral("guardsDock"))->raise();
+    QTest::qWait(20);
+    const QString shots = QStringLiteral(EXPORTLENS_BINARY_DIR "/screenshots");
+    QVERIFY(QDir().mkpath(shots));
+    QVERIFY(window_->grab().save(shots + QStringLiteral("/guards.png")));
   }
 
   void editing_dims_solves_to_torchs_violations() {
@@ -223,7 +228,9 @@ class TestDynamicShapes : public QObject {
   }
 
   void undo_and_redo_spec_edits() {
+    // Window shortcuts need the window active (with a real X server too).
     window_->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(window_.get()));
     window_->graphView()->setFocus();
     QTest::keyClick(window_.get(), Qt::Key_Z, Qt::ControlModifier);
     QVERIFY(wait_for(SpecSession::State::Violation));

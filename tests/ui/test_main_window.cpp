@@ -27,6 +27,7 @@
 #include "ui/graph_scene.h"
 #include "ui/graph_view.h"
 #include "ui/inspector_widget.h"
+#include "support/fixtures.h"
 #include "ui/main_window.h"
 #include "ui/node_item.h"
 #include "ui/program_loader.h"
@@ -38,20 +39,8 @@ using ui::MainWindow;
 
 namespace {
 
-QString fixtures_dir() {
-  const QString env = qEnvironmentVariable("EXPORTLENS_FIXTURES");
-  return env.isEmpty() ? QStringLiteral(EXPORTLENS_FIXTURES) : env;
-}
-
-QString fixture_file(const QString& name, const QString& file) {
-  return QDir(fixtures_dir()).filePath(name + QLatin1Char('/') + file);
-}
-
-QJsonObject fixture_meta(const QString& name) {
-  QFile f(fixture_file(name, QStringLiteral("meta.json")));
-  if (!f.open(QIODevice::ReadOnly)) return {};
-  return QJsonDocument::fromJson(f.readAll()).object();
-}
+using testing::fixture_file;
+using testing::fixture_meta;
 
 // The annotation torch printed for a node: `    linear: "f32[s15, 3]" = ...`.
 QString printed_annotation(const QString& fixture, const QString& node) {

@@ -27,7 +27,9 @@ struct DerivedDimExample1 : torch::nn::Module {
 
 struct DerivedDimExample2 : torch::nn::Module {
   torch::Tensor forward(torch::Tensor z, torch::Tensor y) {
-    return el::index(z, {Slice(1, None)}) + el::index(y, {Slice(1, None, 3)});  // z[1:] + y[1::3]
+    auto head = el::index(z, {Slice(1, None)});      // z[1:]  (C++ leaves the order of + operands open)
+    auto strided = el::index(y, {Slice(1, None, 3)});  // y[1::3]
+    return head + strided;
   }
 };
 

@@ -36,6 +36,7 @@
 #include <torch/version.h>
 
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <source_location>
 #include <stdexcept>
@@ -144,7 +145,8 @@ struct Conv2dImpl : torch::nn::Module {
     detail::init_like_python(weight, bias);
   }
   torch::Tensor forward(const torch::Tensor& x) {
-    return torch::conv2d(x, weight, bias, {stride_, stride_}, {padding_, padding_});
+    // F.conv2d(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
+    return torch::conv2d(x, weight, bias, {stride_, stride_}, {padding_, padding_}, {1, 1}, 1);
   }
   torch::Tensor weight, bias;
   int64_t stride_, padding_;
@@ -234,7 +236,22 @@ inline std::vector<c10::SymInt> tolist(const at::Tensor& t) {
 /// Python-style indexing: x[:, 2:] records a slice for every dimension, as
 /// torch.export's graphs show (LibTorch's own indexing skips full slices).
 inline at::Tensor index(const at::Tensor& x, const std::vector<at::indexing::TensorIndex>& indices) {
-  return at::indexing::get_item(x, indices, /*disable_slice_optimization=*/true);
+  // y[a] is select(y, 0, a), as Python records it (LibTorch's C++ indexing
+  // adds a bounds check Python's does not).
+  if (indices.size() == 1 && indices[0].is_integer()) return x.select_symint(0, indices[0].integer());
+  // An open end is Python's sys.maxsize (LibTorch's Slice uses a smaller sentinel).
+  std::vector<at::indexing::TensorIndex> python;
+  for (const auto& i : indices) {
+    if (!i.is_slice()) {
+      python.push_back(i);
+      continue;
+    }
+    const auto& s = i.slice();
+    const bool open_end = s.stop().maybe_as_int() == at::indexing::INDEX_MAX;
+    python.emplace_back(Slice(s.start(), open_end ? c10::SymInt(std::numeric_limits<int64_t>::max()) : s.stop(),
+                              s.step()));
+  }
+  return at::indexing::get_item(x, python, /*disable_slice_optimization=*/true);
 }
 
 // ---- control flow --------------------------------------------------------------

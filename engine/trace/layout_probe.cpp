@@ -1,0 +1,101 @@
+#include "engine/trace/layout_probe.h"
+
+#include <algorithm>
+
+namespace exportlens::trace {
+
+using symbolic::Expr;
+
+Strides contiguous_strides(const std::vector<Expr>& sizes) {
+  Strides s(sizes.size(), Expr(1));
+  for (size_t i = sizes.size(); i-- > 1;) s[i - 1] = s[i] * sizes[i];
+  return s;
+}
+
+namespace {
+
+/// A dim argument wrapped into [0, rank).
+std::optional<size_t> wrap_dim(const std::optional<int64_t>& d, size_t rank) {
+  if (!d) return std::nullopt;
+  const int64_t w = *d < 0 ? *d + int64_t(rank) : *d;
+  if (w < 0 || w >= int64_t(rank)) return std::nullopt;
+  return size_t(w);
+}
+
+std::optional<int64_t> arg(const std::vector<std::optional<int64_t>>& ints, size_t i, int64_t fallback) {
+  return i < ints.size() ? ints[i] : std::optional<int64_t>(fallback);
+}
+
+}  // namespace
+
+std::optional<Strides> view_strides(const std::string& op, const std::vector<std::optional<int64_t>>& ints,
+                                    const Strides& in, size_t out_rank) {
+  Strides out = in;
+  if (op == "slice.Tensor") {  // slice(self, dim=0, start, end, step=1): the dim's stride times step
+    const auto dim = wrap_dim(arg(ints, 0, 0), in.size());
+    const auto step = arg(ints, 3, 1);
+    if (!dim || !step) return std::nullopt;
+    out[*dim] = out[*dim] * Expr(*step);
+  } else if (op == "select.int") {  // select(self, dim, index): the dim goes
+    const auto dim = wrap_dim(arg(ints, 0, 0), in.size());
+    if (!dim) return std::nullopt;
+    out.erase(out.begin() + std::ptrdiff_t(*dim));
+  } else if (op == "transpose.int") {
+    const auto a = wrap_dim(arg(ints, 0, 0), in.size()), b = wrap_dim(arg(ints, 1, 0), in.size());
+    if (!a || !b) return std::nullopt;
+    std::swap(out[*a], out[*b]);
+  } else if (op == "t.default") {
+    if (in.size() == 2) std::swap(out[0], out[1]);
+  } else if (op == "alias.default" || op == "detach.default") {
+    // same layout
+  } else {
+    return std::nullopt;
+  }
+  if (out.size() != out_rank) return std::nullopt;
+  return out;
+}
+
+namespace {
+
+/// check_contiguous_sizes_strides(false_if_dde=True).
+bool contiguous(symbolic::ShapeEnv& env, const std::vector<Expr>& sizes, const Strides& strides,
+                const symbolic::Provenance& origin) {
+  Expr expected(1), expected_max(1);
+  for (size_t i = sizes.size(); i-- > 0;) {
+    const Expr& x = sizes[i];
+    const Expr& y = strides[i];
+    if (env.guard_or_false(Expr::eq(x, Expr(1)), origin)) continue;
+    if (env.guard_or_true(Expr::ne(y, expected), origin) && env.guard_or_true(Expr::ne(y, expected_max), origin))
+      return false;
+    expected_max = expected_max * Expr::max(x, Expr(1));
+    expected = expected * x;
+  }
+  return true;
+}
+
+/// is_channels_last_contiguous_2d / _3d(false_if_dde=True): dims in `order`.
+bool channels_last(symbolic::ShapeEnv& env, const std::vector<Expr>& sizes, const Strides& strides,
+                   const std::vector<size_t>& order, const symbolic::Provenance& origin) {
+  Expr expected(1);
+  for (size_t idx : order) {
+    if (env.guard_or_false(Expr::eq(sizes[idx], Expr(1)), origin)) continue;
+    if (env.guard_or_true(Expr::ne(strides[idx], expected), origin)) return false;
+    expected = expected * sizes[idx];
+  }
+  return true;
+}
+
+}  // namespace
+
+void probe_contiguity(symbolic::ShapeEnv& env, const std::vector<Expr>& sizes, const Strides& strides,
+                      const symbolic::Provenance& origin) {
+  if (sizes.size() != strides.size()) return;
+  Expr numel(1);
+  for (const Expr& s : sizes) numel = numel * s;
+  if (env.guard_or_false(Expr::lt(numel, Expr(2)), origin)) return;  // is_contiguous: numel < 2
+  if (contiguous(env, sizes, strides, origin)) return;
+  if (sizes.size() == 4) channels_last(env, sizes, strides, {1, 3, 2, 0}, origin);
+  if (sizes.size() == 5) channels_last(env, sizes, strides, {1, 4, 3, 2, 0}, origin);
+}
+
+}  // namespace exportlens::trace

@@ -1,0 +1,34 @@
+// Symbolic strides of traced tensors and torch's contiguity probes on them.
+// torch's make_fx stores every node's tensor_meta (_extract_tensor_metadata),
+// asking is_contiguous / channels_last with guard_or_false / guard_or_true;
+// a symbolic stride that cannot be decided statically there becomes a guard
+// (y[:, :16] has strides (s, 1) and size 16: the guard Ne(s, 16)).
+#pragma once
+
+#include "engine/symbolic/guard.h"
+#include "engine/symbolic/shape_env.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace exportlens::trace {
+
+using Strides = std::vector<symbolic::Expr>;
+
+/// Row-major strides: each the product of the later sizes.
+Strides contiguous_strides(const std::vector<symbolic::Expr>& sizes);
+
+/// A view op's output strides from its input's, for the views whose layout
+/// is tracked (`op` is "slice.Tensor", "select.int", "transpose.int", ...;
+/// `ints` its integer arguments after self, nullopt where not a plain int).
+/// nullopt: a view whose layout is not tracked.
+std::optional<Strides> view_strides(const std::string& op, const std::vector<std::optional<int64_t>>& ints,
+                                    const Strides& in, size_t out_rank);
+
+/// torch's is_contiguous_for_memory_format_or_false for contiguous_format,
+/// then channels_last (rank 4) / channels_last_3d (rank 5): the guards it adds.
+void probe_contiguity(symbolic::ShapeEnv& env, const std::vector<symbolic::Expr>& sizes, const Strides& strides,
+                      const symbolic::Provenance& origin);
+
+}  // namespace exportlens::trace

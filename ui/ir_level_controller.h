@@ -1,0 +1,94 @@
+#pragma once
+// The IR level the window shows, and the program at every level: lowered on
+// a worker thread (training -> functional -> core, so a core node's
+// provenance passes through the functional program), laid out there too,
+// cached per opened file. One job at a time; requests queue behind it.
+#include <QFont>
+#include <QFutureWatcher>
+#include <QHash>
+#include <QList>
+#include <QObject>
+#include <QStringList>
+
+#include <memory>
+
+#include "engine/layout/cancel_token.h"
+#include "ui/ir_level_choice.h"
+#include "ui/loaded_program.h"
+
+namespace exportlens::ui {
+
+struct LevelJobResult;
+
+class IrLevelController : public QObject {
+  Q_OBJECT
+ public:
+  explicit IrLevelController(QObject* parent = nullptr);
+  ~IrLevelController() override;
+
+  /// Fonts used to size node boxes (those the canvas paints with).
+  void setNodeFont(const QFont& font) { node_font_ = font; }
+  /// A newly opened program: forgets every level, shows Training.
+  void setTraining(const LoadedProgramPtr& training);
+
+  const QList<LevelChoice>& choices() const { return choices_; }
+  LevelChoice current() const { return current_; }
+  /// The shown level's program (laid out); null before a program is opened.
+  LoadedProgramPtr currentProgram() const { return shown_.value(current_.key()); }
+  /// A level's program if lowered already (laid out or not), else null.
+  std::shared_ptr<const ir::ExportedProgram> program(const LevelChoice& choice) const;
+  /// A level's program laid out, if done already, else null.
+  LoadedProgramPtr shown(const LevelChoice& choice) const { return shown_.value(choice.key()); }
+  /// What the lowering that made a level warned about.
+  QStringList warnings(const LevelChoice& choice) const { return warnings_.value(choice.key()); }
+  /// Why lowering a level failed (empty if it did not).
+  QString error(const LevelChoice& choice) const { return errors_.value(choice.key()); }
+  bool isBusy() const { return watcher_ != nullptr; }
+
+ public slots:
+  /// Shows a level: at once when laid out already, else after a worker job.
+  void switchTo(const exportlens::ui::LevelChoice& choice);
+  /// Lowers (and lays out, if asked) the levels in the background; levelsChanged() says when.
+  void prepare(const QList<exportlens::ui::LevelChoice>& levels, bool layOut);
+  /// Drops the running job and the queue.
+  void cancel();
+
+ signals:
+  void started(const QString& text);
+  void progress(int percent, const QString& stage);
+  /// The window shows another level now.
+  void currentChanged(const exportlens::ui::LevelChoice& choice, const exportlens::ui::LoadedProgramPtr& program);
+  /// Lowering or laying out a level failed; the shown level stays.
+  void failed(const exportlens::ui::LevelChoice& choice, const QString& message);
+  void cancelled();
+  /// A level was lowered or laid out (views that compare levels refresh).
+  void levelsChanged();
+  /// The queue is empty.
+  void idle();
+
+ private:
+  struct Job {
+    LevelChoice choice;
+    bool layOut = false;
+    bool show = false;
+  };
+  bool satisfied(const Job& job) const;
+  void startNext();
+  void finish(QFutureWatcher<LevelJobResult>* watcher);
+  void show(const LevelChoice& choice);
+
+  QFont node_font_;
+  QList<LevelChoice> choices_;
+  LevelChoice current_;
+  QHash<QString, std::shared_ptr<const ir::ExportedProgram>> programs_;
+  QHash<QString, LoadedProgramPtr> shown_;
+  QHash<QString, QStringList> warnings_;
+  QHash<QString, QString> errors_;
+  LoadedProgramPtr training_;
+  QList<Job> queue_;
+  Job running_;
+  QFutureWatcher<LevelJobResult>* watcher_ = nullptr;
+  std::shared_ptr<layout::CancelToken> token_;
+};
+
+}  // namespace exportlens::ui

@@ -1,0 +1,85 @@
+#pragma once
+// The IR-level features of the window, wired to MainWindow's parts: the
+// level switch (toolbar combo, View › IR Level, Ctrl+1…), the provenance
+// chain and "Expand decomposition" under the inspector, the node context
+// menu, the Op histogram dock and the Compare levels tab.
+#include <QList>
+#include <QObject>
+
+#include "ui/ir_level_choice.h"
+#include "ui/loaded_program.h"
+
+class QAction;
+class QActionGroup;
+class QComboBox;
+class QDockWidget;
+class QMenu;
+class QToolBar;
+
+namespace exportlens::ui {
+
+class BusyOverlay;
+class HistogramPanel;
+class IrLevelController;
+class LevelInspectorPanel;
+class MainWindow;
+class NodeExpander;
+class SideBySideView;
+
+class IrLevelsUi : public QObject {
+  Q_OBJECT
+ public:
+  /// Call once the window's central area and docks exist.
+  explicit IrLevelsUi(MainWindow* window);
+
+  void addToToolBar(QToolBar* bar);
+  void addToViewMenu(QMenu* view);
+  /// A program was opened: its training level is shown.
+  void setTraining(const LoadedProgramPtr& program);
+
+  IrLevelController* controller() const { return controller_; }
+  QComboBox* levelBox() const { return box_; }
+  const QList<QAction*>& levelActions() const { return level_actions_; }
+  LevelInspectorPanel* inspectorPanel() const { return panel_; }
+  NodeExpander* expander() const { return expander_; }
+  HistogramPanel* histogramPanel() const { return histogram_; }
+  QDockWidget* histogramDock() const { return histogram_dock_; }
+  SideBySideView* compareView() const { return compare_; }
+  /// The canvas's context menu for a node (the caller owns it).
+  QMenu* nodeMenu(const QString& node);
+
+ public slots:
+  void switchTo(const exportlens::ui::LevelChoice& choice);
+  /// Shows `node` at `level` (switching level first if needed).
+  void showNodeAt(const exportlens::ui::LevelChoice& level, const QString& node);
+
+ private:
+  void createSwitch();
+  void createInspectorPanel();
+  void createHistogramDock();
+  void createCompareTab();
+  void connectController();
+  void rebuildChoices();
+  void onCurrentChanged(const LevelChoice& choice, const LoadedProgramPtr& program);
+  void onFailed(const LevelChoice& choice, const QString& message);
+  void syncSwitch();
+  void updatePanel();
+  QString tableFor(const LevelChoice& choice) const;
+
+  MainWindow* window_;
+  IrLevelController* controller_;
+  BusyOverlay* overlay_;
+  QComboBox* box_ = nullptr;
+  QMenu* level_menu_ = nullptr;
+  QActionGroup* level_group_ = nullptr;
+  QList<QAction*> level_actions_;
+  LevelInspectorPanel* panel_ = nullptr;
+  NodeExpander* expander_ = nullptr;
+  HistogramPanel* histogram_ = nullptr;
+  QDockWidget* histogram_dock_ = nullptr;
+  SideBySideView* compare_ = nullptr;
+  LevelChoice shown_;        // the level the window's views show
+  QString pending_select_;   // selected once the level being switched to is shown
+};
+
+}  // namespace exportlens::ui
