@@ -6,6 +6,7 @@
 #include "engine/ir/printer.h"
 #include "engine/passes/ir_levels.h"
 #include "engine/serde/pt2_reader.h"
+#include "engine/trace/trace_facade.h"
 
 namespace exportlens::app {
 
@@ -28,11 +29,17 @@ passes::DecompositionTable table_option(const ParsedArgs& a) {
   return passes::decomposition_table(name);
 }
 
+/// --load LIB.so: a model library whose decomposition tables (EXPORTLENS_DECOMPOSITIONS) join the registry.
+void load_table_library(const ParsedArgs& a) {
+  if (const auto lib = a.option("--load")) trace::library_tables(*lib);
+}
+
 void print_warnings(const passes::LoweringReport& report) {
   for (const auto& w : report.warnings) std::cerr << "exportlens: warning: " << w << "\n";
 }
 
 int cmd_decompose(const ParsedArgs& a) {
+  load_table_library(a);
   if (a.flag("--tables")) {
     for (const auto& name : passes::decomposition_table_names()) {
       const auto t = passes::decomposition_table(name);
@@ -55,6 +62,7 @@ ir::ExportedProgram load_program_at_ir(const ParsedArgs& a, const std::string& c
     throw UsageError("--table applies to --ir core");
   ir::ExportedProgram ep = load_program_argument(a, command);
   if (level == passes::IrLevel::Training) return ep;
+  load_table_library(a);
   const passes::DecompositionTable table = table_option(a);
   passes::LoweringReport report;
   ir::ExportedProgram lowered = passes::lower_to(ep, level, &table, &report);
@@ -73,14 +81,16 @@ std::string core_ir_report(const ir::ExportedProgram& ep) {
 std::vector<Command> decompose_commands() {
   return {
       {"decompose", "lower to the functional or Core ATen IR (ep.run_decompositions)",
-       "usage: exportlens decompose FILE.pt2 --ir functional|core [--table NAME]\n"
-       "       exportlens decompose --tables\n\n"
+       "usage: exportlens decompose FILE.pt2 --ir functional|core [--table NAME] [--load LIB.so]\n"
+       "       exportlens decompose --tables [--load LIB.so]\n\n"
        "Prints the program lowered the way torch's ep.run_decompositions() lowers\n"
        "it, in print(ep) form: --ir functional removes mutation (the empty table),\n"
        "--ir core decomposes to the Core ATen operator set with the default table,\n"
        "or with --table NAME (see --tables for the registered tables). Rules that\n"
-       "cannot lower a node leave it as it is and say so on stderr.\n",
-       {"--ir", "--table"}, {"--tables"}, cmd_decompose},
+       "cannot lower a node leave it as it is and say so on stderr.\n"
+       "--load LIB.so loads a model library built against exportlens_sdk.h first:\n"
+       "the tables it defines with EXPORTLENS_DECOMPOSITIONS can then be chosen.\n",
+       {"--ir", "--table", "--load"}, {"--tables"}, cmd_decompose},
   };
 }
 

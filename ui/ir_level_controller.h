@@ -32,6 +32,8 @@ class IrLevelController : public QObject {
   void setTraining(const LoadedProgramPtr& training);
 
   const QList<LevelChoice>& choices() const { return choices_; }
+  /// Re-reads the registered tables (a library loaded since may have added some).
+  void refreshChoices() { choices_ = level_choices(); }
   LevelChoice current() const { return current_; }
   /// The shown level's program (laid out); null before a program is opened.
   LoadedProgramPtr currentProgram() const { return shown_.value(current_.key()); }

@@ -132,6 +132,11 @@ void IrLevelsUi::setTraining(const LoadedProgramPtr& program) {
   if (box_->count() != controller_->choices().size()) rebuildChoices();
 }
 
+void IrLevelsUi::refreshChoices() {
+  controller_->refreshChoices();
+  if (box_->count() != controller_->choices().size()) rebuildChoices();
+}
+
 // ---- following the controller -------------------------------------------------
 
 void IrLevelsUi::connectController() {

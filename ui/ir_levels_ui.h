@@ -36,6 +36,8 @@ class IrLevelsUi : public QObject {
   void addToViewMenu(QMenu* view);
   /// A program was opened: its training level is shown.
   void setTraining(const LoadedProgramPtr& program);
+  /// The switch lists every registered table again (after a library registered some).
+  void refreshChoices();
 
   IrLevelController* controller() const { return controller_; }
   QComboBox* levelBox() const { return box_; }

@@ -22,10 +22,12 @@
 #include <utility>
 
 #include "engine/symbolic/dynamic_shapes_spec.h"
+#include "engine/trace/trace_facade.h"
 
 #include "ui/busy_overlay.h"
 #include "ui/examples_gallery.h"
 #include "ui/graph_view.h"
+#include "ui/ir_levels_ui.h"
 #include "ui/main_window.h"
 #include "ui/program_loader.h"
 #include "ui/program_model.h"
@@ -137,6 +139,14 @@ void MainWindow::openModelLibrary(const QString& path, const QString& model) {
       status_label_->setText(tr("Could not load %1").arg(QFileInfo(path).fileName()));
       show_trace_error_dialog(this, QFileInfo(path).fileName(), TraceFailure{{}, QStringLiteral("library"), why, {}, {}, 0});
       emit loadFailed(path, why);
+      return;
+    }
+    if (models.empty()) {  // decomposition tables only (EXPORTLENS_DECOMPOSITIONS): offer them in the IR switch
+      QStringList tables;
+      for (const auto& t : trace::library_tables(QFile::encodeName(path).toStdString()))
+        tables << QString::fromStdString(t);
+      ir_levels_->refreshChoices();
+      status_label_->setText(tr("%1: decomposition tables %2 (IR switch)").arg(QFileInfo(path).fileName(), tables.join(", ")));
       return;
     }
     if (models.size() == 1) chosen = QString::fromStdString(models.front().name);  // named in the title

@@ -12,8 +12,8 @@
 //   "double_conv2d"  the seed's custom table: the core table with conv2d
 //                    lowered to 2 * convolution
 //
-// More tables are registered through register_decomposition_table() (the
-// SDK entry point; the GUI offers every registered table). Whatever the
+// More tables: register_decomposition_table(), or EXPORTLENS_DECOMPOSITIONS in
+// a model library (engine/trace/traced_rule.h; the GUI offers all). Whatever the
 // table, the lowering also applies functionalization_rules(): composite ops
 // that may alias or mutate (batch_norm, dropout, reshape, flatten, ...),
 // which torch decomposes even for an empty table.

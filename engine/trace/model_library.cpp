@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "engine/trace/sdk_bridge.h"
+#include "engine/trace/traced_rule.h"
 #include "engine/trace/tracer.h"
 
 namespace exportlens::trace {
@@ -48,12 +49,24 @@ const ModelLibrary& load_model_library(const std::filesystem::path& path) {
   auto lib = std::make_unique<ModelLibrary>();
   lib->path = key;
   symbol<void (*)(std::vector<sdk::ModelDef>*)>(handle, "exportlens_sdk_models_v1", key)(&lib->models);
-  if (lib->models.empty()) throw std::runtime_error(key + ": the library registers no models (use EXPORTLENS_MODEL)");
+  std::vector<sdk::DecompositionDef> tables;
+  if (void* p = dlsym(handle, "exportlens_sdk_decompositions_v1"))  // optional: older libraries lack it
+    reinterpret_cast<void (*)(std::vector<sdk::DecompositionDef>*)>(p)(&tables);
+  if (lib->models.empty() && tables.empty())
+    throw std::runtime_error(key +
+                             ": the library registers no models or decomposition tables (use EXPORTLENS_MODEL or "
+                             "EXPORTLENS_DECOMPOSITIONS)");
   install_capture_kernels();  // custom operators the library registered
+  try {
+    lib->tables = register_traced_tables(tables, key);
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(e.what());
+  }
   return *loaded.emplace(key, std::move(lib)).first->second;
 }
 
 const sdk::ModelDef& find_model(const ModelLibrary& lib, const std::string& name) {
+  if (lib.models.empty()) throw std::runtime_error(lib.path + " registers no models (only decomposition tables)");
   if (name.empty()) {
     if (lib.models.size() == 1) return lib.models[0];
     std::string names;

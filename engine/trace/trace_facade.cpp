@@ -56,6 +56,10 @@ std::vector<ModelSummary> library_models(const std::filesystem::path& library) {
   return out;
 }
 
+std::vector<std::string> library_tables(const std::filesystem::path& library) {
+  return load_model_library(library).tables;
+}
+
 TraceOutcome trace_library_model(const std::filesystem::path& library, const std::string& model,
                                  const TraceRequest& request) {
   return trace(find_model(load_model_library(library), model), request);

@@ -41,6 +41,9 @@ TraceOutcome trace_gallery_model(const std::string& name, const TraceRequest& re
 
 /// Loads a model library (throws std::runtime_error with the reason).
 std::vector<ModelSummary> library_models(const std::filesystem::path& library);
+/// Loads a model library and returns the decomposition tables it registered
+/// (EXPORTLENS_DECOMPOSITIONS; now listed by passes::decomposition_table_names()).
+std::vector<std::string> library_tables(const std::filesystem::path& library);
 /// `model` empty: the library's only model.
 TraceOutcome trace_library_model(const std::filesystem::path& library, const std::string& model,
                                  const TraceRequest& request = {});

@@ -452,6 +452,23 @@ class TestIrLevels : public QObject {
     verify_shown_ops(oracle_ops(oracle.value(QStringLiteral("functional")).toObject()));
   }
 
+  // A library of decomposition tables opened like a model library: its table
+  // joins the switch and lowers as torch's lowering with the same table.
+  void libraryTableJoinsTheSwitch() {
+    QVERIFY(open_and_wait(QStringLiteral("decomp_example")));
+    const LevelChoice mine = LevelChoice::core(QStringLiteral("my_double_conv2d"));
+    QVERIFY(!level_action(mine));
+    window_->openModelLibrary(QStringLiteral(EXPORTLENS_CUSTOM_TABLE_MODEL));
+    QComboBox* box = levels()->levelBox();
+    QVERIFY(box->findText(QStringLiteral("Core (my_double_conv2d)")) >= 0);
+    QVERIFY(switch_and_wait(mine));
+    verify_shown_ops(oracle_ops(decomp_oracle(QStringLiteral("decomp_example"))
+                                    .value(QStringLiteral("custom"))
+                                    .toObject()
+                                    .value(QStringLiteral("double_conv2d"))
+                                    .toObject()));
+  }
+
   void cleanupTestCase() { window_.reset(); }
 };
 

@@ -27,7 +27,14 @@
 //  * item_int / tolist: data-dependent values as symbolic ints;
 //  * index(x, {Slice(), Slice(2, None)}): indexing recorded as Python's
 //    x[:, 2:] records it (every dimension's slice);
-//  * EXPORTLENS_MODEL: registers a model with its example inputs and spec.
+//  * EXPORTLENS_MODEL: registers a model with its example inputs and spec;
+//  * EXPORTLENS_DECOMPOSITIONS: registers a decomposition table whose rules
+//    are LibTorch functions (traced into the lowered graph when they apply):
+//      EXPORTLENS_DECOMPOSITIONS("my_double_conv2d", "conv2d as 2 * convolution")
+//          .rule("aten.conv2d.default", [](const el::OpArgs& a) -> torch::Tensor {
+//            return 2 * at::convolution(a.tensor(0), a.tensor(1), a.optional_tensor(2), a.ints(3),
+//                                       a.ints(4), a.ints(5), false, {0, 0}, a.integer(6));
+//          });
 //
 // Everything here also runs eagerly on real tensors when no trace is active.
 #include <ATen/TensorIndexing.h>
@@ -456,6 +463,83 @@ struct ModelRegistration {
   }
 };
 
+// ---- decomposition tables ------------------------------------------------------
+
+/// The arguments of one op call a decomposition rule lowers, by the op's
+/// schema position, with the schema's defaults filled in. Tensors are the
+/// tracer's fakes (shapes and dtypes of the node being lowered).
+struct OpArgs {
+  std::string op;  // "aten.conv2d.default"
+  std::vector<c10::IValue> values;
+
+  size_t size() const { return values.size(); }
+  const c10::IValue& operator[](size_t i) const { return values.at(i); }
+  at::Tensor tensor(size_t i) const { return values.at(i).toTensor(); }
+  /// An undefined tensor for None.
+  at::Tensor optional_tensor(size_t i) const { return values.at(i).isNone() ? at::Tensor() : tensor(i); }
+  std::vector<int64_t> ints(size_t i) const { return values.at(i).toIntVector(); }
+  int64_t integer(size_t i) const { return values.at(i).toInt(); }
+  double number(size_t i) const { return values.at(i).isInt() ? double(values.at(i).toInt()) : values.at(i).toDouble(); }
+  bool boolean(size_t i) const { return values.at(i).toBool(); }
+};
+
+/// A rule: plain LibTorch code computing the op's result (a tensor, or a
+/// tuple IValue for multi-output ops). ExportLens traces it on the call's
+/// shapes and splices the recorded ATen calls into the lowered graph, where
+/// they decompose further by the rest of the table.
+using RuleFn = std::function<c10::IValue(const OpArgs&)>;
+
+struct RuleDef {
+  std::string op;         // "aten.conv2d.default"
+  std::string reference;  // what it follows (shown with the table)
+  RuleFn fn;
+};
+
+/// A named table: `base` (a registered table, "core" by default) with these
+/// rules added or replaced.
+struct DecompositionDef {
+  std::string name;
+  std::string description;
+  std::string base = "core";
+  std::vector<RuleDef> rules;
+};
+
+namespace detail {
+inline std::vector<DecompositionDef>& local_tables() {
+  static std::vector<DecompositionDef> tables;
+  return tables;
+}
+}  // namespace detail
+
+class DecompositionsBuilder {
+ public:
+  DecompositionsBuilder(std::string name, std::string description) {
+    def_.name = std::move(name);
+    def_.description = std::move(description);
+  }
+  /// Start from another registered table instead of "core".
+  DecompositionsBuilder& base(std::string table) {
+    def_.base = std::move(table);
+    return *this;
+  }
+  /// Adds (or overrides) the rule for `op` ("aten.conv2d.default").
+  DecompositionsBuilder& rule(std::string op, RuleFn fn, std::string reference = "") {
+    def_.rules.push_back({std::move(op), std::move(reference), std::move(fn)});
+    return *this;
+  }
+  const DecompositionDef& def() const { return def_; }
+
+ private:
+  DecompositionDef def_;
+};
+
+/// Adds a built table to this library's list (what EXPORTLENS_DECOMPOSITIONS does).
+struct DecompositionsRegistration {
+  DecompositionsRegistration(const DecompositionsBuilder& b) {  // NOLINT: the macro's assignment
+    detail::local_tables().push_back(b.def());
+  }
+};
+
 }  // namespace exportlens::sdk
 
 #define EXPORTLENS_SDK_CONCAT2(a, b) a##b
@@ -464,6 +548,10 @@ struct ModelRegistration {
 #define EXPORTLENS_MODEL(Type, Name)                                                          \
   static ::exportlens::sdk::ModelRegistration EXPORTLENS_SDK_CONCAT(exportlens_model_, __LINE__) = \
       ::exportlens::sdk::model<Type>(Name)
+/// EXPORTLENS_DECOMPOSITIONS("name", "what it does").rule("aten.conv2d.default", fn);
+#define EXPORTLENS_DECOMPOSITIONS(Name, Description)                                                     \
+  static ::exportlens::sdk::DecompositionsRegistration EXPORTLENS_SDK_CONCAT(exportlens_tables_, __LINE__) = \
+      ::exportlens::sdk::DecompositionsBuilder(Name, Description)
 
 // The entry points ExportLens looks up in a model library (inline: one per
 // library however many of its files include this header).
@@ -479,5 +567,10 @@ __attribute__((used, visibility("default"))) inline void exportlens_sdk_attach_v
 __attribute__((used, visibility("default"))) inline void exportlens_sdk_models_v1(
     std::vector<::exportlens::sdk::ModelDef>* out) {
   *out = ::exportlens::sdk::detail::local_models();
+}
+// Optional (libraries built before tables existed lack it).
+__attribute__((used, visibility("default"))) inline void exportlens_sdk_decompositions_v1(
+    std::vector<::exportlens::sdk::DecompositionDef>* out) {
+  *out = ::exportlens::sdk::detail::local_tables();
 }
 }
