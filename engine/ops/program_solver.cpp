@@ -324,19 +324,6 @@ void PreparedProgram::attribute_recorded_guards() {
 
 namespace {
 
-std::string kind_name(symbolic::ConstraintViolation::Kind k) {
-  using K = symbolic::ConstraintViolation::Kind;
-  switch (k) {
-    case K::Specialized: return "specialized";
-    case K::MustBeEqual: return "must_be_equal";
-    case K::MustBeRelated: return "must_be_related";
-    case K::InferredEqual: return "inferred_equal";
-    case K::GuardNotSatisfied: return "guard_not_satisfied";
-    case K::RangeNotSatisfied: return "range_not_satisfied";
-  }
-  return "violation";
-}
-
 SymValue simplified(const SymValue& v, const ShapeEnv& env) {
   SymValue out = v;
   switch (v.kind) {
@@ -407,19 +394,7 @@ class Solver {
     const symbolic::ConstraintReport report = symbolic::check_constraints(env_, *binding_, spec_);
     if (report.failed()) {
       fail(SolveStatus::Violation, "constraint", report.message);
-      for (const auto& v : report.violations)
-        result_.violations.push_back({kind_name(v.kind), v.debug_name, v.source, v.message,
-                                      v.guard ? v.guard->str() : "", v.origin});
-      result_.suggested_fixes = report.fixes;
-      result_.suggested_fixes_text = report.fixes_text();
-      if (!report.fixes.empty()) {
-        try {
-          result_.fixed_spec_text =
-              symbolic::print_dynamic_shapes(symbolic::apply_suggested_fixes(spec_, result_.suggested_fixes_text));
-        } catch (const std::exception& e) {
-          result_.diagnostics.push_back({"", "", std::string("the suggested fixes could not be applied: ") + e.what()});
-        }
-      }
+      record_violations(result_, report, spec_);
       return;
     }
     const auto ranges = symbolic::compute_range_constraints(env_, *binding_, unbacked);

@@ -1,4 +1,5 @@
 // The JSON and text forms of a SolveResult.
+#include <exception>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -133,6 +134,37 @@ std::string format_text(const SolveResult& r, bool verbose) {
     for (const auto& l : r.log) out << "  " << l << "\n";
   }
   return out.str();
+}
+
+namespace {
+
+std::string violation_kind_name(symbolic::ConstraintViolation::Kind k) {
+  using K = symbolic::ConstraintViolation::Kind;
+  switch (k) {
+    case K::Specialized: return "specialized";
+    case K::MustBeEqual: return "must_be_equal";
+    case K::MustBeRelated: return "must_be_related";
+    case K::InferredEqual: return "inferred_equal";
+    case K::GuardNotSatisfied: return "guard_not_satisfied";
+    case K::RangeNotSatisfied: return "range_not_satisfied";
+  }
+  return "violation";
+}
+
+}  // namespace
+
+void record_violations(SolveResult& r, const symbolic::ConstraintReport& report, const symbolic::DynamicShapesSpec& spec) {
+  for (const auto& v : report.violations)
+    r.violations.push_back(
+        {violation_kind_name(v.kind), v.debug_name, v.source, v.message, v.guard ? v.guard->str() : "", v.origin});
+  r.suggested_fixes = report.fixes;
+  r.suggested_fixes_text = report.fixes_text();
+  if (report.fixes.empty()) return;
+  try {
+    r.fixed_spec_text = symbolic::print_dynamic_shapes(symbolic::apply_suggested_fixes(spec, r.suggested_fixes_text));
+  } catch (const std::exception& e) {
+    r.diagnostics.push_back({"", "", std::string("the suggested fixes could not be applied: ") + e.what()});
+  }
 }
 
 }  // namespace exportlens::ops

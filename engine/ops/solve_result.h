@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/symbolic/dynamic_shapes_spec.h"
 #include "engine/symbolic/export_constraints.h"
 #include "engine/symbolic/guard.h"
 
@@ -87,6 +88,10 @@ struct SolveResult {
   std::vector<std::string> log;  // TORCH_LOGS=+dynamic style
   double solve_ms = 0;
 };
+
+/// Fills `r`'s violations, suggested fixes and fixed spec from a failed
+/// constraint check of `spec` (the solver's and the tracer's shared verdict).
+void record_violations(SolveResult& r, const symbolic::ConstraintReport& report, const symbolic::DynamicShapesSpec& spec);
 
 /// The machine-readable form (`exportlens check --json`).
 std::string to_json(const SolveResult& r);

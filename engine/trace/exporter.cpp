@@ -53,19 +53,6 @@ ir::ValueRange ir_range(const symbolic::ValueRange& r) {
   return {bound(r.lower), bound(r.upper)};
 }
 
-std::string violation_kind(symbolic::ConstraintViolation::Kind k) {
-  using K = symbolic::ConstraintViolation::Kind;
-  switch (k) {
-    case K::Specialized: return "specialized";
-    case K::MustBeEqual: return "must_be_equal";
-    case K::MustBeRelated: return "must_be_related";
-    case K::InferredEqual: return "inferred_equal";
-    case K::GuardNotSatisfied: return "guard_not_satisfied";
-    case K::RangeNotSatisfied: return "range_not_satisfied";
-  }
-  return "violation";
-}
-
 class Exporter {
  public:
   Exporter(torch::nn::Module* module, const ForwardFn& forward, const std::vector<std::string>& arg_names,
@@ -277,19 +264,7 @@ class Exporter {
     const symbolic::ConstraintReport report = symbolic::check_constraints(tracer_.env(), *binding_, spec_);
     if (report.failed()) {
       fail(ops::SolveStatus::Violation, "constraint", "torch._dynamo.exc.UserError", report.message);
-      for (const auto& v : report.violations)
-        result_.report.violations.push_back(
-            {violation_kind(v.kind), v.debug_name, v.source, v.message, v.guard ? v.guard->str() : "", v.origin});
-      result_.report.suggested_fixes = report.fixes;
-      result_.report.suggested_fixes_text = report.fixes_text();
-      if (!report.fixes.empty()) {
-        try {
-          result_.report.fixed_spec_text = symbolic::print_dynamic_shapes(
-              symbolic::apply_suggested_fixes(spec_, result_.report.suggested_fixes_text));
-        } catch (const std::exception& e) {
-          result_.report.diagnostics.push_back({"", "", std::string("the suggested fixes could not be applied: ") + e.what()});
-        }
-      }
+      ops::record_violations(result_.report, report, spec_);
       return;
     }
     const auto ranges = symbolic::compute_range_constraints(tracer_.env(), *binding_, unbacked);
