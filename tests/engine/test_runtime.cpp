@@ -1,9 +1,7 @@
 // The interpreter against real torch: for every fixture that exports, running
 // the program on the fixture's inputs gives ep.module()(*inputs)'s outputs.
 // LibTorch headers come before Qt's: Qt's `slots` macro breaks them.
-#include <ATen/ops/allclose.h>
-#include <ATen/ops/equal.h>
-#include <torch/csrc/jit/serialization/pickle.h>
+#include "support/torch_values.h"
 
 #include "engine/runtime/input_check.h"
 #include "engine/runtime/interpreter.h"
@@ -19,36 +17,6 @@ using namespace exportlens;
 using namespace exportlens::testing;
 
 namespace {
-
-std::vector<c10::IValue> load_tuple(const QString& path) {
-  std::ifstream in(path.toStdString(), std::ios::binary);
-  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), {});
-  auto v = torch::jit::pickle_load(bytes);
-  return v.isTuple() ? v.toTupleRef().elements().vec() : std::vector<c10::IValue>{v};
-}
-
-// Tensors: allclose (rtol 1e-5) with equal dtype and shape; other values: equal.
-QString compare(const c10::IValue& got, const c10::IValue& want) {
-  if (want.isTensor()) {
-    if (!got.isTensor()) return "expected a tensor";
-    const auto& g = got.toTensor();
-    const auto& w = want.toTensor();
-    if (g.scalar_type() != w.scalar_type()) return QString("dtype ") + c10::toString(g.scalar_type());
-    if (g.sizes() != w.sizes()) return "shape differs";
-    const bool close = g.is_floating_point() ? at::allclose(g, w, 1e-5, 1e-6) : at::equal(g, w);
-    return close ? QString() : "values differ";
-  }
-  if (want.isInt()) return got.isInt() && got.toInt() == want.toInt() ? QString() : "int differs";
-  if (want.isTuple() || want.isList()) {
-    const auto ws = want.isTuple() ? want.toTupleRef().elements().vec() : want.toListRef().vec();
-    const auto gs = got.isTuple() ? got.toTupleRef().elements().vec() : got.toListRef().vec();
-    if (ws.size() != gs.size()) return "length differs";
-    for (size_t i = 0; i < ws.size(); ++i)
-      if (auto e = compare(gs[i], ws[i]); !e.isEmpty()) return "[" + QString::number(i) + "] " + e;
-    return {};
-  }
-  return got.tagKind() == want.tagKind() ? QString() : "kind differs";
-}
 
 }  // namespace
 
@@ -82,7 +50,7 @@ class TestRuntime : public QObject {
     }
     QCOMPARE(int(got.size()), int(want.size()));
     for (size_t i = 0; i < want.size(); ++i) {
-      const auto err = compare(got[i], want[i]);
+      const auto err = testing::compare_values(got[i], want[i]);
       QVERIFY2(err.isEmpty(), qPrintable("output " + QString::number(i) + ": " + err));
     }
   }
@@ -138,7 +106,7 @@ class TestRuntime : public QObject {
     QCOMPARE(report.outputs[0].shape, (std::vector<int64_t>{2, 2}));
     const auto got = load_tuple(out);
     const auto want = load_tuple(fixture_file("book_mlp", "outputs.pt"));
-    QVERIFY(compare(got[0], want[0]).isEmpty());
+    QVERIFY(testing::compare_values(got[0], want[0]).isEmpty());
   }
 
   void mismatched_shapes_are_rejected_before_running() {

@@ -16,6 +16,7 @@
 #include <ATen/ops/randn.h>
 #include <ATen/ops/rand.h>
 #include <torch/csrc/jit/serialization/pickle.h>
+#include "support/torch_values.h"
 
 #include "engine/passes/ir_levels.h"
 #include "engine/runtime/interpreter.h"
@@ -278,36 +279,14 @@ Dtype dtype_named(const QString& name) {
   return {ST::Float, at::kFloat};
 }
 
-QString compare(const at::Tensor& got, const at::Tensor& want, double rtol, double atol) {
-  if (got.scalar_type() != want.scalar_type()) return QString("dtype %1, torch %2").arg(c10::toString(got.scalar_type()), c10::toString(want.scalar_type()));
-  if (got.sizes() != want.sizes()) return "shape differs";
-  const bool close = got.is_floating_point() ? at::allclose(got, want, rtol, atol, /*equal_nan=*/true) : at::equal(got, want);
-  return close ? QString() : "values differ";
+/// Rules may reassociate float arithmetic: float32 within 1e-4, float64 within 1e-9; NaNs match.
+testing::Tolerance rule_tolerance(at::ScalarType want) {
+  if (want == at::kDouble) return {1e-9, 1e-9, true};
+  return {1e-4, 1e-5, true};
 }
 
-QString compare_values(const c10::IValue& got, const c10::IValue& want) {
-  if (want.isTensor()) {
-    if (!got.isTensor()) return "expected a tensor";
-    const auto& w = want.toTensor();
-    return compare(got.toTensor(), w, w.scalar_type() == at::kDouble ? 1e-9 : 1e-4, w.scalar_type() == at::kDouble ? 1e-9 : 1e-5);
-  }
-  if (want.isInt()) return got.isInt() && got.toInt() == want.toInt() ? QString() : "int differs";
-  if (want.isTuple() || want.isList()) {
-    const auto ws = want.isTuple() ? want.toTupleRef().elements().vec() : want.toListRef().vec();
-    const auto gs = got.isTuple() ? got.toTupleRef().elements().vec() : got.toListRef().vec();
-    if (ws.size() != gs.size()) return "length differs";
-    for (size_t i = 0; i < ws.size(); ++i)
-      if (auto e = compare_values(gs[i], ws[i]); !e.isEmpty()) return "[" + QString::number(i) + "] " + e;
-    return {};
-  }
-  return got.tagKind() == want.tagKind() ? QString() : "kind differs";
-}
-
-std::vector<c10::IValue> load_tuple(const QString& path) {
-  std::ifstream in(path.toStdString(), std::ios::binary);
-  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), {});
-  auto v = torch::jit::pickle_load(bytes);
-  return v.isTuple() ? v.toTupleRef().elements().vec() : std::vector<c10::IValue>{v};
+QString compare_within_rule_tolerance(const c10::IValue& got, const c10::IValue& want) {
+  return testing::compare_values(got, want, rule_tolerance);
 }
 
 /// A rule's identity across tables: a custom table that replaces an op's
@@ -418,7 +397,7 @@ class TestRuleNumerics : public QObject {
       size_t input = 0;
       while (input < inputs.size() && inputs[input]->name != spec.target) ++input;
       QVERIFY(input < inputs.size());
-      const QString e = compare_values(got[next++], original_inputs[input]);
+      const QString e = compare_within_rule_tolerance(got[next++], original_inputs[input]);
       QVERIFY2(e.isEmpty(), qPrintable("updated input " + QString::fromStdString(*spec.target) + ": " + e));
     }
     QCOMPARE(got.size() - next, want.size());
@@ -430,7 +409,7 @@ class TestRuleNumerics : public QObject {
         QVERIFY(at::allclose(g.masked_select(kept), (x * 2).masked_select(kept), 1e-5, 1e-6));
         continue;
       }
-      const QString e = compare_values(got[next + i], want[i]);
+      const QString e = compare_within_rule_tolerance(got[next + i], want[i]);
       QVERIFY2(e.isEmpty(), qPrintable(e));
     }
   }
@@ -465,13 +444,13 @@ class TestRuleNumerics : public QObject {
     }
     QCOMPARE(got.size(), want.size());
     for (size_t i = 0; i < want.size(); ++i) {
-      const QString e = compare_values(got[i], want[i]);
+      const QString e = compare_within_rule_tolerance(got[i], want[i]);
       QVERIFY2(e.isEmpty(), qPrintable("output " + QString::number(i) + ": " + e));
     }
     if (level == "core" && QFile::exists(fixture_file(fixture, "core_outputs.pt"))) {
       const auto torch_core = load_tuple(fixture_file(fixture, "core_outputs.pt"));
       for (size_t i = 0; i < torch_core.size() && i < got.size(); ++i)
-        QVERIFY2(compare_values(got[i], torch_core[i]).isEmpty(), "differs from torch's Core ATen program's output");
+        QVERIFY2(compare_within_rule_tolerance(got[i], torch_core[i]).isEmpty(), "differs from torch's Core ATen program's output");
     }
   }
 };

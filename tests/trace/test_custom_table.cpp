@@ -8,6 +8,7 @@
 
 #include <ATen/ops/allclose.h>
 #include <ATen/ops/equal.h>
+#include "support/torch_values.h"
 
 #include "engine/ir/printer.h"
 #include "engine/passes/decomposition_table.h"
@@ -28,13 +29,6 @@ using namespace exportlens::testing;
 namespace {
 
 const char* kTable = "my_double_conv2d";
-
-std::vector<c10::IValue> load_tuple(const QString& path) {
-  std::ifstream in(path.toStdString(), std::ios::binary);
-  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), {});
-  auto v = torch::jit::pickle_load(bytes);
-  return v.isTuple() ? v.toTupleRef().elements().vec() : std::vector<c10::IValue>{v};
-}
 
 /// torch's str(node.target) of every call_function node, in graph order.
 QStringList op_sequence(const ir::ExportedProgram& ep) {

@@ -11,6 +11,7 @@
 #include <ATen/ops/equal.h>
 #include <ATen/ops/randn.h>
 #include <torch/csrc/jit/serialization/pickle.h>
+#include "support/torch_values.h"
 #include <torch/nn/module.h>
 
 #include "engine/ir/printer.h"
@@ -34,16 +35,6 @@ using namespace exportlens::testing;
 
 namespace {
 
-std::vector<char> read_bytes(const QString& path) {
-  std::ifstream in(path.toStdString(), std::ios::binary);
-  return std::vector<char>((std::istreambuf_iterator<char>(in)), {});
-}
-
-std::vector<c10::IValue> load_tuple(const QString& path) {
-  auto v = torch::jit::pickle_load(read_bytes(path));
-  return v.isTuple() ? v.toTupleRef().elements().vec() : std::vector<c10::IValue>{v};
-}
-
 /// Copies the Python original's state dict into the port (same names).
 std::function<void(torch::nn::Module&)> load_weights(const QString& fixture) {
   const QString path = fixture_file(fixture, "state_dict.pt");
@@ -59,20 +50,6 @@ std::function<void(torch::nn::Module&)> load_weights(const QString& fixture) {
     for (auto& p : m.named_parameters()) assign(p.key(), p.value());
     for (auto& b : m.named_buffers()) assign(b.key(), b.value());
   };
-}
-
-QString compare_values(const c10::IValue& got, const c10::IValue& want) {
-  if (want.isTensor()) {
-    if (!got.isTensor()) return "expected a tensor";
-    const auto& g = got.toTensor();
-    const auto& w = want.toTensor();
-    if (g.scalar_type() != w.scalar_type()) return QString("dtype ") + c10::toString(g.scalar_type());
-    if (g.sizes() != w.sizes()) return "shape differs";
-    const bool close = g.is_floating_point() ? at::allclose(g, w, 1e-5, 1e-6) : at::equal(g, w);
-    return close ? QString() : "values differ";
-  }
-  if (want.isInt()) return got.isInt() && got.toInt() == want.toInt() ? QString() : "int differs";
-  return got.tagKind() == want.tagKind() ? QString() : "kind differs";
 }
 
 /// str(node.target) in torch: "aten.add.Tensor", "<built-in function getitem>", "cond".

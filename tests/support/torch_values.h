@@ -1,0 +1,69 @@
+#pragma once
+// Reading torch.save'd values and comparing LibTorch results with the
+// oracle's, for suites that link LibTorch. Include before any Qt header
+// (Qt's `slots` macro breaks LibTorch's headers).
+#include <ATen/ops/allclose.h>
+#include <ATen/ops/equal.h>
+#include <torch/csrc/jit/serialization/pickle.h>
+
+#include <QString>
+#include <fstream>
+#include <iterator>
+#include <vector>
+
+namespace exportlens::testing {
+
+inline std::vector<char> read_bytes(const QString& path) {
+  std::ifstream in(path.toStdString(), std::ios::binary);
+  return std::vector<char>((std::istreambuf_iterator<char>(in)), {});
+}
+
+/// A torch.save'd tuple (inputs.pt, outputs.pt) as its elements; a single value as one.
+inline std::vector<c10::IValue> load_tuple(const QString& path) {
+  auto v = torch::jit::pickle_load(read_bytes(path));
+  return v.isTuple() ? v.toTupleRef().elements().vec() : std::vector<c10::IValue>{v};
+}
+
+struct Tolerance {
+  double rtol = 1e-5;
+  double atol = 1e-6;
+  bool equal_nan = false;
+};
+
+/// The tolerance for comparing against an expected tensor of this dtype.
+using ToleranceFor = Tolerance (*)(at::ScalarType);
+inline Tolerance default_tolerance(at::ScalarType) { return {}; }
+
+/// "" when equal: same dtype and shape, floating values allclose, others equal.
+inline QString compare_tensors(const at::Tensor& got, const at::Tensor& want, const Tolerance& tol) {
+  if (got.scalar_type() != want.scalar_type())
+    return QString("dtype %1, torch %2").arg(c10::toString(got.scalar_type()), c10::toString(want.scalar_type()));
+  if (got.sizes() != want.sizes()) return "shape differs";
+  const bool close =
+      got.is_floating_point() ? at::allclose(got, want, tol.rtol, tol.atol, tol.equal_nan) : at::equal(got, want);
+  return close ? QString() : "values differ";
+}
+
+/// "" when equal: tensors as compare_tensors, ints exactly, tuples and lists
+/// element by element (the message names the index), other values by kind.
+inline QString compare_values(const c10::IValue& got, const c10::IValue& want,
+                              ToleranceFor tolerance = default_tolerance) {
+  if (want.isTensor()) {
+    if (!got.isTensor()) return "expected a tensor";
+    const at::Tensor& w = want.toTensor();
+    return compare_tensors(got.toTensor(), w, tolerance(w.scalar_type()));
+  }
+  if (want.isInt()) return got.isInt() && got.toInt() == want.toInt() ? QString() : "int differs";
+  if (want.isTuple() || want.isList()) {
+    if (!got.isTuple() && !got.isList()) return "expected a tuple or list";
+    const auto ws = want.isTuple() ? want.toTupleRef().elements().vec() : want.toListRef().vec();
+    const auto gs = got.isTuple() ? got.toTupleRef().elements().vec() : got.toListRef().vec();
+    if (ws.size() != gs.size()) return "length differs";
+    for (size_t i = 0; i < ws.size(); ++i)
+      if (auto e = compare_values(gs[i], ws[i], tolerance); !e.isEmpty()) return "[" + QString::number(i) + "] " + e;
+    return {};
+  }
+  return got.tagKind() == want.tagKind() ? QString() : "kind differs";
+}
+
+}  // namespace exportlens::testing
