@@ -23,6 +23,7 @@ class EdgeItem : public QGraphicsItem {
   const QString& to() const { return to_; }
   /// Drawn in the highlight colour (an edge of the selected node).
   void setHighlighted(bool on);
+  bool isHighlighted() const { return highlighted_; }
   void setStyle(const CanvasStyle* style);
 
  private:

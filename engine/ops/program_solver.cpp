@@ -409,7 +409,7 @@ class Solver {
   }
 
   void replay(const Propagation& prop, const std::vector<ir::Node*>& nodes, int index, bool after) {
-    if (p_.recorded_guards().empty()) return;
+    if (!options_.replay_recorded_guards || p_.recorded_guards().empty()) return;
     if (replay_order_.empty()) {
       for (size_t k = 0; k < p_.recorded_guards().size(); ++k) {
         const RecordedGuard& g = p_.recorded_guards()[k];

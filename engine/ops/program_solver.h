@@ -78,6 +78,10 @@ class PreparedProgram {
 struct SolveOptions {
   bool log = true;          // collect the TORCH_LOGS-style guard log
   bool node_shapes = true;  // report every node's symbolic shape
+  /// Replay the file's recorded guards (guards_code). Off, only the shape
+  /// rules and the graph's asserts constrain shapes: what a file without
+  /// guards_code gives, and how the tests prove the rules emit torch's guards.
+  bool replay_recorded_guards = true;
 };
 
 /// Solve `spec` on the program. Never throws for bad specs or violations:

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <string_view>
 #include <unordered_set>
 
 #include "engine/passes/dead_code_elimination.h"
@@ -32,6 +33,19 @@ ir::NodeMetadata inherited_meta(const ir::Node* origin, const std::string& pass)
                           origin->op == ir::OpKind::CallFunction ? op_key(origin->target) : std::string()});
   m.provenance.insert(m.provenance.end(), origin->meta.provenance.begin(), origin->meta.provenance.end());
   return m;
+}
+
+/// torch regenerates the runtime asserts of a retraced program, and each
+/// message names the node that computes the checked expression by its new
+/// name ("... u0 >= 10 on node 'ge'"): keep a copied assert's message true.
+void name_assert_operand(ir::Node& node) {
+  if (node.target.qualified() != "torch.ops.aten._assert_scalar.default" || node.args.size() < 2) return;
+  const ir::Node* operand = node.args[0].node();
+  auto* message = std::get_if<std::string>(&node.args[1].v);
+  static constexpr std::string_view kOnNode = " on node '";
+  if (!operand || !message || message->empty() || message->back() != '\'') return;
+  const size_t at = message->rfind(kOnNode);
+  if (at != std::string::npos) *message = message->substr(0, at + kOnNode.size()) + operand->name + "'";
 }
 
 }  // namespace
@@ -160,6 +174,7 @@ ir::Argument GraphBuilder::emit(const ir::Target& target, std::vector<ir::Argume
   }
   n->name = names_.create_name(name_candidate(target), nullptr);
   n->meta = inherited_meta(origin_, pass_);
+  name_assert_operand(*n);
   ir::Node* placed = place(std::move(n));
   if (placed->value.tuple()) return add_getitems(placed);
   if (placed->value.sym_int()) remember_sym(placed);

@@ -2,6 +2,7 @@
 // the program on the fixture's inputs gives ep.module()(*inputs)'s outputs.
 // LibTorch headers come before Qt's: Qt's `slots` macro breaks them.
 #include "support/torch_values.h"
+#include "support/known_differences.h"
 
 #include "engine/runtime/input_check.h"
 #include "engine/runtime/interpreter.h"
@@ -28,8 +29,10 @@ class TestRuntime : public QObject {
     QTest::addColumn<QString>("name");
     QTest::addColumn<QString>("suffix");
     for (const auto& n : fixtures_with_status("ok")) {
-      if (n == "custom_op") continue;  // its op lives in Python only; see below
-      if (n == "bad3_nonstrict") continue;  // bakes id(x) into the graph: its outputs are its own
+      if (const testing::KnownDifference* k = testing::known_difference("runtime", n, "outputs")) {
+        qInfo("%s: outputs not compared: %s", qPrintable(n), k->reason);
+        continue;
+      }
       QTest::newRow(qPrintable(n)) << n << QString();
       if (QFile::exists(fixture_file(n, "inputs_neg.pt"))) QTest::newRow(qPrintable(n + "_neg")) << n << "_neg";
     }

@@ -18,6 +18,8 @@ by torch with the case's spec and DIR/<case>/meta.json records:
     range_constraints {expr: [lo, hi]} (ok; "int_oo" for infinity)
     input_shapes      {arg: [dims]}    (ok; user inputs, None for non-tensors)
 
+EXPECTED gives each case's outcome; generation fails (exit 1, naming the
+case) when torch's differs, or when a refine=True case gets no suggested fixes.
 A case marked refine=True also gets a follow-up case "<name>_refined": torch's
 own refine_dynamic_shapes_from_suggested_fixes applied to the spec, exported
 again (the "paste the fixes back" check).  DIR/manifest.json lists the cases.
@@ -310,6 +312,45 @@ def _named_dims_case(name):
 
 CASES += [_named_dims_case(name) for name in PROBES]
 
+# torch.export's expected outcome for every case ("ok", "violation", "error");
+# a "<case>_refined" case (torch's fixes pasted back) is expected to be ok.
+# Generation fails when torch says otherwise, so a stray error never becomes
+# the expectation silently and a torch upgrade that changes an outcome is seen.
+EXPECTED = {
+    "example1": "ok",
+    "example1_bad": "violation",
+    "example2": "ok",
+    "example2_unshared": "violation",
+    "example3_unfixed": "violation",
+    "example3_seed_fixed": "ok",
+    "derived1": "ok",
+    "derived2": "ok",
+    "derived1_independent": "violation",
+    "dynamic_model_auto": "ok",
+    "dynamic_model_w_dynamic": "violation",
+    "dynamic_model_static_dynamic": "violation",
+    "dynamic_model_named": "violation",
+    "dynamic_model_v2_auto": "ok",
+    "dynamic_model_v2_named": "violation",
+    "foo_dx_dy_d1": "violation",
+    "named_dims_2dx": "ok",
+    "named_dims_4dx": "ok",
+    "linear_batch1_auto": "ok",
+    "linear_batch1_dynamic": "violation",
+    "linear_batch1_named": "violation",
+    "item_branch_checked": "ok",
+    "item_index_checked": "ok",
+    "item_index_unchecked": "ok",
+    "item_repeat": "ok",
+    "item_tolist": "ok",
+    # torch's first fixes for example3 leave the != 16 guard of a second round
+    "example3_unfixed_refined": "violation",
+}
+# The op probes with a fresh Dim per dimension: these export as they are;
+# every other probe's ops relate or specialize its dims (a violation with fixes).
+PROBES_THAT_EXPORT = {"arange_full_zeros", "embedding", "flatten", "index", "pad_cumsum", "permute_transpose", "reductions", "repeat", "select_negative", "unsqueeze_squeeze"}
+EXPECTED.update({f"op_{name}_named": "ok" if name in PROBES_THAT_EXPORT else "violation" for name in PROBES})
+
 # ---------------------------------------------------------------------------
 
 
@@ -460,7 +501,7 @@ def main(argv=None):
         ep = torch.export.export(model, inputs, dynamic_shapes=auto_spec(inputs))
         torch.export.save(ep, os.path.join(args.out, "programs", name + ".pt2"))
 
-    manifest = []
+    manifest, problems = [], []
     cases = list(CASES)
     i = 0
     while i < len(cases):
@@ -470,6 +511,14 @@ def main(argv=None):
         meta = {"name": case["name"], "model": case["model"], "program": f"programs/{case['model']}.pt2",
                 "spec": case["spec"], "description": case["description"], "torch_version": torch.__version__}
         meta.update(rec)
+        expected = case.get("expect") or EXPECTED.get(case["name"])
+        if expected is None and case.get("refined_from"):
+            expected = "ok"  # torch's own fixes, pasted back, must export
+        if rec["status"] != expected:
+            problems.append(f"{case['name']}: expected {expected}, torch says {rec['status']}"
+                            + (f" ({rec.get('error_type')}: {rec.get('message', '')[:500]})" if rec["status"] != "ok" else ""))
+        if case.get("refine") and not rec.get("suggested_fixes"):
+            problems.append(f"{case['name']}: expected torch to suggest fixes, it suggests none")
         if case.get("refine") and rec["status"] == "violation" and rec.get("suggested_fixes"):
             fixed = torch.export.dynamic_shapes.refine_dynamic_shapes_from_suggested_fixes(rec["message"], spec)
             cases.insert(i, dict(name=case["name"] + "_refined", model=case["model"], spec=spec_text_of(fixed),
@@ -484,6 +533,11 @@ def main(argv=None):
         print(f"{case['name']}: {meta['status']}", flush=True)
     write_json(os.path.join(args.out, "manifest.json"), manifest)
     print(f"{len(manifest)} check cases in {time.monotonic() - t0:.1f}s -> {args.out}", file=sys.stderr)
+    if problems:
+        print(f"\n{len(problems)} case(s) not as expected:", file=sys.stderr)
+        for pr in problems:
+            print("  " + pr, file=sys.stderr)
+        return 1
     return 0
 
 

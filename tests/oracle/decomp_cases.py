@@ -149,6 +149,16 @@ CUSTOM_TABLES = {"decomp_example": {"double_conv2d": _double_conv2d_table}}
 # Programs whose outputs change from run to run (dropout in train mode, id()).
 NONDETERMINISTIC = {"bad3_nonstrict"}
 
+# The expected outcome of torch's own lowering: every fixture lowers at both
+# levels except these, which torch 2.13 refuses with this error (type and the
+# start of its message). Anything else is a surprise and fails the generation,
+# so a torch upgrade that changes either way is noticed.
+TORCH_REFUSES = {
+    # fixture: {level: (error type, message start)}
+    "bad2_strict": {level: ("RuntimeError", "Constant lifted_tensor_1 is mutated in the forward method")
+                    for level in ("functional", "core")},
+}
+
 
 # ---------------------------------------------------------------------------
 # Writing
@@ -219,11 +229,24 @@ def write_facts(out_root):
         f.write("\n")
 
 
+def _check_expected(fixture, level, record):
+    """Raises when torch's lowering of `fixture` at `level` is not what TORCH_REFUSES expects."""
+    expected = TORCH_REFUSES.get(fixture, {}).get(level)
+    if record["status"] == "ok" and expected:
+        raise RuntimeError(f"{fixture}/{level}: torch now lowers it; drop it from TORCH_REFUSES")
+    if record["status"] == "error":
+        got = (record["error_type"], record["error"])
+        if not expected or got[0] != expected[0] or not got[1].startswith(expected[1]):
+            raise RuntimeError(f"{fixture}/{level}: unexpected torch lowering error {got[0]}: {got[1][:500]}")
+
+
 def write_decompositions(fx, ep, inputs, out_dir, meta):
     write_facts(os.path.dirname(out_dir))
     record = {}
     record["functional"], _ = _lower(ep, {}, os.path.join(out_dir, "functional.txt"))
     record["core"], core = _lower(ep, None, os.path.join(out_dir, "core.txt"))
+    for level in ("functional", "core"):
+        _check_expected(fx.name, level, record[level])
     if core is not None and fx.name not in NONDETERMINISTIC:
         try:
             args = tuple(i.clone() if isinstance(i, torch.Tensor) else i for i in inputs)
@@ -234,7 +257,12 @@ def write_decompositions(fx, ep, inputs, out_dir, meta):
             record["core"]["outputs_error"] = f"{type(e).__name__}: {e}"
     custom = {}
     for name, build in CUSTOM_TABLES.get(fx.name, {}).items():
-        custom[name], _ = _lower(ep, build(), os.path.join(out_dir, f"core_{name}.txt"))
+        custom[name], lowered = _lower(ep, build(), os.path.join(out_dir, f"core_{name}.txt"))
+        _check_expected(fx.name, f"core_{name}", custom[name])
+        if lowered is not None:  # what the custom table's program computes, by torch
+            args = tuple(i.clone() if isinstance(i, torch.Tensor) else i for i in inputs)
+            torch.save(_as_tuple(lowered.module()(*args)), os.path.join(out_dir, f"core_{name}_outputs.pt"))
+            custom[name]["outputs"] = f"core_{name}_outputs.pt"
     if custom:
         record["custom"] = custom
     with open(os.path.join(out_dir, "decomp.json"), "w") as f:

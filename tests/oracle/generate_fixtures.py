@@ -485,6 +485,19 @@ def shapes_of_values(vals) -> list:
     return [shape_of(v) if isinstance(v, torch.Tensor) else repr(v) for v in vals]
 
 
+def output_stats(vals) -> list:
+    """Per output: what the GUI's Run dock shows of it (dtype, shape, min, max, mean), as torch computes it."""
+    out = []
+    for v in vals:
+        if isinstance(v, torch.Tensor) and v.numel() and (v.is_floating_point() or v.dtype in (torch.int32, torch.int64)):
+            f = v.double()
+            out.append({"dtype": str(v.dtype), "shape": list(v.shape), "min": f.min().item(),
+                        "max": f.max().item(), "mean": f.mean().item()})
+        else:
+            out.append(None)
+    return out
+
+
 def same_values(a, b) -> bool:
     if isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor):
         return a.shape == b.shape and a.dtype == b.dtype and torch.allclose(a, b, equal_nan=True)
@@ -565,6 +578,7 @@ def run_fixture(fx: Fixture, out_root: str) -> dict:
     meta["print_matches_original"] = printed == printed_orig
     meta["input_shapes"] = shapes_of_values(inputs)
     meta["output_shapes"] = shapes_of_values(outputs)
+    meta["output_stats"] = output_stats(outputs)
     meta["matches_eager"] = same_values(outputs, eager)
 
     checks = []

@@ -7,6 +7,7 @@
 #include <torch/csrc/jit/serialization/pickle.h>
 
 #include <QString>
+#include <cmath>
 #include <fstream>
 #include <iterator>
 #include <vector>
@@ -44,8 +45,11 @@ inline QString compare_tensors(const at::Tensor& got, const at::Tensor& want, co
   return close ? QString() : "values differ";
 }
 
-/// "" when equal: tensors as compare_tensors, ints exactly, tuples and lists
-/// element by element (the message names the index), other values by kind.
+/// "" when equal: tensors as compare_tensors; ints, bools and strings exactly;
+/// floats within the tolerance of a double (NaN equal to NaN only where the
+/// tolerance says so); None only to None; tuples and lists element by element
+/// (the message names the index). Any other kind is refused, so a value this
+/// helper cannot judge fails instead of passing unseen.
 inline QString compare_values(const c10::IValue& got, const c10::IValue& want,
                               ToleranceFor tolerance = default_tolerance) {
   if (want.isTensor()) {
@@ -54,6 +58,18 @@ inline QString compare_values(const c10::IValue& got, const c10::IValue& want,
     return compare_tensors(got.toTensor(), w, tolerance(w.scalar_type()));
   }
   if (want.isInt()) return got.isInt() && got.toInt() == want.toInt() ? QString() : "int differs";
+  if (want.isBool()) return got.isBool() && got.toBool() == want.toBool() ? QString() : "bool differs";
+  if (want.isNone()) return got.isNone() ? QString() : "expected None";
+  if (want.isString()) return got.isString() && got.toStringRef() == want.toStringRef() ? QString() : "string differs";
+  if (want.isDouble()) {
+    if (!got.isDouble()) return "expected a float";
+    const double g = got.toDouble(), w = want.toDouble();
+    const Tolerance tol = tolerance(at::kDouble);
+    if (std::isnan(g) || std::isnan(w)) return std::isnan(g) && std::isnan(w) && tol.equal_nan ? QString() : "float differs";
+    if (std::isinf(w)) return g == w ? QString() : "float differs";
+    return std::abs(g - w) <= tol.atol + tol.rtol * std::abs(w) ? QString()
+                                                                 : QString("float %1, torch %2").arg(g).arg(w);
+  }
   if (want.isTuple() || want.isList()) {
     if (!got.isTuple() && !got.isList()) return "expected a tuple or list";
     const auto ws = want.isTuple() ? want.toTupleRef().elements().vec() : want.toListRef().vec();
@@ -63,7 +79,7 @@ inline QString compare_values(const c10::IValue& got, const c10::IValue& want,
       if (auto e = compare_values(gs[i], ws[i], tolerance); !e.isEmpty()) return "[" + QString::number(i) + "] " + e;
     return {};
   }
-  return got.tagKind() == want.tagKind() ? QString() : "kind differs";
+  return QString("cannot compare a %1 with torch's value").arg(QString::fromStdString(want.tagKind()));
 }
 
 }  // namespace exportlens::testing

@@ -21,6 +21,7 @@
 #include <memory>
 
 #include "support/fixtures.h"
+#include "support/screenshot.h"
 #include "ui/dim_spec_editor.h"
 #include "ui/dynamic_shapes_model.h"
 #include "ui/dynamic_shapes_panel.h"
@@ -90,7 +91,7 @@ class TestDynamicShapes : public QObject {
     QCoreApplication::setOrganizationName(QStringLiteral("ExportLens"));
     QCoreApplication::setApplicationName(QStringLiteral("ExportLensShapesTest"));
     const QString program = check_case(QStringLiteral("programs/foo.pt2"));
-    if (!QFile::exists(program)) QSKIP(qPrintable("check-case fixture missing: " + program));
+    if (!QFile::exists(program)) QFAIL(qPrintable("check-case fixture missing: " + program));
     foo_ = read_json(check_case(QStringLiteral("foo_dx_dy_d1/meta.json")));
     window_ = std::make_unique<MainWindow>();
     window_->resize(1440, 900);
@@ -135,9 +136,7 @@ class TestDynamicShapes : public QObject {
     QVERIFY(window_->inspector()->plainText().contains(QStringLiteral("Guards it emitted")));
     window_->findChild<QDockWidget*>(QStringLiteral("guardsDock"))->raise();
     QTest::qWait(20);
-    const QString shots = QStringLiteral(EXPORTLENS_BINARY_DIR "/screenshots");
-    QVERIFY(QDir().mkpath(shots));
-    QVERIFY(window_->grab().save(shots + QStringLiteral("/guards.png")));
+    testing::save_screenshot(window_.get(), QStringLiteral("guards.png"));
   }
 
   void editing_dims_solves_to_torchs_violations() {
@@ -153,9 +152,7 @@ class TestDynamicShapes : public QObject {
     editor->nameBox()->setEditText(QStringLiteral("dx"));
     editor->minBox()->setValue(2);
     QTest::qWait(20);
-    const QString shots = QStringLiteral(EXPORTLENS_BINARY_DIR "/screenshots");
-    QVERIFY(QDir().mkpath(shots));
-    QVERIFY(window_->dynamicShapesPanel()->grab().save(shots + QStringLiteral("/dynamic_shapes_editor.png")));
+    testing::save_screenshot(window_->dynamicShapesPanel(), QStringLiteral("dynamic_shapes_editor.png"));
     editor->minBox()->setValue(-1);  // unbounded, as in torch's case
     QTest::keyClick(editor->kindBox(), Qt::Key_Return);  // the view commits and closes the editor
     QTRY_COMPARE(cell(table_model(), row_of(QStringLiteral("x")), ui::DynamicShapesModel::FirstDim), QStringLiteral("dx"));
@@ -196,12 +193,10 @@ class TestDynamicShapes : public QObject {
   void screenshot_of_the_violation() {
     window_->findChild<QDockWidget*>(QStringLiteral("violationsDock"))->raise();
     QTest::qWait(50);
-    const QString dir = QStringLiteral(EXPORTLENS_BINARY_DIR "/screenshots");
-    QVERIFY(QDir().mkpath(dir));
-    QVERIFY(window_->grab().save(dir + QStringLiteral("/dynamic_shapes_violation.png")));
+    testing::save_screenshot(window_.get(), QStringLiteral("dynamic_shapes_violation.png"));
     window_->findChild<QDockWidget*>(QStringLiteral("dynamicShapesDock"))->raise();
     QTest::qWait(20);
-    QVERIFY(window_->grab().save(dir + QStringLiteral("/dynamic_shapes_table.png")));
+    testing::save_screenshot(window_.get(), QStringLiteral("dynamic_shapes_table.png"));
   }
 
   void apply_fixes_solves_ok() {

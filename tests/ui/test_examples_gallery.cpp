@@ -28,6 +28,7 @@
 
 #include "engine/trace/trace_facade.h"
 #include "support/fixtures.h"
+#include "support/screenshot.h"
 #include "ui/examples_gallery.h"
 #include "ui/graph_view.h"
 #include "ui/main_window.h"
@@ -85,12 +86,6 @@ QStringList dims_of(const ir::Node* placeholder) {
   if (const ir::TensorMeta* m = placeholder->value.tensor())
     for (const auto& d : m->sizes) dims << QString::fromStdString(d.str());
   return dims;
-}
-
-void save_screenshot(QWidget* widget, const QString& name) {
-  const QString dir = QStringLiteral(EXPORTLENS_BINARY_DIR "/screenshots");
-  QVERIFY(QDir().mkpath(dir));
-  QVERIFY(widget->grab().save(dir + "/" + name));
 }
 
 }  // namespace
@@ -169,7 +164,7 @@ class TestExamplesGallery : public QObject {
         for (QAction* a : family->menu()->actions()) in_menu << a->text();
     in_menu.sort();
     QCOMPARE(in_menu, want);
-    save_screenshot(window_.get(), QStringLiteral("examples_start_page.png"));
+    testing::save_screenshot(window_.get(), QStringLiteral("examples_start_page.png"));
   }
 
   /// The search box narrows the list to examples whose name, family,
@@ -201,7 +196,7 @@ class TestExamplesGallery : public QObject {
     QCOMPARE(window_->centralTabs()->currentWidget(), static_cast<QWidget*>(window_->graphView()));
     QVERIFY(window_->windowTitle().contains(QStringLiteral("my_module")));
     QVERIFY(gallery()->resultLabel()->text().contains(QStringLiteral("Exported")));
-    save_screenshot(window_.get(), QStringLiteral("examples_my_module.png"));
+    testing::save_screenshot(window_.get(), QStringLiteral("examples_my_module.png"));
   }
 
   /// Bad1 (if x.sum() > 0) fails in torch: the page shows torch's exception
@@ -220,7 +215,7 @@ class TestExamplesGallery : public QObject {
     QVERIFY(error->toPlainText().contains(meta["error_type"].toString()));
     QVERIFY(!error->failure().message.isEmpty());
     QVERIFY(window_->statusText().contains(QStringLiteral("GuardOnDataDependentSymNode")));
-    save_screenshot(window_.get(), QStringLiteral("examples_bad1_error.png"));
+    testing::save_screenshot(window_.get(), QStringLiteral("examples_bad1_error.png"));
   }
 
   /// Foo violates its spec in torch: the Violations dock comes up with each
@@ -258,7 +253,7 @@ class TestExamplesGallery : public QObject {
     QVERIFY2(page.indexOf(QStringLiteral("dy = dx")) < page.indexOf(QStringLiteral("Constraints violated")),
              qPrintable(page));
     QVERIFY(panel->applyButton()->isEnabled());
-    save_screenshot(window_.get(), QStringLiteral("examples_foo_violation.png"));
+    testing::save_screenshot(window_.get(), QStringLiteral("examples_foo_violation.png"));
 
     QVERIFY(press(panel->applyButton(), true));
     QCOMPARE(gallery()->specEditor()->toPlainText(), gallery()->errorView()->failure().fixedSpec);
@@ -301,7 +296,7 @@ class TestExamplesGallery : public QObject {
     QCOMPARE(gallery()->errorView()->failure().message.section('\n', 0, 0),
              rounds[1].toObject()["message"].toString().section('\n', 0, 0));
     QVERIFY(gallery()->specEditor()->toPlainText() != QString::fromStdString(unfixed.dynamic_shapes));
-    save_screenshot(window_.get(), QStringLiteral("examples_suggested_fixes.png"));
+    testing::save_screenshot(window_.get(), QStringLiteral("examples_suggested_fixes.png"));
     QVERIFY(trace(name, QString::fromStdString(fixed.dynamic_shapes), true));
     compare_with_fixture(QString::fromStdString(fixed.oracle));
     QVERIFY(gallery()->errorView()->isHidden());
@@ -368,7 +363,7 @@ class TestExamplesGallery : public QObject {
     }
     QVERIFY(window_->windowTitle().contains(QFileInfo(library).fileName()));
     QCOMPARE(ui::RecentFiles().files().value(0), library);
-    save_screenshot(window_.get(), QStringLiteral("examples_readme_model.png"));
+    testing::save_screenshot(window_.get(), QStringLiteral("examples_readme_model.png"));
   }
 
   /// A file that is not a model library: a clear error, no crash.
@@ -388,7 +383,7 @@ class TestExamplesGallery : public QObject {
     QCOMPARE(window_->programModel()->loaded(), before);
     auto* dialog = window_->findChild<QDialog*>(QStringLiteral("traceErrorDialog"));
     QVERIFY(dialog && dialog->isVisible());
-    save_screenshot(dialog, QStringLiteral("examples_bad_library.png"));
+    testing::save_screenshot(dialog, QStringLiteral("examples_bad_library.png"));
     dialog->close();
   }
 

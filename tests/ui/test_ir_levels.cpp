@@ -37,6 +37,7 @@
 #include "ui/ir_levels_ui.h"
 #include "ui/level_inspector_panel.h"
 #include "support/fixtures.h"
+#include "support/screenshot.h"
 #include "ui/main_window.h"
 #include "ui/node_expander.h"
 #include "ui/node_item.h"
@@ -347,8 +348,6 @@ class TestIrLevels : public QObject {
   }
 
   void screenshots() {
-    const QString dir = QStringLiteral(EXPORTLENS_BINARY_DIR "/screenshots");
-    QVERIFY(QDir().mkpath(dir));
     // Core ATen with a node's provenance and a training linear expanded.
     QVERIFY(switch_and_wait(LevelChoice::training()));
     QSignalSpy expanded(levels()->expander(), &ui::NodeExpander::expanded);
@@ -357,24 +356,23 @@ class TestIrLevels : public QObject {
     window_->programModel()->selectNode(QStringLiteral("linear"));
     window_->graphView()->fitAll();
     QTest::qWait(50);
-    QVERIFY(window_->grab().save(dir + QStringLiteral("/ir_expand_linear.png")));
+    testing::save_screenshot(window_.get(), QStringLiteral("ir_expand_linear.png"));
     const QPalette light = QApplication::palette();
     QApplication::setPalette(dark_palette());
     QTest::qWait(20);
-    QVERIFY(window_->grab().save(dir + QStringLiteral("/ir_expand_linear_dark.png")));
+    testing::save_screenshot(window_.get(), QStringLiteral("ir_expand_linear_dark.png"));
     QApplication::setPalette(light);
     QVERIFY(switch_and_wait(LevelChoice::core()));
     window_->programModel()->selectNode(QStringLiteral("addmm"));
     levels()->histogramDock()->raise();
     window_->graphView()->fitAll();
     QTest::qWait(50);
-    QVERIFY(window_->grab().save(dir + QStringLiteral("/ir_core_provenance.png")));
+    testing::save_screenshot(window_.get(), QStringLiteral("ir_core_provenance.png"));
     window_->centralTabs()->setCurrentWidget(levels()->compareView());
     levels()->compareView()->selectNode(ui::SideBySideView::Left, QStringLiteral("linear"));
     QTest::qWait(50);
-    QVERIFY(window_->grab().save(dir + QStringLiteral("/ir_compare.png")));
+    testing::save_screenshot(window_.get(), QStringLiteral("ir_compare.png"));
     window_->centralTabs()->setCurrentWidget(window_->graphView());
-    qInfo("screenshots: %s/ir_*.png", qPrintable(dir));
   }
 
   void failedLoweringKeepsTheWindow() {

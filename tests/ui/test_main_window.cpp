@@ -12,6 +12,7 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPainter>
 #include <QPushButton>
 #include <QThread>
 #include <QStandardPaths>
@@ -23,11 +24,13 @@
 #include <memory>
 
 #include "ui/code_view.h"
+#include "ui/edge_item.h"
 #include "ui/find_bar.h"
 #include "ui/graph_scene.h"
 #include "ui/graph_view.h"
 #include "ui/inspector_widget.h"
 #include "support/fixtures.h"
+#include "support/screenshot.h"
 #include "ui/main_window.h"
 #include "ui/node_item.h"
 #include "ui/program_loader.h"
@@ -93,6 +96,41 @@ class TestMainWindow : public QObject {
     return shown.wait(60000);
   }
 
+  /// Exactly the edges into and out of `name` are highlighted, and the
+  /// canvas paints each of them in the palette's highlight colour.
+  void verify_edges_highlighted_for(const QString& name) {
+    ui::GraphScene* scene = window_->graphScene();
+    const QColor highlight = scene->canvasStyle().palette.highlight();
+    QStringList lit, want;
+    for (const ir::Node* n : window_->programModel()->program()->graph().nodes())
+      n->for_each_input([&](const ir::Node* input) {
+        const QString edge = QString::fromStdString(input->name + "->" + n->name);
+        if ((n->name == name.toStdString() || input->name == name.toStdString()) && !want.contains(edge)) want << edge;
+      });
+    for (ui::EdgeItem* edge : scene->edgeItems()) {
+      if (!edge->isHighlighted()) continue;
+      lit << edge->from() + "->" + edge->to();
+      QImage image(edge->boundingRect().size().toSize() + QSize(2, 2), QImage::Format_ARGB32);
+      image.fill(Qt::transparent);
+      QPainter painter(&image);
+      scene->render(&painter, QRectF(QPointF(0, 0), image.size()), edge->sceneBoundingRect().adjusted(0, 0, 2, 2));
+      painter.end();
+      int painted = 0;
+      for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x) {
+          const QColor c = image.pixelColor(x, y);
+          painted += std::abs(c.red() - highlight.red()) + std::abs(c.green() - highlight.green()) +
+                         std::abs(c.blue() - highlight.blue()) < 24 && c.alpha() > 200;
+        }
+      QVERIFY2(painted >= 4, qPrintable(lit.last() + " is not painted in the highlight colour"));
+    }
+    lit.removeDuplicates();
+    lit.sort();
+    want.sort();
+    QCOMPARE(lit, want);
+    QVERIFY(lit.size() >= 4);
+  }
+
   void click_node(const QString& name) {
     window_->centralTabs()->setCurrentWidget(window_->graphView());
     ui::NodeItem* item = window_->graphScene()->nodeItem(name);
@@ -109,7 +147,7 @@ class TestMainWindow : public QObject {
     QCoreApplication::setOrganizationName(QStringLiteral("ExportLens"));
     QCoreApplication::setApplicationName(QStringLiteral("ExportLensTest"));
     const QString program = fixture_file(kFixture, QStringLiteral("program.pt2"));
-    if (!QFile::exists(program)) QSKIP(qPrintable(QStringLiteral("fixture missing: ") + program));
+    if (!QFile::exists(program)) QFAIL(qPrintable(QStringLiteral("fixture missing: ") + program));
     window_ = std::make_unique<MainWindow>();
     window_->resize(1440, 900);
     window_->show();
@@ -191,8 +229,8 @@ class TestMainWindow : public QObject {
     const QModelIndexList rows = window_->signatureTable()->selectionModel()->selectedRows();
     QCOMPARE(rows.size(), 1);
     QCOMPARE(cell(window_->signatureTable(), rows[0].row(), 1), QStringLiteral("linear"));
-    // Its edges are drawn in the highlight colour: inputs w, weight, bias and the output.
-    QVERIFY(!window_->graphScene()->edgeItems().isEmpty());
+    // Its edges, and only they, are drawn in the highlight colour: inputs w, weight, bias and the output.
+    verify_edges_highlighted_for(QStringLiteral("linear"));
   }
 
   void clicking_background_clears_the_selection() {
@@ -295,7 +333,7 @@ class TestMainWindow : public QObject {
 
   void dropping_a_pt2_file_opens_it() {
     const QString other = fixture_file(QStringLiteral("my_module"), QStringLiteral("program.pt2"));
-    if (!QFile::exists(other)) QSKIP("fixture my_module missing");
+    if (!QFile::exists(other)) QFAIL("fixture my_module missing");
     QMimeData mime;
     mime.setUrls({QUrl::fromLocalFile(other)});
     const QPoint at = window_->rect().center();
@@ -325,20 +363,16 @@ class TestMainWindow : public QObject {
     window_->graphView()->fitAll();
     window_->programModel()->selectNode(QStringLiteral("linear"));
     QTest::qWait(50);
-    const QString dir = QStringLiteral(EXPORTLENS_BINARY_DIR "/screenshots");
-    QVERIFY(QDir().mkpath(dir));
-    const QString path = dir + QStringLiteral("/main_window.png");
-    QVERIFY(window_->grab().save(path));
-    qInfo("screenshot: %s", qPrintable(path));
+    testing::save_screenshot(window_.get(), QStringLiteral("main_window.png"));
     // The code tab, and the dark palette, for review.
     window_->centralTabs()->setCurrentWidget(window_->codeView());
     QTest::qWait(20);
-    QVERIFY(window_->grab().save(dir + QStringLiteral("/main_window_code.png")));
+    testing::save_screenshot(window_.get(), QStringLiteral("main_window_code.png"));
     window_->centralTabs()->setCurrentWidget(window_->graphView());
     const QPalette light = QApplication::palette();
     QApplication::setPalette(dark_palette());
     QTest::qWait(20);
-    QVERIFY(window_->grab().save(dir + QStringLiteral("/main_window_dark.png")));
+    testing::save_screenshot(window_.get(), QStringLiteral("main_window_dark.png"));
     QApplication::setPalette(light);
   }
 

@@ -16,9 +16,12 @@
 #include <QTableView>
 #include <QTemporaryDir>
 
+#include <cmath>
 #include <memory>
+#include <utility>
 
 #include "support/fixtures.h"
+#include "support/screenshot.h"
 #include "ui/graph_scene.h"
 #include "ui/graph_view.h"
 #include "ui/main_window.h"
@@ -83,7 +86,7 @@ class TestRunDock : public QObject {
     QCoreApplication::setOrganizationName(QStringLiteral("ExportLens"));
     QCoreApplication::setApplicationName(QStringLiteral("ExportLensRunTest"));
     const QString program = fixture_file("dynamic_model_auto", "program.pt2");
-    if (!QFile::exists(program)) QSKIP(qPrintable("fixture missing: " + program));
+    if (!QFile::exists(program)) QFAIL(qPrintable("fixture missing: " + program));
     window_ = std::make_unique<MainWindow>();
     window_->resize(1440, 900);
     window_->show();
@@ -151,10 +154,27 @@ class TestRunDock : public QObject {
     QCOMPARE(window_->programModel()->selectedName(), node);
   }
 
-  void inputs_from_a_file() {
+  // The oracle's inputs give torch's outputs: the dock shows, per output,
+  // torch's dtype, shape, min, max and mean (the six digits it prints).
+  void inputs_from_a_file_give_torchs_outputs() {
     const ui::RunOutcome outcome = run(from_file(fixture_file("dynamic_model_auto", "inputs.pt")));
     QVERIFY2(outcome.succeeded(), qPrintable(outcome.error));
-    QCOMPARE(cell(panel()->outputsModel(), 1, ui::RunOutputsModel::Shape), QStringLiteral("[32]"));
+    const QJsonArray torch_outputs = testing::fixture_meta("dynamic_model_auto")["output_stats"].toArray();
+    ui::RunOutputsModel* outputs = panel()->outputsModel();
+    QCOMPARE(outputs->rowCount(), torch_outputs.size());
+    for (int row = 0; row < outputs->rowCount(); ++row) {
+      const QJsonObject want = torch_outputs[row].toObject();
+      QCOMPARE(cell(outputs, row, ui::RunOutputsModel::DType), want["dtype"].toString());
+      QStringList dims;
+      for (const auto& d : want["shape"].toArray()) dims << QString::number(d.toInteger());
+      QCOMPARE(cell(outputs, row, ui::RunOutputsModel::Shape), "[" + dims.join(", ") + "]");
+      for (const auto& [column, key] : {std::pair{ui::RunOutputsModel::Min, "min"}, {ui::RunOutputsModel::Max, "max"},
+                                        {ui::RunOutputsModel::Mean, "mean"}}) {
+        const double shown = cell(outputs, row, column).toDouble(), torch = want[key].toDouble();
+        QVERIFY2(std::abs(shown - torch) <= 1e-5 * std::max(1.0, std::abs(torch)),
+                 qPrintable(QStringLiteral("output %1 %2: shown %3, torch %4").arg(row).arg(key).arg(shown).arg(torch)));
+      }
+    }
   }
 
   void bad_inputs_file_names_the_file() {
@@ -221,9 +241,7 @@ class TestRunDock : public QObject {
     window_->graphView()->fitAll();
     window_->programModel()->selectNode(QStringLiteral("linear"));
     QTest::qWait(50);
-    const QString dir = QStringLiteral(EXPORTLENS_BINARY_DIR "/screenshots");
-    QVERIFY(QDir().mkpath(dir));
-    QVERIFY(window_->grab().save(dir + QStringLiteral("/run_dock.png")));
+    testing::save_screenshot(window_.get(), QStringLiteral("run_dock.png"));
   }
 
   void unregistered_custom_op_is_named() {
@@ -247,7 +265,7 @@ class TestRunDock : public QObject {
     const QString dir = QStringLiteral(EXPORTLENS_BINARY_DIR "/screenshots");
     window_->findChild<QDockWidget*>(QStringLiteral("runDock"))->raise();
     QTest::qWait(20);
-    QVERIFY(window_->grab().save(dir + QStringLiteral("/run_dock_custom_op.png")));
+    testing::save_screenshot(window_.get(), QStringLiteral("run_dock_custom_op.png"));
   }
 
   void cleanupTestCase() { window_.reset(); }
