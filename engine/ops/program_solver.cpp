@@ -4,10 +4,12 @@
 #include <filesystem>
 #include <functional>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "engine/ops/rule_helpers.h"
 #include "engine/ops/shape_rule.h"
 #include "engine/ops/spec_json.h"
+#include "engine/symbolic/contiguity_probe.h"
 #include "engine/symbolic/export_constraints.h"
 #include "engine/symbolic/python_guard_parser.h"
 #include "engine/symbolic/python_printer.h"
@@ -73,6 +75,7 @@ class Propagation {
       if (n->op != ir::OpKind::CallFunction) continue;
       hook(int(i), false);
       slot(n) = apply_rule(*n, value_of);
+      probe_layout(*n);
       hook(int(i), true);
     }
     hook(-1, true);
@@ -118,6 +121,72 @@ class Propagation {
 
 
  private:
+  /// torch's make_fx stores every output's tensor_meta, asking whether it is
+  /// contiguous (symbolic/contiguity_probe.h): `size != 1` checks on sizes
+  /// that are not statically known to be >= 2, and stride checks, each a
+  /// guard. The strides are the file's: contiguous ones are the contiguous
+  /// strides of the sizes solved now, others are the file's expressions in
+  /// this spec's symbols (no probe where they cannot be translated).
+  void probe_layout(const ir::Node& n) {
+    const SymValue& v = value(&n);
+    if (!v.is_tensor() || size_t(n.index()) >= p_.layouts_.size()) return;
+    const PreparedProgram::Layout layout = p_.layouts_[size_t(n.index())];
+    if (layout == PreparedProgram::Layout::Unknown) return;
+    const ir::TensorMeta& m = *n.value.tensor();
+    if (m.rank() != v.tensor.rank()) return;
+    Provenance origin;
+    origin.kind = Provenance::Kind::ShapeRule;
+    origin.node = n.name;
+    origin.op = n.target.is_torch_op() ? "aten." + n.target.short_name() : n.target.qualified();
+    origin.rule = "tensor_meta: is_contiguous";
+    if (layout == PreparedProgram::Layout::Contiguous) {
+      if (symbolic::contiguous_probe_is_quiet(env_, v.tensor.sizes) || !first_probe(v.tensor.sizes, {})) return;
+      origin.location = location_of(n);
+      symbolic::probe_contiguous(env_, v.tensor.sizes, origin);
+      return;
+    }
+    symbolic::Strides strides;
+    for (const ir::SymInt& st : m.strides) {
+      auto e = in_spec_symbols(st.expr);
+      if (!e) return;
+      strides.push_back(*e);
+    }
+    if (!first_probe(v.tensor.sizes, strides)) return;
+    origin.location = location_of(n);
+    symbolic::probe_contiguity(env_, v.tensor.sizes, strides, origin);
+  }
+
+  /// Whether this layout is probed for the first time in this solve. A probe
+  /// repeated on the same sizes and strides adds nothing: what the first one
+  /// asked was decided then (by range, or by the guard it added), and the
+  /// facts since only add. Repeated blocks of a model probe once per shape.
+  bool first_probe(const std::vector<symbolic::Expr>& sizes, const symbolic::Strides& strides) {
+    std::vector<symbolic::Expr> key = sizes;
+    key.push_back(symbolic::Expr(-1));  // separates sizes from strides (an empty stride list: contiguous)
+    key.insert(key.end(), strides.begin(), strides.end());
+    return probed_.insert(std::move(key)).second;
+  }
+
+  /// A file expression over the file's input symbols, in this spec's symbols
+  /// (memoized: strided views repeat the same few stride expressions).
+  std::optional<symbolic::Expr> in_spec_symbols(const symbolic::Expr& e) {
+    if (auto it = translated_.find(e); it != translated_.end()) return it->second;
+    std::optional<symbolic::Expr> out;
+    std::map<std::string, symbolic::Expr> subs;
+    bool known = true;
+    for (const std::string& s : e.free_symbols()) {
+      auto it = file_symbols_.find(s);
+      if (it == file_symbols_.end()) {
+        known = false;
+        break;
+      }
+      subs.emplace(s, env_.replace(it->second));
+    }
+    if (known) out = subs.empty() ? e : e.substitute(subs);
+    translated_.emplace(e, out);
+    return out;
+  }
+
   void seed_placeholders() {
     values_.assign(p_.nodes().size(), SymValue::none());
     for (const ir::Node* n : p_.nodes())
@@ -132,6 +201,10 @@ class Propagation {
       }
       for (const auto& d : binding_.dims)
         if (d.input == int(i)) t.sizes.push_back(d.expr);
+      // The file's symbol for each input dim that is one stands for this spec's size there.
+      if (const ir::TensorMeta* m = n->value.tensor())
+        for (size_t k = 0; k < m->sizes.size() && k < t.sizes.size(); ++k)
+          if (m->sizes[k].expr.is_symbol()) file_symbols_.emplace(m->sizes[k].expr.symbol_name(), t.sizes[k]);
       slot(n) = SymValue::of(std::move(t));
     }
   }
@@ -196,6 +269,16 @@ class Propagation {
   }
 
   std::vector<SymValue> values_;  // by node index
+  std::map<std::string, symbolic::Expr> file_symbols_;  // the file's input symbols -> this spec's sizes
+  std::unordered_map<symbolic::Expr, std::optional<symbolic::Expr>> translated_;  // in_spec_symbols' memo
+  struct ExprsHash {
+    size_t operator()(const std::vector<symbolic::Expr>& v) const {
+      size_t h = v.size();
+      for (const auto& e : v) h = h * 1000003u ^ e.hash();
+      return h;
+    }
+  };
+  std::unordered_set<std::vector<symbolic::Expr>, ExprsHash> probed_;  // first_probe's layouts
 };
 
 // ---- PreparedProgram ------------------------------------------------------------
@@ -203,6 +286,7 @@ class Propagation {
 PreparedProgram::PreparedProgram(const ir::ExportedProgram& program)
     : program_(&program), nodes_(program.graph().nodes()) {
   read_inputs();
+  read_layouts();
   parse_recorded_guards();
   attribute_recorded_guards();
 }
@@ -225,6 +309,20 @@ void PreparedProgram::read_inputs() {
       for (const auto& d : m->sizes) in.sizes.push_back(hint_of(d));
     inputs_.push_back(std::move(in));
     input_nodes_.push_back(n);
+  }
+}
+
+void PreparedProgram::read_layouts() {
+  layouts_.assign(nodes_.size(), Layout::Unknown);
+  for (const ir::Node* n : nodes_) {
+    const ir::TensorMeta* m = n->value.tensor();
+    if (n->op != ir::OpKind::CallFunction || !m || m->strides.size() != m->sizes.size()) continue;
+    std::vector<symbolic::Expr> sizes, strides;
+    for (size_t i = 0; i < m->rank(); ++i) {
+      sizes.push_back(m->sizes[i].expr);
+      strides.push_back(m->strides[i].expr);
+    }
+    layouts_[size_t(n->index())] = strides == symbolic::contiguous_strides(sizes) ? Layout::Contiguous : Layout::Strided;
   }
 }
 

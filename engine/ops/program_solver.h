@@ -63,6 +63,7 @@ class PreparedProgram {
 
  private:
   void read_inputs();
+  void read_layouts();
   void parse_recorded_guards();
   void attribute_recorded_guards();
 
@@ -72,6 +73,10 @@ class PreparedProgram {
   std::vector<const ir::Node*> input_nodes_;  // placeholder per input (nullptr for constants)
   std::vector<RecordedGuard> recorded_;
   std::vector<Diagnostic> diagnostics_;
+  /// Each node's output strides in the file: contiguous, or strided (a view:
+  /// its strides are re-read in each spec's symbols), or none / unknown.
+  enum class Layout : char { Unknown, Contiguous, Strided };
+  std::vector<Layout> layouts_;  // by node index
   friend class Propagation;
 };
 

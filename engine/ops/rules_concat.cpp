@@ -62,8 +62,11 @@ SymValue split_pieces(RuleContext& ctx, const SymTensor& self, size_t dim, const
     if (i + 1 < n) p.sizes[dim] = split;
     else if (size.is_integer() && split.is_integer())
       p.sizes[dim] = interned_integer(*size.as_integer() - *split.as_integer() * (n - 1));
-    else
+    else {
       p.sizes[dim] = ctx.simplify(size - split * Expr(n - 1));
+      // at::split narrows the last piece: its length must not be negative (a guard, 4 <= s0 for s0 - 4).
+      ctx.check(Expr::ge(p.sizes[dim], Expr(0)), "split: the last piece's length is non-negative");
+    }
     parts.push_back(SymValue::of(std::move(p)));
   }
   return SymValue::list(std::move(parts));

@@ -24,6 +24,10 @@
 
 namespace exportlens::trace {
 
+using symbolic::contiguous_strides;
+using symbolic::probe_contiguity;
+using symbolic::view_strides;
+
 using symbolic::Expr;
 
 namespace {
@@ -448,8 +452,9 @@ class OpRecorder {
 
   // ---- layouts
   /// The output's strides (tracked views; fresh outputs of contiguous inputs
-  /// are contiguous) and, where they are not contiguous, torch's contiguity
-  /// probe on them (make_fx's tensor_meta), which may add guards.
+  /// are contiguous) and torch's contiguity probe on them (make_fx's
+  /// tensor_meta), which may add guards (`Ne(s - 1, 1)` for a contiguous
+  /// [s - 1] output too).
   void track_layout(ir::Node* node, const ops::SymValue& value) {
     if (!value.is_tensor()) return;  // multi-output ops (split, ...) are not tracked
     const std::vector<Expr>& sizes = value.tensor.sizes;
@@ -464,13 +469,16 @@ class OpRecorder {
       out = contiguous_strides(sizes);
     }
     t_.set_strides(node, out);
-    if (!out || *out == contiguous_strides(sizes)) return;
+    if (!out) return;
+    const bool contiguous = *out == contiguous_strides(sizes);
+    if (contiguous && symbolic::contiguous_probe_is_quiet(t_.env(), sizes)) return;
     symbolic::Provenance origin;
     origin.node = node->name;
     origin.op = torch_op_label(name_);
     origin.rule = "tensor_meta: is_contiguous";
     origin.location = location_text();
-    probe_contiguity(t_.env(), sizes, *out, origin);
+    if (contiguous) symbolic::probe_contiguous(t_.env(), sizes, origin);
+    else probe_contiguity(t_.env(), sizes, *out, origin);
   }
 
   bool is_view() const {

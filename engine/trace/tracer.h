@@ -25,9 +25,11 @@
 #include "engine/ops/sym_value.h"
 #include "engine/symbolic/shape_env.h"
 #include "engine/trace/graph_builder.h"
-#include "engine/trace/layout_probe.h"
+#include "engine/symbolic/contiguity_probe.h"
 
 namespace exportlens::trace {
+
+using symbolic::Strides;
 
 struct TraceOptions {
   bool strict = false;     // torch.export(strict=True): see engine/trace/README.md for what differs
@@ -143,7 +145,7 @@ class Tracer {
 
   // ---- layouts ------------------------------------------------------------------
   /// The symbolic strides of a node's tensor where its layout is tracked
-  /// (layout_probe.h): placeholders are contiguous; nullopt where not tracked.
+  /// (symbolic/contiguity_probe.h): placeholders are contiguous; nullopt where not tracked.
   std::optional<Strides> strides_of(const ir::Node* n) const;
   void set_strides(const ir::Node* n, std::optional<Strides> s);
 

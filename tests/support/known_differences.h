@@ -61,27 +61,17 @@ inline constexpr KnownDifference kKnownDifferences[] = {
     // the file's recorded guards (guards_code) carry; solved with the shape rules
     // alone they must differ from torch (and with the file's guards, match it).
     {"check", "example3_unfixed", "rules only", "DynamicShapesExample3 branches on x.shape[0] <= 16 in user code"},
-    {"check", "example3_unfixed_refined", "rules only", "as example3_unfixed: the user-code branch on x.shape[0]"},
     {"check", "dynamic_model_v2_auto", "rules only",
      "DynamicModelV2 asserts w.shape[0] <= 512, calls torch._check(x.shape[0] >= 4) and branches on "
      "w.shape[0] == x.shape[0] + 2 in user code"},
     {"check", "dynamic_model_v2_named", "rules only", "as dynamic_model_v2_auto: user-code asserts and branches"},
-    // Op guards the shape rules do not make yet; they come from the file only.
-    // torch's fake tensors check `size != 1` while computing a view's or an
-    // output's contiguity (and the memory format pooling suggests); the rules
-    // model sizes, not strides, so these guards (and the range bounds torch
-    // derives from them) are missing without the file's guards_code.
-    {"check", "op_slice_end_named", "rules only", "slice: contiguity check x1 != 16 on the non-contiguous output"},
-    {"check", "op_slice_start_named", "rules only", "slice: contiguity checks (x1 - 2) != 1 and x1 != max(1, x1 - 2)"},
-    {"check", "op_slice_step_named", "rules only", "slice with step: contiguity check (x0 + 1) // 3 != 1 (torch: 5 <= x0)"},
-    {"check", "op_slice_negative_named", "rules only", "slice: contiguity check x0 - 1 != 1 (torch: 3 <= x0)"},
-    {"check", "op_split_named", "rules only", "split: contiguity checks on the pieces ((x0 - 4) != 1, 4 <= x0)"},
-    {"check", "op_chunk_named", "rules only", "chunk: contiguity check (x0 + 2) // 3 != 1 on the pieces"},
-    {"check", "op_reshape_sym_named", "rules only", "reshape: contiguity check (x1 // 2) != 1 on the new view"},
-    {"check", "op_pools_named", "rules only", "max/avg pooling: size != 1 checks on the output (memory format)"},
-    {"check", "op_view_by_halves_named", "rules only", "view(s // 2, 2, -1): stride-compatibility and size != 1 checks"},
+    // Op guards the shape rules do not make yet; they come from the file only:
+    // torch's meta for view on symbolic sizes (_reshape_view_helper) splits and
+    // merges dims with guards of its own (and specializes where it cannot).
+    {"check", "op_view_by_halves_named", "rules only",
+     "view(s // 2, 2, -1): _reshape_view_helper's guards (s // 2 != s, s % (s // 2) == 0, s // (s // 2) == 2, ...)"},
     {"check", "op_view_infer_named", "rules only",
-     "view(-1, 4): torch's stride computation for the split of a symbolic dim specializes x1 to 4"},
+     "view(-1, 4): _reshape_view_helper cannot split the symbolic dim x0*x1 by 4 and specializes x1 to 4"},
     // "node shape": that node's symbolic shape is compared as equal under the program's guards, not as text.
     {"check", "op_view_by_halves:view", "node shape",
      "torch's _reshape_view_helper rewrites view(s//2, 2, -1) as [(s//2), (s//((s//2))), s1]; ExportLens keeps "

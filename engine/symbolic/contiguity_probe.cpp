@@ -1,10 +1,9 @@
-#include "engine/trace/layout_probe.h"
+#include "engine/symbolic/contiguity_probe.h"
 
 #include <algorithm>
 
-namespace exportlens::trace {
+namespace exportlens::symbolic {
 
-using symbolic::Expr;
 
 Strides contiguous_strides(const std::vector<Expr>& sizes) {
   Strides s(sizes.size(), Expr(1));
@@ -87,6 +86,40 @@ bool channels_last(symbolic::ShapeEnv& env, const std::vector<Expr>& sizes, cons
 
 }  // namespace
 
+namespace {
+
+/// Whether `e`'s range alone says it is never 1 / at least `n` (no guard needed).
+bool at_least(const symbolic::ShapeEnv& env, const Expr& e, int64_t n) {
+  if (auto v = e.as_integer()) return *v >= n;
+  const Num lo = env.bound(e).lower;
+  return !lo.is_infinite() ? lo.value >= n : lo.infinity > 0;
+}
+
+}  // namespace
+
+bool contiguous_probe_is_quiet(const symbolic::ShapeEnv& env, const std::vector<Expr>& sizes) {
+  for (const Expr& s : sizes)
+    if (!at_least(env, s, 2)) return false;
+  return true;
+}
+
+void probe_contiguous(symbolic::ShapeEnv& env, const std::vector<Expr>& sizes, const symbolic::Provenance& origin) {
+  // What probe_contiguity(sizes, contiguous_strides(sizes)) does, without
+  // building the strides: they equal what the check expects by construction,
+  // so only `numel < 2` and each `size == 1` can add a guard, and a size whose
+  // range already decides it is skipped without building an expression.
+  bool numel_decided = false;
+  for (const Expr& s : sizes) numel_decided = numel_decided || at_least(env, s, 2);
+  for (const Expr& s : sizes) numel_decided = numel_decided && at_least(env, s, 1);
+  if (!numel_decided) {
+    Expr numel(1);
+    for (const Expr& s : sizes) numel = numel * s;
+    if (env.guard_or_false(Expr::lt(numel, Expr(2)), origin)) return;
+  }
+  for (size_t i = sizes.size(); i-- > 0;)
+    if (!at_least(env, sizes[i], 2)) env.guard_or_false(Expr::eq(sizes[i], Expr(1)), origin);
+}
+
 void probe_contiguity(symbolic::ShapeEnv& env, const std::vector<Expr>& sizes, const Strides& strides,
                       const symbolic::Provenance& origin) {
   if (sizes.size() != strides.size()) return;
@@ -98,4 +131,4 @@ void probe_contiguity(symbolic::ShapeEnv& env, const std::vector<Expr>& sizes, c
   if (sizes.size() == 5) channels_last(env, sizes, strides, {1, 4, 3, 2, 0}, origin);
 }
 
-}  // namespace exportlens::trace
+}  // namespace exportlens::symbolic

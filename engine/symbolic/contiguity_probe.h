@@ -1,5 +1,5 @@
-// Symbolic strides of traced tensors and torch's contiguity probes on them.
-// torch's make_fx stores every node's tensor_meta (_extract_tensor_metadata),
+// Symbolic strides and torch's contiguity probes on them, for the tracer and
+// the solver. torch's make_fx stores every node's tensor_meta (_extract_tensor_metadata),
 // asking is_contiguous / channels_last with guard_or_false / guard_or_true;
 // a symbolic stride that cannot be decided statically there becomes a guard
 // (y[:, :16] has strides (s, 1) and size 16: the guard Ne(s, 16)).
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace exportlens::trace {
+namespace exportlens::symbolic {
 
 using Strides = std::vector<symbolic::Expr>;
 
@@ -28,7 +28,15 @@ std::optional<Strides> view_strides(const std::string& op, const std::vector<std
 
 /// torch's is_contiguous_for_memory_format_or_false for contiguous_format,
 /// then channels_last (rank 4) / channels_last_3d (rank 5): the guards it adds.
+/// The same probe for a tensor whose strides are contiguous (most outputs),
+/// cheaply: only the `size == 1` and `numel < 2` checks can add guards there.
+/// Whether probe_contiguous would ask nothing undecided (every size is at
+/// least 2 by its range): a cheap test before building its provenance.
+bool contiguous_probe_is_quiet(const symbolic::ShapeEnv& env, const std::vector<symbolic::Expr>& sizes);
+void probe_contiguous(symbolic::ShapeEnv& env, const std::vector<symbolic::Expr>& sizes,
+                      const symbolic::Provenance& origin);
+
 void probe_contiguity(symbolic::ShapeEnv& env, const std::vector<symbolic::Expr>& sizes, const Strides& strides,
                       const symbolic::Provenance& origin);
 
-}  // namespace exportlens::trace
+}  // namespace exportlens::symbolic
