@@ -1,10 +1,5 @@
 #include "ui/ir_level_controller.h"
 
-#include <QPromise>
-#include <QtConcurrent/QtConcurrentRun>
-
-#include <cmath>
-
 #include "engine/passes/decomposition_table.h"
 #include "engine/passes/ir_levels.h"
 #include "ui/program_presentation.h"
@@ -13,21 +8,15 @@ namespace exportlens::ui {
 
 using ProgramPtr = std::shared_ptr<const ir::ExportedProgram>;
 
-struct LevelJobResult {
-  ProgramPtr functional, program;
-  LoadedProgramPtr shown;
-  QStringList functionalWarnings, warnings;
-  QString error;
-  bool cancelled = false;
-};
-
 namespace {
 
 struct LevelJobInput {
   ProgramPtr training, functional;
   LevelChoice choice;
   bool layOut = false;
-  PresentationRequest presentation;
+  QString path, displayName;
+  NodeMetrics metrics;
+  qreal clusterLabelHeight;
 };
 
 QStringList to_qt(const passes::LoweringReport& report) {
@@ -36,19 +25,15 @@ QStringList to_qt(const passes::LoweringReport& report) {
   return out;
 }
 
-void report(QPromise<LevelJobResult>& promise, double percent, const QString& stage) {
-  promise.setProgressValueAndText(static_cast<int>(std::lround(percent)), stage);
-}
-
 // The level's program: the functional one first (from the cache or made here), then core from it.
-void lower(QPromise<LevelJobResult>& promise, const LevelJobInput& in, LevelJobResult& out) {
+void lower(const JobContext& context, const LevelJobInput& in, LevelJobResult& out) {
   out.functional = in.functional;
   if (in.choice.level == passes::IrLevel::Training) {
     out.program = in.training;
     return;
   }
   if (!out.functional) {
-    report(promise, 5, QObject::tr("Lowering to the functional IR…"));
+    context.progress(5, QObject::tr("Lowering to the functional IR…"));
     passes::LoweringReport r;
     out.functional = std::make_shared<const ir::ExportedProgram>(
         passes::lower_to(*in.training, passes::IrLevel::Functional, nullptr, &r));
@@ -59,7 +44,7 @@ void lower(QPromise<LevelJobResult>& promise, const LevelJobInput& in, LevelJobR
     out.warnings = out.functionalWarnings;
     return;
   }
-  report(promise, 20, QObject::tr("Lowering to %1…").arg(in.choice.label()));
+  context.progress(20, QObject::tr("Lowering to %1…").arg(in.choice.label()));
   const passes::DecompositionTable table = passes::decomposition_table(in.choice.table.toStdString());
   passes::LoweringReport r;
   out.program = std::make_shared<const ir::ExportedProgram>(
@@ -67,43 +52,29 @@ void lower(QPromise<LevelJobResult>& promise, const LevelJobInput& in, LevelJobR
   out.warnings = to_qt(r);
 }
 
-void run_level_job(QPromise<LevelJobResult>& promise, const LevelJobInput& in) {
-  LevelJobResult out;
-  try {
-    promise.setProgressRange(0, 100);
-    lower(promise, in, out);
-    if (in.presentation.token->is_cancelled()) throw layout::Cancelled();
-    if (in.layOut) {
-      out.shown = present_program(out.program, in.presentation, [&](double fraction, const QString& stage) {
-        report(promise, 40 + 60 * fraction, stage);
-      });
-    }
-  } catch (const layout::Cancelled&) {
-    out.cancelled = true;
-  } catch (const std::exception& e) {
-    out.error = QString::fromUtf8(e.what());
-  } catch (...) {
-    out.error = QObject::tr("unknown error");
-  }
-  promise.addResult(std::move(out));
+void run_level_job(const JobContext& context, const LevelJobInput& in, LevelJobResult& out) {
+  lower(context, in, out);
+  context.checkCancelled();
+  if (!in.layOut) return;
+  const PresentationRequest presentation{in.path, in.displayName, in.metrics, in.clusterLabelHeight, context.token()};
+  out.shown = present_program(out.program, presentation, [&](double fraction, const QString& stage) {
+    context.progress(40 + 60 * fraction, stage);
+  });
 }
 
 }  // namespace
 
 IrLevelController::IrLevelController(QObject* parent) : QObject(parent), choices_(level_choices()) {
   qRegisterMetaType<LevelChoice>();
+  jobs_.onProgress([this](int percent, const QString& stage) {
+    if (running_.show) emit progress(percent, stage);
+  });
 }
 
-IrLevelController::~IrLevelController() {
-  if (token_) token_->cancel();
-  for (auto* watcher : findChildren<QFutureWatcher<LevelJobResult>*>()) watcher->waitForFinished();
-}
+IrLevelController::~IrLevelController() = default;  // jobs_ cancels and waits for the running job
 
 void IrLevelController::setTraining(const LoadedProgramPtr& training) {
-  if (watcher_) {
-    token_->cancel();
-    watcher_ = nullptr;
-  }
+  jobs_.dropAll();
   queue_.clear();
   programs_.clear();
   shown_.clear();
@@ -137,7 +108,7 @@ void IrLevelController::switchTo(const LevelChoice& choice) {
     return;
   }
   queue_.append({choice, true, true});
-  if (!watcher_) startNext();
+  if (!jobs_.isBusy()) startNext();
 }
 
 void IrLevelController::prepare(const QList<LevelChoice>& levels, bool layOut) {
@@ -146,14 +117,12 @@ void IrLevelController::prepare(const QList<LevelChoice>& levels, bool layOut) {
     const Job job{choice, layOut, false};
     if (!satisfied(job)) queue_.append(job);
   }
-  if (!watcher_) startNext();
+  if (!jobs_.isBusy()) startNext();
 }
 
 void IrLevelController::cancel() {
   queue_.clear();
-  if (!watcher_) return;
-  token_->cancel();
-  watcher_ = nullptr;
+  if (!jobs_.dropAll()) return;
   emit cancelled();
   emit idle();
 }
@@ -171,37 +140,26 @@ void IrLevelController::startNext() {
       if (running_.show) show(running_.choice);
       continue;
     }
-    token_ = std::make_shared<layout::CancelToken>();
-    LevelJobInput input{training_->program, programs_.value(LevelChoice::functional().key()), running_.choice,
+    LevelJobInput input{training_->program,
+                        programs_.value(LevelChoice::functional().key()),
+                        running_.choice,
                         running_.layOut,
-                        PresentationRequest{training_->path,
-                                            tr("%1 (%2)").arg(training_->displayName, running_.choice.label()),
-                                            NodeMetrics(node_font_), cluster_label_height(node_font_), token_}};
-    watcher_ = new QFutureWatcher<LevelJobResult>(this);
-    auto* watcher = watcher_;
-    connect(watcher, &QFutureWatcherBase::progressValueChanged, this, [this, watcher](int value) {
-      if (watcher == watcher_ && running_.show) emit progress(value, watcher->progressText());
-    });
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] { finish(watcher); });
+                        training_->path,
+                        tr("%1 (%2)").arg(training_->displayName, running_.choice.label()),
+                        NodeMetrics(node_font_),
+                        cluster_label_height(node_font_)};
+    jobs_.start([input](JobContext& context, LevelJobResult& out) { run_level_job(context, input, out); },
+                [this](JobOutcome<LevelJobResult>& outcome) { finish(outcome); });
     if (running_.show) emit started(tr("Lowering to %1").arg(running_.choice.label()));
-    watcher->setFuture(
-        QtConcurrent::run([input](QPromise<LevelJobResult>& promise) { run_level_job(promise, input); }));
     return;
   }
   emit idle();
 }
 
-void IrLevelController::finish(QFutureWatcher<LevelJobResult>* watcher) {
-  watcher->deleteLater();
-  if (watcher != watcher_) return;  // cancelled, or the program changed meanwhile
-  watcher_ = nullptr;
+// Only the running job's outcome comes here: a cancelled one, or one for a program closed meanwhile, is dropped.
+void IrLevelController::finish(const JobOutcome<LevelJobResult>& outcome) {
   const Job job = running_;
-  if (watcher->future().resultCount() == 0) {
-    if (job.show) emit failed(job.choice, tr("the lowering task ended without a result"));
-    startNext();
-    return;
-  }
-  const LevelJobResult result = watcher->result();
+  const LevelJobResult& result = outcome.value;
   if (result.functional && !programs_.contains(LevelChoice::functional().key())) {
     programs_.insert(LevelChoice::functional().key(), result.functional);
     warnings_.insert(LevelChoice::functional().key(), result.functionalWarnings);
@@ -211,12 +169,12 @@ void IrLevelController::finish(QFutureWatcher<LevelJobResult>* watcher) {
     warnings_.insert(job.choice.key(), result.warnings);
   }
   if (result.shown) shown_.insert(job.choice.key(), result.shown);
-  if (result.cancelled) {
+  if (outcome.cancelled) {
     emit cancelled();
-  } else if (!result.error.isEmpty()) {
+  } else if (!outcome.error.isEmpty()) {
     // Failing to lower one level says nothing about the next request: go on.
-    errors_.insert(job.choice.key(), result.error);
-    if (job.show) emit failed(job.choice, result.error);
+    errors_.insert(job.choice.key(), outcome.error);
+    if (job.show) emit failed(job.choice, outcome.error);
   } else if (job.show) {
     show(job.choice);
   }

@@ -4,7 +4,6 @@
 // provenance passes through the functional program), laid out there too,
 // cached per opened file. One job at a time; requests queue behind it.
 #include <QFont>
-#include <QFutureWatcher>
 #include <QHash>
 #include <QList>
 #include <QObject>
@@ -12,13 +11,18 @@
 
 #include <memory>
 
-#include "engine/layout/cancel_token.h"
+#include "ui/background_jobs.h"
 #include "ui/ir_level_choice.h"
 #include "ui/loaded_program.h"
 
 namespace exportlens::ui {
 
-struct LevelJobResult;
+/// What one level job made (as far as it got, when lowering failed).
+struct LevelJobResult {
+  std::shared_ptr<const ir::ExportedProgram> functional, program;
+  LoadedProgramPtr shown;
+  QStringList functionalWarnings, warnings;
+};
 
 class IrLevelController : public QObject {
   Q_OBJECT
@@ -45,7 +49,7 @@ class IrLevelController : public QObject {
   QStringList warnings(const LevelChoice& choice) const { return warnings_.value(choice.key()); }
   /// Why lowering a level failed (empty if it did not).
   QString error(const LevelChoice& choice) const { return errors_.value(choice.key()); }
-  bool isBusy() const { return watcher_ != nullptr; }
+  bool isBusy() const { return jobs_.isBusy(); }
 
  public slots:
   /// Shows a level: at once when laid out already, else after a worker job.
@@ -76,7 +80,7 @@ class IrLevelController : public QObject {
   };
   bool satisfied(const Job& job) const;
   void startNext();
-  void finish(QFutureWatcher<LevelJobResult>* watcher);
+  void finish(const JobOutcome<LevelJobResult>& outcome);
   void show(const LevelChoice& choice);
 
   QFont node_font_;
@@ -89,8 +93,7 @@ class IrLevelController : public QObject {
   LoadedProgramPtr training_;
   QList<Job> queue_;
   Job running_;
-  QFutureWatcher<LevelJobResult>* watcher_ = nullptr;
-  std::shared_ptr<layout::CancelToken> token_;
+  BackgroundJobs<LevelJobResult> jobs_{this};
 };
 
 }  // namespace exportlens::ui

@@ -1,7 +1,5 @@
 #include "ui/node_expander.h"
 
-#include <QtConcurrent/QtConcurrentRun>
-
 #include "engine/layout/layout_graph.h"
 #include "engine/passes/decomposition_table.h"
 #include "ui/graph_scene.h"
@@ -34,9 +32,7 @@ std::shared_ptr<const ExpansionResult> make_expansion(const LoadedProgramPtr& pr
 
 NodeExpander::NodeExpander(GraphScene* scene, QObject* parent) : QObject(parent), scene_(scene) {}
 
-NodeExpander::~NodeExpander() {
-  for (auto* watcher : findChildren<QFutureWatcher<Outcome>*>()) watcher->waitForFinished();
-}
+NodeExpander::~NodeExpander() = default;  // jobs_ waits for the running expansions
 
 void NodeExpander::setProgram(const LoadedProgramPtr& program, const QString& table) {
   if (program == program_ && table == table_) return;  // shown again: its expansions stay
@@ -64,32 +60,24 @@ void NodeExpander::expand(const QString& node) {
     emit failed(node, tr("%1 is not an op call: nothing to expand").arg(node));
     return;
   }
-  ++pending_;
-  auto* watcher = new QFutureWatcher<Outcome>(this);
-  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, node] { finish(watcher, node); });
-  watcher->setFuture(QtConcurrent::run(
-      [program = program_, node, table = table_, metrics = NodeMetrics(node_font_)]() -> Outcome {
-        try {
-          return {make_expansion(program, node, table, metrics), {}};
-        } catch (const std::exception& e) {
-          return {nullptr, QString::fromUtf8(e.what())};
-        }
-      }));
+  jobs_.start(
+      [program = program_, node, table = table_, metrics = NodeMetrics(node_font_)](JobContext&,
+                                                                                     ExpansionPtr& out) {
+        out = make_expansion(program, node, table, metrics);
+      },
+      [this, node](const JobOutcome<ExpansionPtr>& outcome) { finish(outcome, node); });
 }
 
-void NodeExpander::finish(QFutureWatcher<Outcome>* watcher, const QString& node) {
-  watcher->deleteLater();
-  --pending_;
-  const Outcome outcome = watcher->result();
-  if (!outcome.error.isEmpty()) {
+void NodeExpander::finish(const JobOutcome<ExpansionPtr>& outcome, const QString& node) {
+  if (!outcome.ok() || !outcome.value) {
     emit failed(node, outcome.error);
     return;
   }
   // Made for a program the canvas no longer shows, or expanded twice meanwhile: drop it.
-  if (outcome.result->program != program_ || item(node)) return;
+  if (outcome.value->program != program_ || item(node)) return;
   NodeItem* anchor = scene_->nodeItem(node);
   if (!anchor) return;
-  auto* expansion = new ExpansionItem(outcome.result, anchor->box(), scene_->canvasStyle());
+  auto* expansion = new ExpansionItem(outcome.value, anchor->box(), scene_->canvasStyle());
   scene_->addItem(expansion);
   scene_->setSceneRect(scene_->sceneRect().united(expansion->sceneBoundingRect().adjusted(-40, -40, 40, 40)));
   items_.insert(node, expansion);

@@ -4,13 +4,13 @@
 // layout are made on a worker thread, then drawn beside the node as an
 // ExpansionItem. Expansions belong to the program shown: a new one drops them.
 #include <QFont>
-#include <QFutureWatcher>
 #include <QHash>
 #include <QObject>
 #include <QPointer>
 
 #include <memory>
 
+#include "ui/background_jobs.h"
 #include "ui/expansion_item.h"
 #include "ui/loaded_program.h"
 
@@ -30,7 +30,7 @@ class NodeExpander : public QObject {
   /// True for op calls (what expand_node accepts).
   bool canExpand(const QString& node) const;
   ExpansionItem* item(const QString& node) const;
-  int pendingCount() const { return pending_; }
+  int pendingCount() const { return jobs_.liveCount(); }
 
  public slots:
   /// Shows the node's expansion (re-opens it if collapsed).
@@ -43,18 +43,15 @@ class NodeExpander : public QObject {
   void failed(const QString& node, const QString& message);
 
  private:
-  struct Outcome {
-    std::shared_ptr<const ExpansionResult> result;
-    QString error;
-  };
-  void finish(QFutureWatcher<Outcome>* watcher, const QString& node);
+  using ExpansionPtr = std::shared_ptr<const ExpansionResult>;
+  void finish(const JobOutcome<ExpansionPtr>& outcome, const QString& node);
 
   GraphScene* scene_;
   LoadedProgramPtr program_;
   QString table_;
   QFont node_font_;
   QHash<QString, QPointer<ExpansionItem>> items_;
-  int pending_ = 0;
+  BackgroundJobs<ExpansionPtr> jobs_{this};  // one per node asked for, all kept
 };
 
 }  // namespace exportlens::ui

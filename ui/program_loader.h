@@ -2,7 +2,6 @@
 // Opens a .pt2 file on a worker thread: read, lay out, print. Reports
 // progress, can be cancelled; one load at a time (a new one replaces the old).
 #include <QFont>
-#include <QFutureWatcher>
 #include <QObject>
 #include <QString>
 
@@ -10,7 +9,7 @@
 #include <memory>
 
 #include "engine/ir/exported_program.h"
-#include "engine/layout/cancel_token.h"
+#include "ui/background_jobs.h"
 #include "ui/loaded_program.h"
 
 namespace exportlens::ui {
@@ -19,12 +18,6 @@ namespace exportlens::ui {
 /// later features (traced C++ models) can pass another.
 using ProgramReader = std::function<ir::ExportedProgram(const QString& path)>;
 ProgramReader pt2_reader();
-
-struct LoadOutcome {
-  LoadedProgramPtr program;  // set on success
-  QString error;             // set on failure
-  bool cancelled = false;
-};
 
 class ProgramLoader : public QObject {
   Q_OBJECT
@@ -40,7 +33,7 @@ class ProgramLoader : public QObject {
   void load(const QString& path, const QString& displayName = QString());
   /// Stops the running load at once (the worker's result will be dropped).
   void cancel();
-  bool isBusy() const;
+  bool isBusy() const { return jobs_.isBusy(); }
   QString currentPath() const { return path_; }
 
  signals:
@@ -51,14 +44,12 @@ class ProgramLoader : public QObject {
   void cancelled(const QString& path);
 
  private:
-  void abandonCurrent();
-  void finish(QFutureWatcher<LoadOutcome>* watcher);
+  void finish(JobOutcome<LoadedProgramPtr>& outcome);
 
   ProgramReader reader_;
   QFont node_font_;
   QString path_;
-  QFutureWatcher<LoadOutcome>* watcher_ = nullptr;
-  std::shared_ptr<layout::CancelToken> token_;
+  BackgroundJobs<LoadedProgramPtr> jobs_{this};
 };
 
 }  // namespace exportlens::ui

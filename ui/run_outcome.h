@@ -1,6 +1,6 @@
 #pragma once
 // What a run produced: the runtime's report (outputs, per-node times), the
-// CPU reference run of a GPU run, or why it failed or that it was cancelled.
+// CPU reference run of a GPU run, or why it failed (a cancelled run has no outcome).
 #include <QMetaType>
 #include <QString>
 
@@ -17,7 +17,6 @@ struct RunOutcome {
   std::optional<runtime::RunReport> reference;  // the CPU run with the same inputs
   QString referenceError;  // the CPU reference failed (the run itself did not)
   QString error;           // why the run failed: names the op, input or device
-  bool cancelled = false;
   double seconds = 0;      // wall time, reference included
 
   bool succeeded() const { return report.has_value(); }

@@ -1,95 +1,62 @@
 #include "ui/run_worker.h"
 
-#include <QElapsedTimer>
 #include <QFile>
-#include <QPromise>
 #include <QTemporaryDir>
-#include <QtConcurrent/QtConcurrentRun>
-
-#include <cmath>
 
 namespace exportlens::ui {
 namespace {
 
 std::filesystem::path to_path(const QString& path) { return QFile::encodeName(path).toStdString(); }
 
-struct RunJob {
-  LoadedProgramPtr program;
-  RunSettings settings;
-  std::shared_ptr<std::atomic<bool>> cancel;
-};
-
-class Cancelled {};
-
-// One runtime run, its progress mapped into [from, to] percent.
-runtime::RunReport run_once(QPromise<RunOutcome>& promise, const RunJob& job, runtime::RunRequest request, int from,
-                            int to, const QString& stage) {
+// One runtime run, its progress mapped into [from, to] percent; it stops
+// before its next node once the job is cancelled.
+runtime::RunReport run_once(const JobContext& context, const LoadedProgram& program, runtime::RunRequest request,
+                            int from, int to, const QString& stage) {
   request.time_nodes = true;
-  request.progress = [&promise, &job, from, to, stage](int done, int total) {
-    if (job.cancel->load()) return false;
+  request.progress = [&context, from, to, stage](int done, int total) {
+    if (context.isCancelled()) return false;
     const double fraction = total > 0 ? double(done) / total : 1.0;
-    promise.setProgressValueAndText(from + static_cast<int>(std::lround(fraction * (to - from))), stage);
+    context.progress(from + fraction * (to - from), stage);
     return true;
   };
-  try {
-    return runtime::run_program(*job.program->program, request);
-  } catch (...) {
-    if (job.cancel->load()) throw Cancelled();
-    throw;
-  }
+  return runtime::run_program(*program.program, request);
 }
 
-void run_job(QPromise<RunOutcome>& promise, const RunJob& job) {
-  RunOutcome outcome;
-  outcome.settings = job.settings;
-  QElapsedTimer timer;
-  timer.start();
-  promise.setProgressRange(0, 100);
-  const bool with_reference = !job.settings.onCpu();
-  try {
-    QTemporaryDir scratch;  // the inputs used, for the reference run
-    runtime::RunRequest request;
-    request.device = job.settings.device.toStdString();
-    if (job.settings.inputs == RunSettings::Inputs::File) {
-      request.inputs_file = to_path(job.settings.inputsFile);
-    } else {
-      request.random_inputs = true;
-      request.seed = job.settings.seed;
-    }
-    const QString used_inputs = scratch.filePath(QStringLiteral("inputs.pt"));
-    if (with_reference && scratch.isValid()) request.used_inputs_file = to_path(used_inputs);
-    const QString stage = QObject::tr("Running on %1…").arg(device_display_name(job.settings.device));
-    outcome.report = run_once(promise, job, request, 0, with_reference ? 60 : 100, stage);
-    if (with_reference) {
-      runtime::RunRequest reference;
-      reference.inputs_file = to_path(used_inputs);
-      try {
-        outcome.reference = run_once(promise, job, reference, 60, 100, QObject::tr("Running on the CPU for reference…"));
-      } catch (const std::exception& e) {
-        outcome.referenceError = QString::fromUtf8(e.what());
-      }
-    }
-  } catch (const Cancelled&) {
-    outcome.cancelled = true;
-  } catch (const std::exception& e) {
-    outcome.report.reset();
-    outcome.error = QString::fromUtf8(e.what());
-  } catch (...) {
-    outcome.report.reset();
-    outcome.error = QObject::tr("unknown error");
+void run_job(const JobContext& context, const LoadedProgram& program, RunOutcome& outcome) {
+  const RunSettings& settings = outcome.settings;
+  const bool with_reference = !settings.onCpu();
+  QTemporaryDir scratch;  // the inputs used, for the reference run
+  runtime::RunRequest request;
+  request.device = settings.device.toStdString();
+  if (settings.inputs == RunSettings::Inputs::File) {
+    request.inputs_file = to_path(settings.inputsFile);
+  } else {
+    request.random_inputs = true;
+    request.seed = settings.seed;
   }
-  outcome.seconds = timer.elapsed() / 1000.0;
-  promise.addResult(std::move(outcome));
+  const QString used_inputs = scratch.filePath(QStringLiteral("inputs.pt"));
+  if (with_reference && scratch.isValid()) request.used_inputs_file = to_path(used_inputs);
+  const QString stage = QObject::tr("Running on %1…").arg(device_display_name(settings.device));
+  outcome.report = run_once(context, program, request, 0, with_reference ? 60 : 100, stage);
+  if (!with_reference) return;
+  runtime::RunRequest reference;
+  reference.inputs_file = to_path(used_inputs);
+  try {
+    outcome.reference =
+        run_once(context, program, reference, 60, 100, QObject::tr("Running on the CPU for reference…"));
+  } catch (const std::exception& e) {
+    if (context.isCancelled()) throw;
+    outcome.referenceError = QString::fromUtf8(e.what());
+  }
 }
 
 }  // namespace
 
-RunWorker::RunWorker(QObject* parent) : QObject(parent) {}
-
-RunWorker::~RunWorker() {
-  if (cancel_) cancel_->store(true);
-  for (auto* watcher : findChildren<QFutureWatcher<RunOutcome>*>()) watcher->waitForFinished();
+RunWorker::RunWorker(QObject* parent) : QObject(parent) {
+  jobs_.onProgress([this](int percent, const QString& stage) { emit progress(percent, stage); });
 }
+
+RunWorker::~RunWorker() = default;  // jobs_ stops the run before its next node and waits
 
 bool RunWorker::deviceAvailable(const QString& device, QString* why) {
   std::string reason;
@@ -115,42 +82,32 @@ void RunWorker::start(const LoadedProgramPtr& program, const RunSettings& settin
     emit finished(refused);
     return;
   }
-  cancel_ = std::make_shared<std::atomic<bool>>(false);
-  RunJob job{program, settings, cancel_};
-  watcher_ = new QFutureWatcher<RunOutcome>(this);
-  auto* watcher = watcher_;
-  connect(watcher, &QFutureWatcherBase::progressValueChanged, this, [this, watcher](int value) {
-    if (watcher == watcher_) emit progress(value, watcher->progressText());
-  });
-  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] { finish(watcher); });
-  emit started(settings);
-  watcher->setFuture(QtConcurrent::run([job](QPromise<RunOutcome>& promise) { run_job(promise, job); }));
+  jobs_.start(
+      [program, settings](JobContext& context, RunOutcome& out) {
+        out.settings = settings;
+        run_job(context, *program, out);
+      },
+      [this](JobOutcome<RunOutcome>& outcome) { finish(outcome); });
+  emit started(settings);  // busy already; progress arrives through the event loop, after this
 }
 
 void RunWorker::cancel() {
-  if (!watcher_) return;
   // The runtime stops before its next node; the outcome is dropped.
-  cancel_->store(true);
-  watcher_ = nullptr;
-  emit cancelled();
+  if (jobs_.dropAll()) emit cancelled();
 }
 
-void RunWorker::finish(QFutureWatcher<RunOutcome>* watcher) {
-  watcher->deleteLater();
-  if (watcher != watcher_) return;  // cancelled meanwhile
-  watcher_ = nullptr;
-  if (watcher->future().resultCount() == 0) {
-    RunOutcome lost;
-    lost.error = tr("the run ended without a result");
-    emit finished(lost);
-    return;
-  }
-  const RunOutcome outcome = watcher->result();
+void RunWorker::finish(JobOutcome<RunOutcome>& outcome) {
+  RunOutcome& run = outcome.value;
+  run.seconds = outcome.seconds;
   if (outcome.cancelled) {
     emit cancelled();
-  } else {
-    emit finished(outcome);
+    return;
   }
+  if (!outcome.error.isEmpty()) {
+    run.report.reset();
+    run.error = outcome.error;
+  }
+  emit finished(run);
 }
 
 }  // namespace exportlens::ui

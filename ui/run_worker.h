@@ -3,12 +3,9 @@
 // a file or random from the signature, on the chosen device, per-node times;
 // after a GPU run, the same inputs on the CPU as the reference. Reports
 // progress, can be cancelled (between nodes); one run at a time.
-#include <QFutureWatcher>
 #include <QObject>
 
-#include <atomic>
-#include <memory>
-
+#include "ui/background_jobs.h"
 #include "ui/loaded_program.h"
 #include "ui/run_outcome.h"
 
@@ -24,7 +21,7 @@ class RunWorker : public QObject {
   /// the device is not available here.
   void start(const LoadedProgramPtr& program, const RunSettings& settings);
   void cancel();
-  bool isBusy() const { return watcher_ != nullptr; }
+  bool isBusy() const { return jobs_.isBusy(); }
 
   /// Whether `device` can run here; if not, why (for people).
   static bool deviceAvailable(const QString& device, QString* why);
@@ -37,10 +34,9 @@ class RunWorker : public QObject {
   void cancelled();
 
  private:
-  void finish(QFutureWatcher<RunOutcome>* watcher);
+  void finish(JobOutcome<RunOutcome>& outcome);
 
-  QFutureWatcher<RunOutcome>* watcher_ = nullptr;
-  std::shared_ptr<std::atomic<bool>> cancel_;
+  BackgroundJobs<RunOutcome> jobs_{this};
 };
 
 }  // namespace exportlens::ui

@@ -1,23 +1,22 @@
 #include "ui/spec_solver.h"
 
-#include <QtConcurrent/QtConcurrentRun>
-
 #include "engine/ops/program_solver.h"
 
 namespace exportlens::ui {
 namespace {
 
 SolveResultPtr solve_on_worker(const LoadedProgramPtr& program, const symbolic::DynamicShapesSpec& spec) {
+  ops::SolveOptions options;
+  options.log = false;
+  return std::make_shared<ops::SolveResult>(ops::solve(*program->prepared, spec, options));
+}
+
+// solve() reports bad specs itself; an exception is a bug's safety net, shown as the solve's error.
+SolveResultPtr internal_error(const QString& message) {
   auto result = std::make_shared<ops::SolveResult>();
-  try {
-    ops::SolveOptions options;
-    options.log = false;
-    *result = ops::solve(*program->prepared, spec, options);
-  } catch (const std::exception& e) {  // solve() reports bad specs itself; this is a bug's safety net
-    result->status = ops::SolveStatus::Error;
-    result->error_kind = "internal";
-    result->message = e.what();
-  }
+  result->status = ops::SolveStatus::Error;
+  result->error_kind = "internal";
+  result->message = message.toStdString();
   return result;
 }
 
@@ -27,11 +26,13 @@ SpecSolver::SpecSolver(QObject* parent) : QObject(parent) {
   debounce_.setSingleShot(true);
   debounce_.setInterval(kDefaultDelayMs);
   connect(&debounce_, &QTimer::timeout, this, &SpecSolver::launch);
+  // A stale solve's end launches the request that was waiting for it.
+  jobs_.onSettled([this] {
+    if (waiting_ && !debounce_.isActive()) launch();
+  });
 }
 
-SpecSolver::~SpecSolver() {
-  for (auto* watcher : findChildren<QFutureWatcher<SolveResultPtr>*>()) watcher->waitForFinished();
-}
+SpecSolver::~SpecSolver() = default;  // jobs_ waits for the running solve
 
 void SpecSolver::setProgram(const LoadedProgramPtr& program) {
   program_ = program && program->prepared ? program : nullptr;
@@ -55,23 +56,17 @@ void SpecSolver::request(const symbolic::DynamicShapesSpec& spec, bool immediate
 }
 
 void SpecSolver::launch() {
-  if (!waiting_ || !program_ || watcher_) return;  // a running solve launches the waiting one when it ends
+  if (!waiting_ || !program_ || jobs_.isRunning()) return;  // a running solve launches the waiting one when it ends
   waiting_ = false;
   const quint64 generation = generation_;
-  auto* watcher = new QFutureWatcher<SolveResultPtr>(this);
-  watcher_ = watcher;
-  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] { finish(watcher, generation); });
-  watcher->setFuture(QtConcurrent::run(solve_on_worker, program_, pending_));
+  jobs_.start([program = program_, spec = pending_](JobContext&,
+                                                    SolveResultPtr& out) { out = solve_on_worker(program, spec); },
+              [this, generation](JobOutcome<SolveResultPtr>& outcome) { finish(outcome, generation); });
 }
 
-void SpecSolver::finish(QFutureWatcher<SolveResultPtr>* watcher, quint64 generation) {
-  watcher->deleteLater();
-  if (watcher == watcher_) watcher_ = nullptr;
-  if (generation == generation_ && watcher->future().resultCount() > 0) {
-    emit solved(watcher->result());
-  } else if (waiting_ && !debounce_.isActive()) {
-    launch();  // stale: the newer request was waiting for this one
-  }
+void SpecSolver::finish(JobOutcome<SolveResultPtr>& outcome, quint64 generation) {
+  if (generation != generation_) return;  // stale: onSettled launches the newer request
+  emit solved(outcome.value ? outcome.value : internal_error(outcome.error));
 }
 
 }  // namespace exportlens::ui

@@ -2,7 +2,6 @@
 // Re-solves the spec off the GUI thread as the user edits it: requests are
 // debounced (a burst of edits solves once), one solve runs at a time, and a
 // result that a newer request has made stale is dropped.
-#include <QFutureWatcher>
 #include <QObject>
 #include <QTimer>
 
@@ -10,6 +9,7 @@
 
 #include "engine/ops/solve_result.h"
 #include "engine/symbolic/dynamic_shapes_spec.h"
+#include "ui/background_jobs.h"
 #include "ui/loaded_program.h"
 
 namespace exportlens::ui {
@@ -31,7 +31,7 @@ class SpecSolver : public QObject {
   /// Solve `spec` after the debounce delay (at once when `immediate`).
   void request(const symbolic::DynamicShapesSpec& spec, bool immediate = false);
   /// A request is waiting or being solved.
-  bool isBusy() const { return waiting_ || watcher_ != nullptr; }
+  bool isBusy() const { return waiting_ || jobs_.isRunning(); }
 
  signals:
   void solving();
@@ -40,14 +40,14 @@ class SpecSolver : public QObject {
 
  private:
   void launch();
-  void finish(QFutureWatcher<SolveResultPtr>* watcher, quint64 generation);
+  void finish(JobOutcome<SolveResultPtr>& outcome, quint64 generation);
 
   LoadedProgramPtr program_;
   QTimer debounce_;
   symbolic::DynamicShapesSpec pending_;
   quint64 generation_ = 0;   // of the latest request
   bool waiting_ = false;     // a request not yet launched
-  QFutureWatcher<SolveResultPtr>* watcher_ = nullptr;  // the running solve
+  BackgroundJobs<SolveResultPtr> jobs_{this};  // the running solve (solve() cannot be interrupted)
 };
 
 }  // namespace exportlens::ui
