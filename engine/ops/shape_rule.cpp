@@ -1,5 +1,6 @@
 #include "engine/ops/shape_rule.h"
 
+#include "engine/ir/argument_lookup.h"
 #include "engine/ops/rule_helpers.h"
 
 #include <algorithm>
@@ -31,11 +32,7 @@ const RuleTable& table() {
 }  // namespace
 
 const ir::Argument* RuleContext::arg(size_t index, std::string_view name) const {
-  if (index < node.args.size()) return &node.args[index];
-  if (!name.empty())
-    for (const auto& kw : node.kwargs)
-      if (kw.name == name) return &kw.value;
-  return nullptr;
+  return ir::find_argument(node.args, node.kwargs, index, name);
 }
 
 bool RuleContext::has(size_t index, std::string_view name) const {
