@@ -15,6 +15,7 @@
 
 #include <map>
 
+#include "engine/trace/gallery/gallery_models.h"
 #include "ui/trace_error_view.h"
 
 namespace exportlens::ui {

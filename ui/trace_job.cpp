@@ -8,6 +8,7 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "engine/trace/gallery/gallery_models.h"
 #include "engine/trace/trace_facade.h"
 
 namespace exportlens::ui {

@@ -26,6 +26,7 @@
 
 #include <memory>
 
+#include "engine/trace/gallery/gallery_models.h"
 #include "engine/trace/trace_facade.h"
 #include "support/fixtures.h"
 #include "ui/examples_gallery.h"
