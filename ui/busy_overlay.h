@@ -13,6 +13,7 @@ class BusyOverlay : public QWidget {
   Q_OBJECT
  public:
   explicit BusyOverlay(QWidget* covered);
+  QPushButton* cancelButton() const { return cancel_; }
 
  public slots:
   void start(const QString& text);

@@ -7,6 +7,7 @@
 #include <QTextBlock>
 
 #include "ui/code_highlighter.h"
+#include "ui/program_model.h"
 
 namespace exportlens::ui {
 
@@ -156,6 +157,12 @@ void CodeView::paintGutter(QPaintEvent* event) {
     block = block.next();
     top += height;
   }
+}
+
+void CodeView::follow(ProgramModel* model) {
+  connect(model, &ProgramModel::programChanged, this, [this, model] { setProgram(model->loaded()); });
+  connect(model, &ProgramModel::selectionChanged, this, &CodeView::highlightNode);
+  connect(this, &CodeView::nodeClicked, model, &ProgramModel::selectNode);
 }
 
 }  // namespace exportlens::ui

@@ -12,6 +12,7 @@
 namespace exportlens::ui {
 
 class CodeHighlighter;
+class ProgramModel;
 
 class CodeView : public QPlainTextEdit {
   Q_OBJECT
@@ -19,6 +20,8 @@ class CodeView : public QPlainTextEdit {
   explicit CodeView(QWidget* parent = nullptr);
 
   void setProgram(const LoadedProgramPtr& program);
+  /// Shows the model's program and highlights its selected node; a click selects there.
+  void follow(ProgramModel* model);
   /// The 0-based lines highlighted for the selected node (empty if none).
   QVector<int> highlightedLines() const;
   /// The node whose lines include `line`, or an empty string.

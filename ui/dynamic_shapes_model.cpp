@@ -70,6 +70,7 @@ QString DynamicShapesModel::solvedShape(int input) const {
 
 QVariant DynamicShapesModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || index.row() >= rowCount()) return {};
+  if (role == NodeNameRole) return nodeAt(index.row());
   const SpecDocument* document = session_->document();
   const symbolic::ExampleInput& input = document->inputs()[index.row()];
   const int dim = dimOf(index);

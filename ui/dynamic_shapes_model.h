@@ -6,6 +6,7 @@
 // edits (SpecDocument::setDim); the value of a cell's EditRole is a DimEdit.
 #include <QAbstractTableModel>
 
+#include "ui/node_name_role.h"
 #include "ui/spec_edits.h"
 
 Q_DECLARE_METATYPE(exportlens::ui::DimEdit)

@@ -6,6 +6,8 @@
 #include <QLineEdit>
 #include <QToolButton>
 
+#include "ui/program_model.h"
+
 namespace exportlens::ui {
 
 FindBar::FindBar(QWidget* parent)
@@ -89,6 +91,11 @@ bool FindBar::eventFilter(QObject* watched, QEvent* event) {
     }
   }
   return QWidget::eventFilter(watched, event);
+}
+
+void FindBar::follow(ProgramModel* model) {
+  connect(model, &ProgramModel::programChanged, this, [this, model] { setProgram(model->loaded()); });
+  connect(this, &FindBar::nodeFound, model, &ProgramModel::selectNode);
 }
 
 }  // namespace exportlens::ui

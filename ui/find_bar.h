@@ -11,12 +11,16 @@ class QToolButton;
 
 namespace exportlens::ui {
 
+class ProgramModel;
+
 class FindBar : public QWidget {
   Q_OBJECT
  public:
   explicit FindBar(QWidget* parent = nullptr);
 
   void setProgram(const LoadedProgramPtr& program);
+  /// Searches the model's program; a found node is selected there.
+  void follow(ProgramModel* model);
   QLineEdit* field() const { return field_; }
 
  public slots:

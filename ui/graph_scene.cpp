@@ -7,6 +7,7 @@
 #include "ui/node_category.h"
 #include "ui/node_display.h"
 #include "ui/node_item.h"
+#include "ui/program_model.h"
 
 namespace exportlens::ui {
 namespace {
@@ -122,6 +123,12 @@ void GraphScene::onSelectionChanged() {
 void GraphScene::highlightEdgesOf(const QString& name) {
   for (auto* edge : std::as_const(edges_))
     edge->setHighlighted(!name.isEmpty() && (edge->from() == name || edge->to() == name));
+}
+
+void GraphScene::follow(ProgramModel* model) {
+  connect(model, &ProgramModel::programChanged, this, [this, model] { setProgram(model->loaded()); });
+  connect(model, &ProgramModel::selectionChanged, this, &GraphScene::selectNode);
+  connect(this, &GraphScene::nodeSelected, model, &ProgramModel::selectNode);
 }
 
 }  // namespace exportlens::ui

@@ -16,6 +16,7 @@ class NodeItem;
 class EdgeItem;
 class ClusterItem;
 class ClusterLabelItem;
+class ProgramModel;
 
 class GraphScene : public QGraphicsScene {
   Q_OBJECT
@@ -24,6 +25,8 @@ class GraphScene : public QGraphicsScene {
   ~GraphScene() override;
 
   void setProgram(const LoadedProgramPtr& program);
+  /// Shows the model's program and selection; a node picked here selects it there.
+  void follow(ProgramModel* model);
   /// Fonts and colours; call again when the system palette changes.
   void setStyle(const QPalette& palette, const QFont& font);
   const CanvasStyle& canvasStyle() const { return *style_; }

@@ -5,6 +5,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/graph_scene.h"
+#include "ui/node_item.h"
+#include "ui/program_model.h"
+
 namespace exportlens::ui {
 namespace {
 
@@ -98,6 +102,13 @@ void GraphView::wheelEvent(QWheelEvent* event) {
   }
   zoomBy(std::pow(1.0015, delta));
   event->accept();
+}
+
+void GraphView::follow(ProgramModel* model, GraphScene* scene) {
+  connect(model, &ProgramModel::programChanged, this, [this, scene] { showStart(scene->startFocus()); });
+  connect(model, &ProgramModel::selectionChanged, this, [this, scene](const QString& name) {
+    if (NodeItem* item = scene->nodeItem(name)) reveal(item->box());
+  });
 }
 
 }  // namespace exportlens::ui

@@ -5,6 +5,9 @@
 
 namespace exportlens::ui {
 
+class GraphScene;
+class ProgramModel;
+
 class GraphView : public QGraphicsView {
   Q_OBJECT
  public:
@@ -13,6 +16,9 @@ class GraphView : public QGraphicsView {
   qreal zoom() const;
   /// Scrolls (and, when zoomed far out, zooms) so that `rect` is readable.
   void reveal(const QRectF& rect);
+  /// A new program starts at its first view; a selected node is scrolled
+  /// into sight. Call after `scene` follows the model (it lays out first).
+  void follow(ProgramModel* model, GraphScene* scene);
 
  public slots:
   void zoomIn();

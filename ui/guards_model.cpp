@@ -43,6 +43,7 @@ int GuardsModel::columnCount(const QModelIndex& parent) const { return parent.is
 
 QVariant GuardsModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || index.row() >= rowCount()) return {};
+  if (role == NodeNameRole) return nodeAt(index.row());
   const ops::GuardInfo& guard = result_->guards[index.row()];
   const symbolic::Provenance& origin = guard.origin;
   if (role == Qt::DisplayRole) {

@@ -4,6 +4,7 @@
 // the spec, a runtime assert), its node, op, rule and source line.
 #include <QAbstractTableModel>
 
+#include "ui/node_name_role.h"
 #include "ui/spec_solver.h"
 
 namespace exportlens::ui {

@@ -7,6 +7,7 @@
 
 #include "ui/argument_text.h"
 #include "ui/node_report.h"
+#include "ui/program_model.h"
 
 namespace exportlens::ui {
 
@@ -60,6 +61,12 @@ void InspectorWidget::render() {
   const auto facts = facts_.constFind(node_);
   browser_->setHtml(node ? node_report_html(*node, program, colors, facts == facts_.constEnd() ? nullptr : &*facts)
                          : program_summary_html(program, program_->displayName, program_->path, colors));
+}
+
+void InspectorWidget::follow(ProgramModel* model) {
+  connect(model, &ProgramModel::programChanged, this, [this, model] { setProgram(model->loaded()); });
+  connect(model, &ProgramModel::selectionChanged, this, &InspectorWidget::showNode);
+  connect(this, &InspectorWidget::nodeActivated, model, &ProgramModel::selectNode);
 }
 
 }  // namespace exportlens::ui

@@ -11,12 +11,16 @@ class QTextBrowser;
 
 namespace exportlens::ui {
 
+class ProgramModel;
+
 class InspectorWidget : public QWidget {
   Q_OBJECT
  public:
   explicit InspectorWidget(QWidget* parent = nullptr);
 
   void setProgram(const LoadedProgramPtr& program);
+  /// Shows the model's selected node; a link selects there.
+  void follow(ProgramModel* model);
   /// What the latest dynamic-shapes solve says per node (solved shape, guards).
   void setSolveFacts(const NodeSolveFactsMap& facts);
   /// What the inspector shows, as plain text (for tests and copying).

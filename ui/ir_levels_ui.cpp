@@ -4,6 +4,7 @@
 #include <QActionGroup>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QMainWindow>
 #include <QLabel>
 #include <QMenu>
 #include <QMessageBox>
@@ -22,7 +23,6 @@
 #include "ui/ir_level_controller.h"
 #include "ui/level_inspector_panel.h"
 #include "ui/level_relation.h"
-#include "ui/main_window.h"
 #include "ui/node_expander.h"
 #include "ui/node_item.h"
 #include "ui/program_model.h"
@@ -30,16 +30,15 @@
 
 namespace exportlens::ui {
 
-IrLevelsUi::IrLevelsUi(MainWindow* window)
-    : QObject(window),
-      window_(window),
+IrLevelsUi::IrLevelsUi(const IrLevelsParts& parts)
+    : QObject(parts.window),
+      parts_(parts),
       controller_(new IrLevelController(this)),
-      overlay_(new BusyOverlay(window->centralTabs())) {
+      overlay_(new BusyOverlay(parts.centralTabs)) {
   // The window's own cover (opening files) keeps the usual names; this one is the lowering's.
   overlay_->setObjectName(QStringLiteral("levelBusyOverlay"));
-  if (auto* cancel = overlay_->findChild<QPushButton*>(QStringLiteral("busyCancelButton")))
-    cancel->setObjectName(QStringLiteral("levelCancelButton"));
-  expander_ = new NodeExpander(window_->graphScene(), this);
+  overlay_->cancelButton()->setObjectName(QStringLiteral("levelCancelButton"));
+  expander_ = new NodeExpander(parts_.scene, this);
   createSwitch();
   createInspectorPanel();
   createHistogramDock();
@@ -50,13 +49,13 @@ IrLevelsUi::IrLevelsUi(MainWindow* window)
 // ---- the switch -------------------------------------------------------------
 
 void IrLevelsUi::createSwitch() {
-  box_ = new QComboBox(window_);
+  box_ = new QComboBox(parts_.window);
   box_->setObjectName(QStringLiteral("irLevelBox"));
   box_->setToolTip(tr("The IR shown: as exported (training), functional, or lowered to Core ATen by a "
                       "decomposition table (Ctrl+1…)"));
   box_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
   level_group_ = new QActionGroup(this);
-  level_menu_ = new QMenu(tr("IR &Level"), window_);
+  level_menu_ = new QMenu(tr("IR &Level"), parts_.window);
   connect(box_, &QComboBox::activated, this, [this](int index) {
     if (index >= 0 && index < controller_->choices().size()) switchTo(controller_->choices()[index]);
   });
@@ -67,7 +66,7 @@ void IrLevelsUi::rebuildChoices() {
   const QSignalBlocker quiet(box_);
   box_->clear();
   for (QAction* action : std::as_const(level_actions_)) {
-    window_->removeAction(action);
+    parts_.window->removeAction(action);
     delete action;
   }
   level_actions_.clear();
@@ -81,7 +80,7 @@ void IrLevelsUi::rebuildChoices() {
     if (i < 9) action->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)));
     connect(action, &QAction::triggered, this, [this, choice] { switchTo(choice); });
     level_menu_->addAction(action);
-    window_->addAction(action);  // shortcuts work wherever the focus is
+    parts_.window->addAction(action);  // shortcuts work wherever the focus is
     level_actions_.append(action);
   }
   syncSwitch();
@@ -111,13 +110,13 @@ QString IrLevelsUi::tableFor(const LevelChoice& choice) const {
 }
 
 void IrLevelsUi::switchTo(const LevelChoice& choice) {
-  if (!window_->programModel()->loaded()) return;
+  if (!parts_.model->loaded()) return;
   controller_->switchTo(choice);
 }
 
 void IrLevelsUi::showNodeAt(const LevelChoice& level, const QString& node) {
   if (level == shown_) {
-    window_->programModel()->selectNode(node);
+    parts_.model->selectNode(node);
     return;
   }
   pending_select_ = node;
@@ -126,8 +125,8 @@ void IrLevelsUi::showNodeAt(const LevelChoice& level, const QString& node) {
 
 void IrLevelsUi::setTraining(const LoadedProgramPtr& program) {
   pending_select_.clear();
-  controller_->setNodeFont(window_->font());
-  expander_->setNodeFont(window_->font());
+  controller_->setNodeFont(parts_.window->font());
+  expander_->setNodeFont(parts_.window->font());
   controller_->setTraining(program);
   if (box_->count() != controller_->choices().size()) rebuildChoices();
 }
@@ -149,27 +148,27 @@ void IrLevelsUi::connectController() {
     overlay_->stop();
     pending_select_.clear();
     syncSwitch();
-    window_->showStatus(tr("Lowering cancelled; still showing %1").arg(shown_.label()));
+    emit statusMessage(tr("Lowering cancelled; still showing %1").arg(shown_.label()));
   });
-  connect(window_->programModel(), &ProgramModel::selectionChanged, this, &IrLevelsUi::updatePanel);
+  connect(parts_.model, &ProgramModel::selectionChanged, this, &IrLevelsUi::updatePanel);
   connect(expander_, &NodeExpander::failed, this, [this](const QString& node, const QString& message) {
-    window_->showStatus(tr("Could not expand %1: %2").arg(node, message.simplified()));
+    emit statusMessage(tr("Could not expand %1: %2").arg(node, message.simplified()));
   });
   connect(expander_, &NodeExpander::expanded, this, [this](const QString& node) {
-    if (ExpansionItem* item = expander_->item(node)) window_->graphView()->reveal(item->frame());
+    if (ExpansionItem* item = expander_->item(node)) parts_.view->reveal(item->frame());
   });
 }
 
 void IrLevelsUi::onCurrentChanged(const LevelChoice& choice, const LoadedProgramPtr& program) {
   overlay_->stop();
-  ProgramModel* model = window_->programModel();
+  ProgramModel* model = parts_.model;
   const LoadedProgramPtr previous = model->loaded();
   const LevelChoice previous_level = shown_;
   const QString previous_node = model->selectedName();
   shown_ = choice;
   syncSwitch();
   if (program && program != previous) {
-    window_->showProgramViews(program);
+    parts_.model->setLoaded(program);  // every view follows
     expander_->setProgram(program, tableFor(choice));
     // Keep the same node in view: the one asked for, else what the selected node became.
     QString select = pending_select_;
@@ -180,7 +179,7 @@ void IrLevelsUi::onCurrentChanged(const LevelChoice& choice, const LoadedProgram
     }
     if (!select.isEmpty()) model->selectNode(select);
     const QStringList warnings = controller_->warnings(choice);
-    window_->showStatus(tr("%1: %2 nodes%3")
+    emit statusMessage(tr("%1: %2 nodes%3")
                             .arg(choice.label())
                             .arg(program->graph().size())
                             .arg(warnings.isEmpty() ? QString() : tr(", %n lowering warning(s)", nullptr, warnings.size())));
@@ -195,10 +194,10 @@ void IrLevelsUi::onFailed(const LevelChoice& choice, const QString& message) {
   overlay_->stop();
   pending_select_.clear();
   syncSwitch();
-  window_->showStatus(tr("Could not lower to %1; still showing %2").arg(choice.label(), shown_.label()));
+  emit statusMessage(tr("Could not lower to %1; still showing %2").arg(choice.label(), shown_.label()));
   // Not exec(): the window stays responsive (and scriptable in tests).
   auto* box = new QMessageBox(QMessageBox::Warning, tr("Could not lower the program"),
-                              tr("Lowering to %1 failed.").arg(choice.label()), QMessageBox::Ok, window_);
+                              tr("Lowering to %1 failed.").arg(choice.label()), QMessageBox::Ok, parts_.window);
   box->setObjectName(QStringLiteral("levelErrorBox"));
   box->setInformativeText(message);
   box->setAttribute(Qt::WA_DeleteOnClose);
@@ -208,21 +207,20 @@ void IrLevelsUi::onFailed(const LevelChoice& choice, const QString& message) {
 // ---- inspector: provenance and expansion ---------------------------------------
 
 void IrLevelsUi::createInspectorPanel() {
-  panel_ = new LevelInspectorPanel(window_);
+  panel_ = new LevelInspectorPanel(parts_.window);
   panel_->setObjectName(QStringLiteral("levelInspectorPanel"));
   // The inspector dock holds the inspector above the provenance panel.
-  auto* dock = window_->findChild<QDockWidget*>(QStringLiteral("inspectorDock"));
-  auto* split = new QSplitter(Qt::Vertical, window_);
+  auto* split = new QSplitter(Qt::Vertical, parts_.window);
   split->setObjectName(QStringLiteral("inspectorSplit"));
-  split->addWidget(window_->inspector());
+  split->addWidget(parts_.inspector);
   split->addWidget(panel_);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 1);
-  if (dock) dock->setWidget(split);
+  parts_.inspectorDock->setWidget(split);
   connect(panel_, &LevelInspectorPanel::stepActivated, this, &IrLevelsUi::showNodeAt);
   connect(panel_, &LevelInspectorPanel::expandRequested, expander_, &NodeExpander::expand);
   // The canvas's context menu.
-  GraphView* view = window_->graphView();
+  GraphView* view = parts_.view;
   view->setContextMenuPolicy(Qt::CustomContextMenu);
   connect(view, &QWidget::customContextMenuRequested, this, [this, view](const QPoint& pos) {
     for (QGraphicsItem* item = view->itemAt(pos); item; item = item->parentItem()) {
@@ -235,7 +233,7 @@ void IrLevelsUi::createInspectorPanel() {
       }
       if (item->type() == NodeItem::Type && !item->parentItem()) {
         const QString name = static_cast<NodeItem*>(item)->nodeName();
-        window_->programModel()->selectNode(name);
+        parts_.model->selectNode(name);
         QMenu* menu = nodeMenu(name);
         menu->setAttribute(Qt::WA_DeleteOnClose);
         menu->popup(view->viewport()->mapToGlobal(pos));
@@ -246,7 +244,7 @@ void IrLevelsUi::createInspectorPanel() {
 }
 
 QMenu* IrLevelsUi::nodeMenu(const QString& node) {
-  auto* menu = new QMenu(window_);
+  auto* menu = new QMenu(parts_.window);
   menu->setObjectName(QStringLiteral("nodeContextMenu"));
   ExpansionItem* expansion = expander_->item(node);
   if (expansion && !expansion->isCollapsed()) {
@@ -263,14 +261,14 @@ QMenu* IrLevelsUi::nodeMenu(const QString& node) {
   for (const LevelChoice& level : controller_->choices()) {
     if (level == shown_) continue;
     show->addAction(level.label(), this, [this, level, node] {
-      const ir::Node* n = window_->programModel()->node(node);
+      const ir::Node* n = parts_.model->node(node);
       auto target = controller_->program(level);
       if (n && target) {
         const QStringList related = related_nodes(*n, shown_, *target, level);
         showNodeAt(level, related.isEmpty() ? QString() : related.constLast());
       } else if (n) {
         // Not lowered yet: after the switch, the selection follows the node (onCurrentChanged).
-        window_->programModel()->selectNode(node);
+        parts_.model->selectNode(node);
         switchTo(level);
       }
     });
@@ -279,7 +277,7 @@ QMenu* IrLevelsUi::nodeMenu(const QString& node) {
 }
 
 void IrLevelsUi::updatePanel() {
-  const ir::Node* node = window_->programModel()->selectedNode();
+  const ir::Node* node = parts_.model->selectedNode();
   if (!node) {
     panel_->setChain({}, false);
     return;
@@ -292,20 +290,20 @@ void IrLevelsUi::updatePanel() {
 // ---- the histogram dock and the compare tab --------------------------------------
 
 void IrLevelsUi::createHistogramDock() {
-  histogram_ = new HistogramPanel(controller_, window_);
-  histogram_dock_ = new QDockWidget(tr("Op histogram"), window_);
+  histogram_ = new HistogramPanel(controller_, parts_.window);
+  histogram_dock_ = new QDockWidget(tr("Op histogram"), parts_.window);
   histogram_dock_->setObjectName(QStringLiteral("histogramDock"));
   histogram_dock_->setWidget(histogram_);
-  window_->addDockWidget(Qt::BottomDockWidgetArea, histogram_dock_);
+  parts_.window->addDockWidget(Qt::BottomDockWidgetArea, histogram_dock_);
   // With the other tabs below the canvas.
-  if (auto* run = window_->findChild<QDockWidget*>(QStringLiteral("runDock"))) window_->tabifyDockWidget(run, histogram_dock_);
-  if (auto* signature = window_->findChild<QDockWidget*>(QStringLiteral("signatureDock"))) signature->raise();
+  parts_.window->tabifyDockWidget(parts_.histogramBeside, histogram_dock_);
+  parts_.frontDock->raise();
 }
 
 void IrLevelsUi::createCompareTab() {
-  compare_ = new SideBySideView(controller_, window_->centralTabs());
+  compare_ = new SideBySideView(controller_, parts_.centralTabs);
   compare_->setObjectName(QStringLiteral("compareLevelsView"));
-  window_->centralTabs()->addTab(compare_, tr("Compare levels"));
+  parts_.centralTabs->addTab(compare_, tr("Compare levels"));
 }
 
 }  // namespace exportlens::ui

@@ -1,8 +1,9 @@
 #pragma once
-// The IR-level features of the window, wired to MainWindow's parts: the
+// The IR-level features of the window, wired to the parts it is given: the
 // level switch (toolbar combo, View › IR Level, Ctrl+1…), the provenance
 // chain and "Expand decomposition" under the inspector, the node context
-// menu, the Op histogram dock and the Compare levels tab.
+// menu, the Op histogram dock and the Compare levels tab. A level shown is
+// set on the ProgramModel, which every view follows.
 #include <QList>
 #include <QObject>
 
@@ -13,24 +14,42 @@ class QAction;
 class QActionGroup;
 class QComboBox;
 class QDockWidget;
+class QMainWindow;
 class QMenu;
+class QTabWidget;
 class QToolBar;
 
 namespace exportlens::ui {
 
 class BusyOverlay;
+class GraphScene;
+class GraphView;
 class HistogramPanel;
+class InspectorWidget;
 class IrLevelController;
 class LevelInspectorPanel;
-class MainWindow;
 class NodeExpander;
+class ProgramModel;
 class SideBySideView;
+
+/// What of the window the IR-level features use and where they go.
+struct IrLevelsParts {
+  QMainWindow* window;          // parent of menus, docks and dialogs; its font sizes the boxes
+  ProgramModel* model;
+  GraphScene* scene;
+  GraphView* view;
+  QTabWidget* centralTabs;      // gets the Compare levels tab and the lowering's busy cover
+  InspectorWidget* inspector;
+  QDockWidget* inspectorDock;   // the provenance panel joins the inspector there
+  QDockWidget* histogramBeside; // the Op histogram dock is tabbed with this one
+  QDockWidget* frontDock;       // raised again after (the first tab below the canvas)
+};
 
 class IrLevelsUi : public QObject {
   Q_OBJECT
  public:
   /// Call once the window's central area and docks exist.
-  explicit IrLevelsUi(MainWindow* window);
+  explicit IrLevelsUi(const IrLevelsParts& parts);
 
   void addToToolBar(QToolBar* bar);
   void addToViewMenu(QMenu* view);
@@ -50,6 +69,10 @@ class IrLevelsUi : public QObject {
   /// The canvas's context menu for a node (the caller owns it).
   QMenu* nodeMenu(const QString& node);
 
+ signals:
+  /// A line for the status bar.
+  void statusMessage(const QString& text);
+
  public slots:
   void switchTo(const exportlens::ui::LevelChoice& choice);
   /// Shows `node` at `level` (switching level first if needed).
@@ -68,7 +91,7 @@ class IrLevelsUi : public QObject {
   void updatePanel();
   QString tableFor(const LevelChoice& choice) const;
 
-  MainWindow* window_;
+  IrLevelsParts parts_;
   IrLevelController* controller_;
   BusyOverlay* overlay_;
   QComboBox* box_ = nullptr;

@@ -36,13 +36,13 @@
 #include "ui/guards_model.h"
 #include "ui/inspector_widget.h"
 #include "ui/ir_levels_ui.h"
-#include "ui/node_item.h"
 #include "ui/node_solve_facts.h"
 #include "ui/program_loader.h"
 #include "ui/program_model.h"
 #include "ui/range_constraints_model.h"
 #include "ui/run_panel.h"
 #include "ui/run_worker.h"
+#include "ui/selection_link.h"
 #include "ui/signature_table_model.h"
 #include "ui/spec_document.h"
 #include "ui/spec_session.h"
@@ -88,7 +88,9 @@ MainWindow::MainWindow(QWidget* parent)
   run_worker_ = new RunWorker(this);
   createCentralArea();
   createDocks();
-  ir_levels_ = new IrLevelsUi(this);
+  ir_levels_ = new IrLevelsUi(
+      {this, model_, scene_, view_, tabs_, inspector_, inspector_dock_, run_dock_, signature_dock_});
+  connect(ir_levels_, &IrLevelsUi::statusMessage, this, &MainWindow::showStatus);
   createActions();
   createTraceActions();
   createMenus();
@@ -365,58 +367,26 @@ void MainWindow::createStatusBar() {
 // ---- one selection --------------------------------------------------------
 
 void MainWindow::connectSelection() {
-  connect(scene_, &GraphScene::nodeSelected, model_, &ProgramModel::selectNode);
-  connect(code_, &CodeView::nodeClicked, model_, &ProgramModel::selectNode);
-  connect(inspector_, &InspectorWidget::nodeActivated, model_, &ProgramModel::selectNode);
-  connect(find_bar_, &FindBar::nodeFound, model_, &ProgramModel::selectNode);
-  connect(signature_table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-          [this](const QModelIndex& current) {
-            if (syncing_ || !current.isValid()) return;
-            const QString node = signature_model_->nodeAt(current.row());
-            if (!node.isEmpty()) model_->selectNode(node);
-          });
-  connect(guards_table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-          [this](const QModelIndex& current) {
-            if (syncing_ || !current.isValid()) return;
-            const QString node = guards_model_->nodeAt(current.row());
-            if (!node.isEmpty()) model_->selectNode(node);
-          });
+  // Each view follows the model itself; the scene before the view, whose
+  // first look at a new program needs the scene's layout.
+  scene_->follow(model_);
+  view_->follow(model_, scene_);
+  code_->follow(model_);
+  inspector_->follow(model_);
+  find_bar_->follow(model_);
+  signature_model_->follow(model_);
+  range_model_->follow(model_);
+  connect(model_, &ProgramModel::programChanged, signature_table_, &QTableView::resizeColumnsToContents);
+  connect(model_, &ProgramModel::programChanged, range_table_, &QTableView::resizeColumnsToContents);
+  link_selection(signature_table_, model_);
+  link_selection(guards_table_, model_);
   // Panels name a node only when their row has one (a spec-level violation has none).
   auto select_named = [this](const QString& node) {
-    if (!syncing_ && !node.isEmpty()) model_->selectNode(node);
+    if (!node.isEmpty()) model_->selectNode(node);
   };
   connect(violations_panel_, &ViolationsPanel::nodeActivated, this, select_named);
   connect(shapes_panel_, &DynamicShapesPanel::nodeActivated, this, select_named);
   connect(run_panel_, &RunPanel::nodeActivated, this, select_named);
-  connect(model_, &ProgramModel::selectionChanged, this, &MainWindow::followSelection);
-}
-
-void MainWindow::followSelection(const QString& name) {
-  syncing_ = true;
-  scene_->selectNode(name);
-  if (NodeItem* item = scene_->nodeItem(name)) view_->reveal(item->box());
-  code_->highlightNode(name);
-  inspector_->showNode(name);
-  const int row = signature_model_->rowOf(name);
-  if (row >= 0) {
-    signature_table_->selectRow(row);
-    signature_table_->scrollTo(signature_model_->index(row, 0));
-  } else {
-    signature_table_->clearSelection();
-    signature_table_->selectionModel()->setCurrentIndex(QModelIndex(), QItemSelectionModel::NoUpdate);
-  }
-  // The guards table shows the node's first guard, unless one of its guards is current already.
-  const QModelIndex guard = guards_table_->currentIndex();
-  if (!guard.isValid() || guards_model_->nodeAt(guard.row()) != name) {
-    const int guard_row = guards_model_->rowOf(name);
-    if (guard_row >= 0) {
-      guards_table_->selectRow(guard_row);
-      guards_table_->scrollTo(guards_model_->index(guard_row, 0));
-    } else {
-      guards_table_->clearSelection();
-    }
-  }
-  syncing_ = false;
 }
 
 // ---- loading --------------------------------------------------------------
@@ -492,7 +462,7 @@ void MainWindow::endBusy() {
 void MainWindow::onLoaded(const LoadedProgramPtr& program) {
   endBusy();
   if (pending_remember_) recent_.add(program->path);
-  showProgramViews(program);
+  model_->setLoaded(program);  // every view follows the model
   spec_session_->setProgram(program);
   run_panel_->setProgram(program);
   run_action_->setEnabled(true);
@@ -513,21 +483,6 @@ void MainWindow::onLoaded(const LoadedProgramPtr& program) {
   emit programShown(program->path);
 }
 
-void MainWindow::showProgramViews(const LoadedProgramPtr& program) {
-  model_->setLoaded(program);
-  scene_->setProgram(program);
-  code_->setProgram(program);
-  inspector_->setProgram(program);
-  signature_model_->setProgram(program);
-  range_model_->setProgram(program);
-  signature_table_->resizeColumnsToContents();
-  range_table_->resizeColumnsToContents();
-  find_bar_->setProgram(program);
-  view_->showStart(scene_->startFocus());
-  // Another level of the program the spec is solved for: its solved shapes, by node name.
-  const LoadedProgramPtr& solved = spec_session_->program();
-  if (solved && solved != program && solved->path == program->path && spec_session_->result()) showSolveResult();
-}
 
 // ---- dynamic shapes -------------------------------------------------------
 
@@ -539,6 +494,13 @@ void MainWindow::connectShapes() {
   connect(spec_session_, &SpecSession::stateChanged, this, show_state);
   connect(spec_session_, &SpecSession::resultChanged, this, show_state);
   connect(spec_session_, &SpecSession::resultChanged, this, &MainWindow::showSolveResult);
+  connect(model_, &ProgramModel::programChanged, this, [this] {
+    // Another level of the program the spec is solved for: its solved shapes, by node name.
+    const LoadedProgramPtr& program = model_->loaded();
+    const LoadedProgramPtr& solved = spec_session_->program();
+    if (program && solved && solved != program && solved->path == program->path && spec_session_->result())
+      showSolveResult();
+  });
   connect(violations_panel_, &ViolationsPanel::message, this, &MainWindow::showStatus);
 }
 

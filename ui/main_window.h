@@ -78,9 +78,6 @@ class MainWindow : public QMainWindow {
   QString statusText() const;
   QString shapesStatusText() const;
   bool isLoading() const;
-  /// Shows `program` (the opened one, or one of its IR levels) in the canvas,
-  /// code, inspector, signature, range constraints and find bar.
-  void showProgramViews(const LoadedProgramPtr& program);
   void showStatus(const QString& text);
 
  public slots:
@@ -138,7 +135,6 @@ class MainWindow : public QMainWindow {
   void onLoadFailed(const QString& path, const QString& message);
   void onLoadCancelled(const QString& path);
   void endBusy();
-  void followSelection(const QString& name);
   void updateTitle();
 
   ProgramModel* model_;
@@ -204,7 +200,6 @@ class MainWindow : public QMainWindow {
   QLabel* shapes_label_ = nullptr;
   QProgressBar* status_progress_ = nullptr;
   QToolButton* status_cancel_ = nullptr;
-  bool syncing_ = false;  // applying the shared selection to the views
 };
 
 }  // namespace exportlens::ui

@@ -33,6 +33,7 @@ int NodeTimesModel::columnCount(const QModelIndex& parent) const { return parent
 
 QVariant NodeTimesModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || index.row() >= rows_.size()) return {};
+  if (role == NodeNameRole) return nodeAt(index.row());
   const Row& row = rows_[index.row()];
   const double share = total_ms_ > 0 ? 100.0 * row.ms / total_ms_ : 0.0;
   if (role == Qt::DisplayRole) {

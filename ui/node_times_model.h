@@ -6,6 +6,7 @@
 #include <QHash>
 
 #include "ui/loaded_program.h"
+#include "ui/node_name_role.h"
 #include "ui/run_outcome.h"
 
 namespace exportlens::ui {

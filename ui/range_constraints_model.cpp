@@ -2,6 +2,8 @@
 
 #include <QFontDatabase>
 
+#include "ui/program_model.h"
+
 namespace exportlens::ui {
 
 RangeConstraintsModel::RangeConstraintsModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -62,6 +64,10 @@ QVariant RangeConstraintsModel::headerData(int section, Qt::Orientation orientat
     case Max: return tr("Max");
   }
   return {};
+}
+
+void RangeConstraintsModel::follow(ProgramModel* model) {
+  connect(model, &ProgramModel::programChanged, this, [this, model] { setProgram(model->loaded()); });
 }
 
 }  // namespace exportlens::ui

@@ -10,6 +10,8 @@
 
 namespace exportlens::ui {
 
+class ProgramModel;
+
 class RangeConstraintsModel : public QAbstractTableModel {
   Q_OBJECT
  public:
@@ -19,6 +21,8 @@ class RangeConstraintsModel : public QAbstractTableModel {
 
   /// Shows the file's range constraints.
   void setProgram(const LoadedProgramPtr& program);
+  /// Shows the model's program's constraints (setProgram on each change).
+  void follow(ProgramModel* model);
   /// Shows a solve's range constraints instead.
   void setSolved(const std::vector<ops::RangeInfo>& ranges);
   bool showsSolved() const { return solved_; }

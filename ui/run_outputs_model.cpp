@@ -53,6 +53,7 @@ int RunOutputsModel::columnCount(const QModelIndex& parent) const { return paren
 
 QVariant RunOutputsModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || index.row() >= rows_.size()) return {};
+  if (role == NodeNameRole) return nodeAt(index.row());
   const Row& row = rows_[index.row()];
   const runtime::ValueSummary& v = row.value;
   const bool stats = has_statistics(v);

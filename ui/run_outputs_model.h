@@ -4,6 +4,7 @@
 #include <QAbstractTableModel>
 
 #include "ui/loaded_program.h"
+#include "ui/node_name_role.h"
 #include "ui/run_outcome.h"
 
 namespace exportlens::ui {

@@ -27,6 +27,7 @@
 #include "ui/node_times_model.h"
 #include "ui/run_outputs_model.h"
 #include "ui/run_worker.h"
+#include "ui/selection_link.h"
 
 namespace exportlens::ui {
 namespace {
@@ -146,14 +147,8 @@ void RunPanel::buildControls() {
   connect(cancel_, &QPushButton::clicked, worker_, &RunWorker::cancel);
   connect(device_, &QComboBox::currentIndexChanged, this, &RunPanel::updateDeviceNote);
   connect(heat_, &QAction::toggled, this, &RunPanel::publishHeat);
-  auto select_row = [this](QTableView* table, auto node_at) {
-    connect(table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this, node_at](const QModelIndex& current) {
-              if (current.isValid()) emit nodeActivated(node_at(current));
-            });
-  };
-  select_row(outputs_table_, [this](const QModelIndex& i) { return outputs_->nodeAt(i.row()); });
-  select_row(times_table_, [this](const QModelIndex& i) { return times_->nodeAt(sorted_times_->mapToSource(i).row()); });
+  for (QTableView* table : {outputs_table_, times_table_})
+    on_current_node(table, this, [this](const QString& node) { emit nodeActivated(node); });
 }
 
 void RunPanel::setProgram(const LoadedProgramPtr& program) {

@@ -4,6 +4,8 @@
 
 #include "engine/layout/node_label.h"
 
+#include "ui/program_model.h"
+
 namespace exportlens::ui {
 namespace {
 
@@ -58,6 +60,7 @@ int SignatureTableModel::columnCount(const QModelIndex& parent) const {
 
 QVariant SignatureTableModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || index.row() >= rows_.size()) return {};
+  if (role == NodeNameRole) return nodeAt(index.row());
   const Row& row = rows_[index.row()];
   if (role == Qt::DisplayRole) {
     switch (index.column()) {
@@ -119,6 +122,10 @@ int SignatureTableModel::rowOf(const QString& node) const {
   for (int i = 0; i < rows_.size(); ++i)
     if (rows_[i].node == node) return i;
   return -1;
+}
+
+void SignatureTableModel::follow(ProgramModel* model) {
+  connect(model, &ProgramModel::programChanged, this, [this, model] { setProgram(model->loaded()); });
 }
 
 }  // namespace exportlens::ui

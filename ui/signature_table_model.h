@@ -5,9 +5,12 @@
 #include <QAbstractTableModel>
 
 #include "ui/loaded_program.h"
+#include "ui/node_name_role.h"
 #include "ui/node_solve_facts.h"
 
 namespace exportlens::ui {
+
+class ProgramModel;
 
 class SignatureTableModel : public QAbstractTableModel {
   Q_OBJECT
@@ -17,6 +20,8 @@ class SignatureTableModel : public QAbstractTableModel {
   explicit SignatureTableModel(QObject* parent = nullptr);
 
   void setProgram(const LoadedProgramPtr& program);
+  /// Shows the model's program (setProgram on each change).
+  void follow(ProgramModel* model);
   /// Shapes from a solve (empty: the file's).
   void setSolved(const NodeSolveFactsMap& facts);
 

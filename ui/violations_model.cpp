@@ -27,6 +27,7 @@ int ViolationsModel::columnCount(const QModelIndex& parent) const { return paren
 
 QVariant ViolationsModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || index.row() >= rowCount()) return {};
+  if (role == NodeNameRole) return nodeAt(index.row());
   const ops::ViolationInfo& v = result_->violations[index.row()];
   if (role == Qt::DisplayRole) {
     switch (index.column()) {

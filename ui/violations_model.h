@@ -3,6 +3,7 @@
 // message, the guard at fault, and the node and source line behind it.
 #include <QAbstractTableModel>
 
+#include "ui/node_name_role.h"
 #include "ui/spec_solver.h"
 
 namespace exportlens::ui {

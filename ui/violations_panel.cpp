@@ -12,6 +12,7 @@
 #include <QVBoxLayout>
 
 #include "ui/data_table.h"
+#include "ui/selection_link.h"
 #include "ui/spec_session.h"
 #include "ui/violations_model.h"
 
@@ -29,9 +30,7 @@ ViolationsPanel::ViolationsPanel(SpecSession* session, QWidget* parent)
   verdict_->setObjectName(QStringLiteral("violationsVerdict"));
   verdict_->setWordWrap(true);
   verdict_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-    if (current.isValid()) emit nodeActivated(model_->nodeAt(current.row()));
-  });
+  on_current_node(table_, this, [this](const QString& node) { emit nodeActivated(node); });
 
   fixes_->setObjectName(QStringLiteral("suggestedFixes"));
   fixes_->setReadOnly(true);
