@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "app/cli.h"
-#include "ui/gui_main.h"
+#include "ui/shell/gui_main.h"
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
