@@ -115,18 +115,18 @@ SymValue chunk(RuleContext& ctx) {
 }  // namespace
 
 void add_concat_rules(RuleTable& t) {
-  t["aten::cat"] = cat;
-  t["aten::concat"] = cat;
-  t["aten::concatenate"] = cat;
-  t["aten::stack"] = stack;
-  t["aten::split"] = split;
-  t["aten::unsafe_split"] = split;
-  t["aten::split_copy"] = split;
-  t["aten::split_with_sizes"] = split_with_sizes;
-  t["aten::split_with_sizes_copy"] = split_with_sizes;
-  t["aten::unsafe_split_with_sizes"] = split_with_sizes;
-  t["aten::chunk"] = chunk;
-  t["aten::unsafe_chunk"] = chunk;
+  t["aten.cat"] = cat;
+  t["aten.concat"] = cat;
+  t["aten.concatenate"] = cat;
+  t["aten.stack"] = stack;
+  t["aten.split"] = split;
+  t["aten.unsafe_split"] = split;
+  t["aten.split_copy"] = split;
+  t["aten.split_with_sizes"] = split_with_sizes;
+  t["aten.split_with_sizes_copy"] = split_with_sizes;
+  t["aten.unsafe_split_with_sizes"] = split_with_sizes;
+  t["aten.chunk"] = chunk;
+  t["aten.unsafe_chunk"] = chunk;
 }
 
 }  // namespace exportlens::ops

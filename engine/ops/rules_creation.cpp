@@ -52,16 +52,16 @@ SymValue randint(RuleContext& ctx) {
 }  // namespace
 
 void add_creation_rules(RuleTable& t) {
-  t["aten::arange"] = arange;
+  t["aten.arange"] = arange;
   for (const char* op : {"zeros", "ones", "empty", "rand", "randn", "empty_strided", "empty_permuted"})
-    t[std::string("aten::") + op] = [](RuleContext& ctx) { return from_size(ctx, 0, ST::Float); };
-  t["aten::full"] = [](RuleContext& ctx) { return from_size(ctx, 0, ST::Float); };
-  t["aten::randint"] = randint;
+    t[std::string("aten.") + op] = [](RuleContext& ctx) { return from_size(ctx, 0, ST::Float); };
+  t["aten.full"] = [](RuleContext& ctx) { return from_size(ctx, 0, ST::Float); };
+  t["aten.randint"] = randint;
   for (const char* op : {"new_zeros", "new_ones", "new_empty", "new_full", "new_empty_strided"})
-    t[std::string("aten::") + op] = new_factory;
-  t["aten::scalar_tensor"] = scalar_tensor;
-  t["aten::linspace"] = linspace;
-  t["aten::eye"] = eye;
+    t[std::string("aten.") + op] = new_factory;
+  t["aten.scalar_tensor"] = scalar_tensor;
+  t["aten.linspace"] = linspace;
+  t["aten.eye"] = eye;
 }
 
 }  // namespace exportlens::ops

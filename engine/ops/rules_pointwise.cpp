@@ -97,28 +97,28 @@ void add_pointwise_rules(RuleTable& t) {
         "_safe_softmax", "square", "logit", "digamma", "lgamma", "sinc", "deg2rad", "rad2deg", "positive",
         "_conj", "conj", "resolve_conj", "resolve_neg", "bernoulli", "bernoulli_", "uniform_", "normal_",
         "exponential_", "random_", "copy", "_assert_tensor_metadata_like"})
-    t[std::string("aten::") + op] = unary;
+    t[std::string("aten.") + op] = unary;
   for (const char* op : {"isnan", "isinf", "isfinite", "isneginf", "isposinf", "logical_not", "signbit"})
-    t[std::string("aten::") + op] = unary_bool;
+    t[std::string("aten.") + op] = unary_bool;
   for (const char* op : {"_to_copy", "to", "type_as", "_autocast_to_reduced_precision", "_autocast_to_full_precision"})
-    t[std::string("aten::") + op] = to_dtype;
+    t[std::string("aten.") + op] = to_dtype;
   for (const char* op :
        {"add", "sub", "mul", "rsub", "pow", "maximum", "minimum", "fmax", "fmin", "remainder", "fmod", "bitwise_and",
         "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "__and__", "__or__", "__xor__",
         "__lshift__", "__rshift__", "floor_divide", "copysign", "nextafter", "heaviside", "xlogy", "logaddexp",
         "logaddexp2", "hypot", "atan2", "gcd", "lcm", "mse_loss_elementwise", "silu_backward", "threshold_backward",
         "gelu_backward", "sigmoid_backward", "tanh_backward"})
-    t[std::string("aten::") + op] = binary;
-  t["aten::div"] = binary_float;
-  t["aten::true_divide"] = binary_float;
+    t[std::string("aten.") + op] = binary;
+  t["aten.div"] = binary_float;
+  t["aten.true_divide"] = binary_float;
   for (const char* op : {"eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "isclose"})
-    t[std::string("aten::") + op] = comparison;
-  for (const char* op : {"addcmul", "addcdiv", "lerp"}) t[std::string("aten::") + op] = ternary;
-  t["aten::where"] = where;
+    t[std::string("aten.") + op] = comparison;
+  for (const char* op : {"addcmul", "addcdiv", "lerp"}) t[std::string("aten.") + op] = ternary;
+  t["aten.where"] = where;
   for (const char* op : {"add_", "sub_", "mul_", "div_", "pow_", "copy_", "masked_fill", "masked_fill_",
                          "clamp_min_", "clamp_max_", "lerp_", "addcmul_", "addcdiv_"})
-    t[std::string("aten::") + op] = inplace;
-  t["aten::native_dropout"] = native_dropout;
+    t[std::string("aten.") + op] = inplace;
+  t["aten.native_dropout"] = native_dropout;
 }
 
 }  // namespace exportlens::ops
