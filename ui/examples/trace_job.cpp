@@ -95,10 +95,4 @@ ProgramReader trace_reader(TraceJob job, std::shared_ptr<TraceFailure> failure) 
   };
 }
 
-bool is_model_library(const QString& path) {
-  for (const char* suffix : {".so", ".dylib", ".dll"})
-    if (path.endsWith(QLatin1String(suffix), Qt::CaseInsensitive)) return true;
-  return false;
-}
-
 }  // namespace exportlens::ui

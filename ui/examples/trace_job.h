@@ -47,7 +47,5 @@ inline constexpr char kExampleScheme[] = "example:";
 /// A reader that traces `job`; on failure it fills `*failure` before throwing.
 ProgramReader trace_reader(TraceJob job, std::shared_ptr<TraceFailure> failure);
 
-/// A library path the GUI should trace rather than read (.so / .dylib / .dll).
-bool is_model_library(const QString& path);
 
 }  // namespace exportlens::ui

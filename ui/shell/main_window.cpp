@@ -8,6 +8,7 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
+#include <QFile>
 #include <QFileInfo>
 #include <QItemSelectionModel>
 #include <QLabel>
@@ -24,6 +25,10 @@
 #include <QToolBar>
 #include <QToolButton>
 #include <QUndoStack>
+
+#include <filesystem>
+
+#include "engine/sources/program_source.h"
 
 #include "ui/canvas/graph_scene.h"
 #include "ui/canvas/graph_view.h"
@@ -55,9 +60,12 @@ constexpr char kGeometryKey[] = "mainWindow/geometry";
 constexpr char kStateKey[] = "mainWindow/state";
 constexpr char kLastDirKey[] = "mainWindow/lastDirectory";
 
-bool is_pt2(const QUrl& url) {  // or a C++ model library, traced
-  return url.isLocalFile() && (url.toLocalFile().endsWith(QLatin1String(".pt2"), Qt::CaseInsensitive) ||
-                               is_model_library(url.toLocalFile()));
+sources::SourceKind source_kind(const QString& path) {
+  return sources::match_source(std::filesystem::path(QFile::encodeName(path).toStdString()));
+}
+
+bool is_program_source(const QUrl& url) {  // a .pt2, or a C++ model library to trace
+  return url.isLocalFile() && source_kind(url.toLocalFile()) != sources::SourceKind::Unknown;
 }
 
 QDockWidget* make_dock(const QString& title, const QString& object_name, QWidget* content, QWidget* parent) {
@@ -79,6 +87,10 @@ QIcon swatch(const QColor& fill, const QColor& border) {
 }
 
 }  // namespace
+
+QString file_filter(sources::SourceKind kind) {
+  return QString::fromStdString(sources::dialog_filter(kind)) + QStringLiteral(";;") + QObject::tr("All files (*)");
+}
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), model_(new ProgramModel(this)), loader_(new ProgramLoader(this)) {
@@ -401,7 +413,7 @@ void MainWindow::connectLoader() {
 }
 
 void MainWindow::openFile(const QString& path) {
-  if (is_model_library(path)) return openModelLibrary(path);
+  if (source_kind(path) == sources::SourceKind::ModelLibrary) return openModelLibrary(path);
   open(path, QString(), true);
 }
 
@@ -426,7 +438,7 @@ void MainWindow::showOpenDialog() {
   QSettings settings;
   const QString path = QFileDialog::getOpenFileName(this, tr("Open exported program"),
                                                     settings.value(kLastDirKey).toString(),
-                                                    tr("Exported programs (*.pt2);;All files (*)"));
+                                                    file_filter(sources::SourceKind::ExportedProgram));
   if (path.isEmpty()) return;
   settings.setValue(kLastDirKey, QFileInfo(path).absolutePath());
   openFile(path);
@@ -624,12 +636,12 @@ void MainWindow::changeEvent(QEvent* event) {
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
   const auto urls = event->mimeData()->urls();
-  if (std::any_of(urls.begin(), urls.end(), is_pt2)) event->acceptProposedAction();
+  if (std::any_of(urls.begin(), urls.end(), is_program_source)) event->acceptProposedAction();
 }
 
 void MainWindow::dropEvent(QDropEvent* event) {
   for (const QUrl& url : event->mimeData()->urls()) {
-    if (is_pt2(url)) {
+    if (is_program_source(url)) {
       event->acceptProposedAction();
       openFile(url.toLocalFile());
       return;

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 
+#include "engine/sources/program_source.h"
 #include "ui/core/loaded_program.h"
 #include "ui/examples/trace_job.h"
 #include "ui/shell/recent_files.h"
@@ -201,5 +202,8 @@ class MainWindow : public QMainWindow {
   QProgressBar* status_progress_ = nullptr;
   QToolButton* status_cancel_ = nullptr;
 };
+
+/// A file dialog's filter for one kind of program source, then "All files".
+QString file_filter(sources::SourceKind kind);
 
 }  // namespace exportlens::ui

@@ -21,6 +21,7 @@
 #include <map>
 #include <utility>
 
+#include "engine/sources/program_source.h"
 #include "engine/symbolic/dynamic_shapes_spec.h"
 #include "engine/trace/trace_facade.h"
 
@@ -121,7 +122,7 @@ void MainWindow::showOpenModelDialog() {
   QSettings settings;
   const QString path = QFileDialog::getOpenFileName(this, tr("Open C++ model library"),
                                                     settings.value(kModelDirKey).toString(),
-                                                    tr("Model libraries (*.so *.dylib *.dll);;All files (*)"));
+                                                    file_filter(sources::SourceKind::ModelLibrary));
   if (path.isEmpty()) return;
   settings.setValue(kModelDirKey, QFileInfo(path).absolutePath());
   openModelLibrary(path);
