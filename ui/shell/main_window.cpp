@@ -16,14 +16,12 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPainter>
-#include <QProgressBar>
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
 #include <QToolBar>
-#include <QToolButton>
 #include <QUndoStack>
 
 #include <filesystem>
@@ -46,6 +44,7 @@
 #include "ui/program_views/signature_table_model.h"
 #include "ui/run/run_panel.h"
 #include "ui/run/run_worker.h"
+#include "ui/shell/activity_indicator.h"
 #include "ui/shapes/dynamic_shapes_panel.h"
 #include "ui/shapes/guards_model.h"
 #include "ui/shapes/spec_document.h"
@@ -111,7 +110,6 @@ MainWindow::MainWindow(QWidget* parent)
   connectSelection();
   connectLoader();
   connectShapes();
-  connectRun();
   scene_->setStyle(palette(), font());
   restoreWindowState();
   updateTitle();
@@ -189,6 +187,7 @@ void MainWindow::createRunDock() {
   run_panel_ = new RunPanel(run_worker_, this);
   run_dock_ = make_dock(tr("Run"), QStringLiteral("runDock"), run_panel_, this);
   addDockWidget(Qt::BottomDockWidgetArea, run_dock_);
+  connect(run_panel_, &RunPanel::heatChanged, scene_, &GraphScene::setNodeHeat);
 }
 
 void MainWindow::createActions() {
@@ -344,26 +343,8 @@ void MainWindow::createStatusBar() {
   status_label_ = new QLabel(this);
   status_label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   statusBar()->addWidget(status_label_, 1);
-  status_progress_ = new QProgressBar(this);
-  status_progress_->setRange(0, 100);
-  status_progress_->setMaximumWidth(180);
-  status_progress_->setMaximumHeight(16);
-  status_progress_->setTextVisible(false);
-  status_progress_->hide();
-  statusBar()->addPermanentWidget(status_progress_);
-  status_cancel_ = new QToolButton(this);
-  status_cancel_->setIcon(style()->standardIcon(QStyle::SP_DialogCancelButton));
-  status_cancel_->setToolTip(tr("Cancel"));
-  status_cancel_->setAutoRaise(true);
-  status_cancel_->hide();
-  connect(status_cancel_, &QToolButton::clicked, this, [this] {
-    if (loader_->isBusy()) {
-      loader_->cancel();
-    } else {
-      run_worker_->cancel();
-    }
-  });
-  statusBar()->addPermanentWidget(status_cancel_);
+  auto* activity = new ActivityIndicator(statusBar(), loader_, run_worker_);
+  connect(activity, &ActivityIndicator::message, this, &MainWindow::showStatus);
   shapes_label_ = new QLabel(this);
   shapes_label_->setObjectName(QStringLiteral("shapesStatus"));
   shapes_label_->setToolTip(tr("The dynamic_shapes spec, re-solved after each edit"));
@@ -405,7 +386,7 @@ void MainWindow::connectSelection() {
 
 void MainWindow::connectLoader() {
   connect(loader_, &ProgramLoader::started, this, &MainWindow::onLoadStarted);
-  connect(loader_, &ProgramLoader::progress, this, &MainWindow::onLoadProgress);
+  connect(loader_, &ProgramLoader::progress, overlay_, &BusyOverlay::setProgress);
   connect(loader_, &ProgramLoader::loaded, this, &MainWindow::onLoaded);
   connect(loader_, &ProgramLoader::failed, this, &MainWindow::onLoadFailed);
   connect(loader_, &ProgramLoader::cancelled, this, &MainWindow::onLoadCancelled);
@@ -454,25 +435,12 @@ void MainWindow::open(const QString& path, const QString& displayName, bool reme
 
 void MainWindow::onLoadStarted(const QString&) {
   overlay_->start(tr("Opening %1").arg(pending_display_name_));
-  status_progress_->setValue(0);
-  status_progress_->show();
-  status_cancel_->show();
   status_label_->setText(tr("Opening %1…").arg(pending_display_name_));
 }
 
-void MainWindow::onLoadProgress(int percent, const QString& stage) {
-  overlay_->setProgress(percent, stage);
-  status_progress_->setValue(percent);
-}
-
-void MainWindow::endBusy() {
-  overlay_->stop();
-  status_progress_->hide();
-  status_cancel_->hide();
-}
 
 void MainWindow::onLoaded(const LoadedProgramPtr& program) {
-  endBusy();
+  overlay_->stop();
   if (pending_remember_) recent_.add(program->path);
   model_->setLoaded(program);  // every view follows the model
   spec_session_->setProgram(program);
@@ -533,42 +501,8 @@ void MainWindow::showSolveResult() {
   signature_model_->setSolved(facts);
 }
 
-// ---- running --------------------------------------------------------------
-
-void MainWindow::connectRun() {
-  connect(run_worker_, &RunWorker::started, this, [this](const RunSettings& settings) {
-    status_progress_->setValue(0);
-    status_progress_->show();
-    status_cancel_->show();
-    status_label_->setText(tr("Running on %1…").arg(device_display_name(settings.device)));
-  });
-  connect(run_worker_, &RunWorker::progress, this, [this](int percent) {
-    if (!loader_->isBusy()) status_progress_->setValue(percent);
-  });
-  auto run_ended = [this] {
-    if (loader_->isBusy()) return;
-    status_progress_->hide();
-    status_cancel_->hide();
-  };
-  connect(run_worker_, &RunWorker::finished, this, [this, run_ended](const RunOutcome& outcome) {
-    run_ended();
-    if (outcome.succeeded()) {
-      status_label_->setText(tr("Ran on %1 in %2 ms")
-                                 .arg(device_display_name(QString::fromStdString(outcome.report->device)))
-                                 .arg(outcome.report->total_ms, 0, 'f', 3));
-    } else {
-      status_label_->setText(tr("Run failed: %1").arg(outcome.error.simplified()));  // one line: the op / input too
-    }
-  });
-  connect(run_worker_, &RunWorker::cancelled, this, [this, run_ended] {
-    run_ended();
-    status_label_->setText(tr("Run cancelled"));
-  });
-  connect(run_panel_, &RunPanel::heatChanged, scene_, &GraphScene::setNodeHeat);
-}
-
 void MainWindow::onLoadFailed(const QString& path, const QString& message) {
-  endBusy();
+  overlay_->stop();
   reselect_after_load_.clear();
   if (showTraceFailure(path, message)) {  // shown on the Examples page or in its own dialog
     emit loadFailed(path, message);
@@ -586,7 +520,7 @@ void MainWindow::onLoadFailed(const QString& path, const QString& message) {
 }
 
 void MainWindow::onLoadCancelled(const QString& path) {
-  endBusy();
+  overlay_->stop();
   reselect_after_load_.clear();
   status_label_->setText(tr("Cancelled opening %1").arg(QFileInfo(path).fileName()));
 }

@@ -19,10 +19,8 @@ class QComboBox;
 class QDockWidget;
 class QLabel;
 class QMenu;
-class QProgressBar;
 class QTableView;
 class QTabWidget;
-class QToolButton;
 
 namespace exportlens::ui {
 
@@ -119,7 +117,6 @@ class MainWindow : public QMainWindow {
   void connectSelection();
   void connectLoader();
   void connectShapes();
-  void connectRun();
   void showSolveResult();
   void restoreWindowState();
   void rebuildRecentMenu();
@@ -131,11 +128,9 @@ class MainWindow : public QMainWindow {
   void noteTraceShown(const LoadedProgramPtr& program);
 
   void onLoadStarted(const QString& path);
-  void onLoadProgress(int percent, const QString& stage);
   void onLoaded(const LoadedProgramPtr& program);
   void onLoadFailed(const QString& path, const QString& message);
   void onLoadCancelled(const QString& path);
-  void endBusy();
   void updateTitle();
 
   ProgramModel* model_;
@@ -199,8 +194,6 @@ class MainWindow : public QMainWindow {
   QLabel* status_label_ = nullptr;
   QLabel* zoom_label_ = nullptr;
   QLabel* shapes_label_ = nullptr;
-  QProgressBar* status_progress_ = nullptr;
-  QToolButton* status_cancel_ = nullptr;
 };
 
 /// A file dialog's filter for one kind of program source, then "All files".
