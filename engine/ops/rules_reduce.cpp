@@ -39,8 +39,8 @@ SymValue max_min(RuleContext& ctx) {
 }  // namespace
 
 void add_reduction_rules(RuleTable& t) {
-  for (const char* op : {"sum", "mean", "nansum", "nanmean", "amax", "amin", "logsumexp", "prod", "sum_to_size"})
-    t[std::string("aten.") + op] = reduction(1, 2, Out::Same);
+  set_aten_rule(t, {"sum", "mean", "nansum", "nanmean", "amax", "amin", "logsumexp", "prod",
+                    "sum_to_size"}, reduction(1, 2, Out::Same));
   t["aten.sum.default"] = reduction(SIZE_MAX, SIZE_MAX, Out::Same);
   t["aten.mean.default"] = reduction(SIZE_MAX, SIZE_MAX, Out::Same);
   t["aten.prod.default"] = reduction(SIZE_MAX, SIZE_MAX, Out::Same);
@@ -51,8 +51,7 @@ void add_reduction_rules(RuleTable& t) {
     t[std::string("aten.") + op] = reduction(1, 2, Out::Bool);
     t[std::string("aten.") + op + ".default"] = reduction(SIZE_MAX, SIZE_MAX, Out::Bool);
   }
-  t["aten.max"] = max_min;
-  t["aten.min"] = max_min;
+  set_aten_rule(t, {"max", "min"}, max_min);
   t["aten.median.dim"] = reduction(1, 2, Out::ValuesAndIndices);
   t["aten.mode"] = reduction(1, 2, Out::ValuesAndIndices);
   t["aten.kthvalue"] = reduction(2, 3, Out::ValuesAndIndices);

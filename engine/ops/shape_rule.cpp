@@ -216,6 +216,10 @@ const ShapeRule* find_shape_rule(const ir::Target& target) {
   return found;
 }
 
+void set_aten_rule(RuleTable& t, std::initializer_list<const char*> ops, const ShapeRule& rule) {
+  for (const char* op : ops) t[std::string("aten.") + op] = rule;
+}
+
 std::vector<std::string> shape_rule_keys() {
   std::vector<std::string> keys;
   for (const auto& [k, v] : table()) keys.push_back(k);

@@ -6,6 +6,7 @@
 // Rules are registered by op key (engine/ir/op_key.h: "aten.add" for every
 // overload, or "aten.add.Tensor" for one) and looked up by a node's target.
 #include <functional>
+#include <initializer_list>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -86,6 +87,8 @@ std::vector<std::string> shape_rule_keys();
 
 /// Registration, called once per rule family (rules_*.cpp).
 using RuleTable = std::unordered_map<std::string, ShapeRule>;
+/// `rule` for every overload of each aten op in `ops` ("slice", "slice_copy").
+void set_aten_rule(RuleTable& t, std::initializer_list<const char*> ops, const ShapeRule& rule);
 void add_pointwise_rules(RuleTable& t);
 void add_linalg_rules(RuleTable& t);
 void add_view_rules(RuleTable& t);
