@@ -15,7 +15,6 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QPainter>
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
@@ -28,6 +27,7 @@
 
 #include "engine/sources/program_source.h"
 
+#include "ui/canvas/colour_legend.h"
 #include "ui/canvas/graph_scene.h"
 #include "ui/canvas/graph_view.h"
 #include "ui/core/busy_overlay.h"
@@ -72,17 +72,6 @@ QDockWidget* make_dock(const QString& title, const QString& object_name, QWidget
   dock->setObjectName(object_name);  // saveState() needs it
   dock->setWidget(content);
   return dock;
-}
-
-QIcon swatch(const QColor& fill, const QColor& border) {
-  QPixmap pixmap(14, 14);
-  pixmap.fill(Qt::transparent);
-  QPainter painter(&pixmap);
-  painter.setRenderHint(QPainter::Antialiasing);
-  painter.setPen(border);
-  painter.setBrush(fill);
-  painter.drawRoundedRect(QRectF(0.5, 0.5, 13, 13), 3, 3);
-  return QIcon(pixmap);
 }
 
 }  // namespace
@@ -275,16 +264,7 @@ void MainWindow::createMenus() {
   view_menu_->addSeparator();
   ir_levels_->addToViewMenu(view_menu_);
   view_menu_->addSeparator();
-  QMenu* legend = view_menu_->addMenu(tr("Node &Colours"));
-  connect(legend, &QMenu::aboutToShow, this, [this, legend] {
-    legend->clear();
-    const CanvasPalette& palette = scene_->canvasStyle().palette;
-    for (int i = 0; i < kNodeCategoryCount; ++i) {
-      const auto category = static_cast<NodeCategory>(i);
-      const NodeColors colors = palette.node(category);
-      legend->addAction(swatch(colors.fill, colors.border), category_name(category))->setEnabled(false);
-    }
-  });
+  add_colour_legend(view_menu_, scene_);
   view_menu_->addSeparator();
   view_menu_->addAction(inspector_dock_->toggleViewAction());
   view_menu_->addAction(signature_dock_->toggleViewAction());
