@@ -7,6 +7,7 @@
 
 #include "app/cli_command.h"
 #include "engine/ir/printer.h"
+#include "engine/trace/gallery/gallery_models.h"
 #include "engine/trace/trace_facade.h"
 
 namespace exportlens::app {

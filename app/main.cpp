@@ -8,7 +8,8 @@
 #include <vector>
 
 #include "app/cli.h"
-#include "ui/gui_main.h"
+#include "engine/sources/program_source.h"
+#include "ui/shell/gui_main.h"
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
@@ -17,9 +18,10 @@ int main(int argc, char** argv) {
     return exportlens::ui::run_gui(argc, argv, std::nullopt, exportlens::ui::GuiStart::BuiltinExample);
   std::optional<std::string> file;
   if (!args.empty()) {
-    // Anything that is neither a command nor a .pt2 path is a typo, not a file to open.
+    // Anything that is neither a command nor a program source (a .pt2, a model library) is a typo, not a file to open.
     std::error_code ec;
-    if (!std::filesystem::exists(args[0], ec) && !args[0].ends_with(".pt2") && !args[0].ends_with(".so")) {
+    if (!std::filesystem::exists(args[0], ec) &&
+        exportlens::sources::match_source(args[0]) == exportlens::sources::SourceKind::Unknown) {
       std::cerr << "exportlens: error: unknown command or file '" << args[0] << "'\n\n"
                 << exportlens::app::main_help();
       return 2;

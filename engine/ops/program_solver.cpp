@@ -47,6 +47,11 @@ std::string location_of(const ir::Node& n) {
   return best;
 }
 
+/// The op as provenance names it: "aten.add.Tensor", or the qualified target.
+std::string op_label(const ir::Node& n) {
+  return n.target.is_torch_op() ? "aten." + n.target.short_name() : n.target.qualified();
+}
+
 bool is_user_input_kind(const ir::InputSpec& s) { return s.kind == ir::InputKind::UserInput; }
 
 /// A file's SymInt at its example value (0 when unknown).
@@ -137,7 +142,7 @@ class Propagation {
     Provenance origin;
     origin.kind = Provenance::Kind::ShapeRule;
     origin.node = n.name;
-    origin.op = n.target.is_torch_op() ? "aten." + n.target.short_name() : n.target.qualified();
+    origin.op = op_label(n);
     origin.rule = "tensor_meta: is_contiguous";
     if (layout == PreparedProgram::Layout::Contiguous) {
       if (symbolic::contiguous_probe_is_quiet(env_, v.tensor.sizes) || !first_probe(v.tensor.sizes, {})) return;
@@ -239,7 +244,7 @@ class Propagation {
 
   SymValue apply_rule(const ir::Node& n, const ValueOf& value_of) {
     const ShapeRule* rule = find_shape_rule(n.target);
-    const std::string op = n.target.is_torch_op() ? "aten." + n.target.short_name() : n.target.qualified();
+    const std::string op = op_label(n);
     if (!rule) {
       note(n, op, "no shape rule for " + n.target.qualified() + "; its output shapes are specialized to the "
                       "example sizes");

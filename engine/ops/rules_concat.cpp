@@ -118,18 +118,11 @@ SymValue chunk(RuleContext& ctx) {
 }  // namespace
 
 void add_concat_rules(RuleTable& t) {
-  t["aten::cat"] = cat;
-  t["aten::concat"] = cat;
-  t["aten::concatenate"] = cat;
-  t["aten::stack"] = stack;
-  t["aten::split"] = split;
-  t["aten::unsafe_split"] = split;
-  t["aten::split_copy"] = split;
-  t["aten::split_with_sizes"] = split_with_sizes;
-  t["aten::split_with_sizes_copy"] = split_with_sizes;
-  t["aten::unsafe_split_with_sizes"] = split_with_sizes;
-  t["aten::chunk"] = chunk;
-  t["aten::unsafe_chunk"] = chunk;
+  set_aten_rule(t, {"cat", "concat", "concatenate"}, cat);
+  set_aten_rule(t, {"stack"}, stack);
+  set_aten_rule(t, {"split", "unsafe_split", "split_copy"}, split);
+  set_aten_rule(t, {"split_with_sizes", "split_with_sizes_copy", "unsafe_split_with_sizes"}, split_with_sizes);
+  set_aten_rule(t, {"chunk", "unsafe_chunk"}, chunk);
 }
 
 }  // namespace exportlens::ops

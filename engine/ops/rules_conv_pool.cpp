@@ -165,33 +165,25 @@ SymValue constant_pad(RuleContext& ctx) {
 }  // namespace
 
 void add_conv_pool_rules(RuleTable& t) {
-  t["aten::convolution"] = convolution;
-  t["aten::_convolution"] = convolution;
-  t["aten::conv1d"] = conv_nd;
-  t["aten::conv2d"] = conv_nd;
-  t["aten::conv3d"] = conv_nd;
-  t["aten::conv_transpose1d"] = conv_transpose_nd;
-  t["aten::conv_transpose2d"] = conv_transpose_nd;
-  t["aten::conv_transpose3d"] = conv_transpose_nd;
-  t["aten::max_pool1d"] = max_pool1d;
-  t["aten::max_pool2d"] = max_pool2d;
-  t["aten::max_pool3d"] = max_pool3d;
-  t["aten::max_pool1d_with_indices"] = max_pool1d_idx;
-  t["aten::max_pool2d_with_indices"] = max_pool2d_idx;
-  t["aten::max_pool3d_with_indices"] = max_pool3d_idx;
-  t["aten::avg_pool1d"] = avg_pool1d;
-  t["aten::avg_pool2d"] = avg_pool2d;
-  t["aten::avg_pool3d"] = avg_pool3d;
-  for (const char* op : {"adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d", "_adaptive_avg_pool2d",
-                         "_adaptive_avg_pool3d"})
-    t[std::string("aten::") + op] = adaptive_pool;
-  for (const char* op : {"adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d"})
-    t[std::string("aten::") + op] = adaptive_max_pool;
-  for (const char* op : {"upsample_nearest1d", "upsample_nearest2d", "upsample_nearest3d", "upsample_bilinear2d",
-                         "upsample_bicubic2d", "upsample_linear1d", "upsample_trilinear3d", "_upsample_nearest_exact2d"})
-    t[std::string("aten::") + op] = upsample;
-  t["aten::constant_pad_nd"] = constant_pad;
-  t["aten::pad"] = constant_pad;
+  set_aten_rule(t, {"convolution", "_convolution"}, convolution);
+  set_aten_rule(t, {"conv1d", "conv2d", "conv3d"}, conv_nd);
+  set_aten_rule(t, {"conv_transpose1d", "conv_transpose2d", "conv_transpose3d"}, conv_transpose_nd);
+  set_aten_rule(t, {"max_pool1d"}, max_pool1d);
+  set_aten_rule(t, {"max_pool2d"}, max_pool2d);
+  set_aten_rule(t, {"max_pool3d"}, max_pool3d);
+  set_aten_rule(t, {"max_pool1d_with_indices"}, max_pool1d_idx);
+  set_aten_rule(t, {"max_pool2d_with_indices"}, max_pool2d_idx);
+  set_aten_rule(t, {"max_pool3d_with_indices"}, max_pool3d_idx);
+  set_aten_rule(t, {"avg_pool1d"}, avg_pool1d);
+  set_aten_rule(t, {"avg_pool2d"}, avg_pool2d);
+  set_aten_rule(t, {"avg_pool3d"}, avg_pool3d);
+  set_aten_rule(t, {"adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d", "_adaptive_avg_pool2d",
+                    "_adaptive_avg_pool3d"}, adaptive_pool);
+  set_aten_rule(t, {"adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d"}, adaptive_max_pool);
+  set_aten_rule(t, {"upsample_nearest1d", "upsample_nearest2d", "upsample_nearest3d", "upsample_bilinear2d",
+                    "upsample_bicubic2d", "upsample_linear1d", "upsample_trilinear3d",
+                    "_upsample_nearest_exact2d"}, upsample);
+  set_aten_rule(t, {"constant_pad_nd", "pad"}, constant_pad);
 }
 
 }  // namespace exportlens::ops

@@ -52,16 +52,14 @@ SymValue randint(RuleContext& ctx) {
 }  // namespace
 
 void add_creation_rules(RuleTable& t) {
-  t["aten::arange"] = arange;
-  for (const char* op : {"zeros", "ones", "empty", "rand", "randn", "empty_strided", "empty_permuted"})
-    t[std::string("aten::") + op] = [](RuleContext& ctx) { return from_size(ctx, 0, ST::Float); };
-  t["aten::full"] = [](RuleContext& ctx) { return from_size(ctx, 0, ST::Float); };
-  t["aten::randint"] = randint;
-  for (const char* op : {"new_zeros", "new_ones", "new_empty", "new_full", "new_empty_strided"})
-    t[std::string("aten::") + op] = new_factory;
-  t["aten::scalar_tensor"] = scalar_tensor;
-  t["aten::linspace"] = linspace;
-  t["aten::eye"] = eye;
+  set_aten_rule(t, {"arange"}, arange);
+  set_aten_rule(t, {"zeros", "ones", "empty", "rand", "randn", "empty_strided", "empty_permuted", "full"},
+                [](RuleContext& ctx) { return from_size(ctx, 0, ST::Float); });
+  set_aten_rule(t, {"randint"}, randint);
+  set_aten_rule(t, {"new_zeros", "new_ones", "new_empty", "new_full", "new_empty_strided"}, new_factory);
+  set_aten_rule(t, {"scalar_tensor"}, scalar_tensor);
+  set_aten_rule(t, {"linspace"}, linspace);
+  set_aten_rule(t, {"eye"}, eye);
 }
 
 }  // namespace exportlens::ops

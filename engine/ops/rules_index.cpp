@@ -185,28 +185,23 @@ SymValue sort(RuleContext& ctx) {
 }  // namespace
 
 void add_index_rules(RuleTable& t) {
-  t["aten::slice"] = slice;
-  t["aten::slice_copy"] = slice;
-  t["aten::narrow"] = narrow;
-  t["aten::narrow_copy"] = narrow;
-  t["aten::select"] = select;
-  t["aten::select_copy"] = select;
-  t["aten::index_select"] = index_select;
-  t["aten::index"] = index_tensor;
-  t["aten::_unsafe_index"] = index_tensor;
-  t["aten::gather"] = gather;
-  for (const char* op : {"scatter", "scatter_", "scatter_add", "scatter_add_", "scatter_reduce", "scatter_reduce_",
-                         "index_put", "index_put_", "_unsafe_index_put", "index_add", "index_add_", "index_copy",
-                         "index_copy_", "index_fill", "index_fill_", "slice_scatter", "select_scatter",
-                         "masked_scatter", "diagonal_scatter", "as_strided_scatter"})
-    t[std::string("aten::") + op] = like_self;
-  t["aten::embedding"] = embedding;
-  t["aten::masked_select"] = masked_select;
-  t["aten::nonzero"] = nonzero;
-  t["aten::unbind"] = unbind;
-  t["aten::topk"] = topk;
-  t["aten::sort"] = sort;
-  t["aten::argsort"] = like_self;
+  set_aten_rule(t, {"slice", "slice_copy"}, slice);
+  set_aten_rule(t, {"narrow", "narrow_copy"}, narrow);
+  set_aten_rule(t, {"select", "select_copy"}, select);
+  set_aten_rule(t, {"index_select"}, index_select);
+  set_aten_rule(t, {"index", "_unsafe_index"}, index_tensor);
+  set_aten_rule(t, {"gather"}, gather);
+  set_aten_rule(t, {"scatter", "scatter_", "scatter_add", "scatter_add_", "scatter_reduce", "scatter_reduce_",
+                    "index_put", "index_put_", "_unsafe_index_put", "index_add", "index_add_", "index_copy",
+                    "index_copy_", "index_fill", "index_fill_", "slice_scatter", "select_scatter", "masked_scatter",
+                    "diagonal_scatter", "as_strided_scatter"}, like_self);
+  set_aten_rule(t, {"embedding"}, embedding);
+  set_aten_rule(t, {"masked_select"}, masked_select);
+  set_aten_rule(t, {"nonzero"}, nonzero);
+  set_aten_rule(t, {"unbind"}, unbind);
+  set_aten_rule(t, {"topk"}, topk);
+  set_aten_rule(t, {"sort"}, sort);
+  set_aten_rule(t, {"argsort"}, like_self);
 }
 
 }  // namespace exportlens::ops

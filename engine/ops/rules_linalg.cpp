@@ -145,20 +145,18 @@ SymValue transpose_2d(RuleContext& ctx) {
 }  // namespace
 
 void add_linalg_rules(RuleTable& t) {
-  t["aten::mm"] = mm;
-  t["aten::addmm"] = addmm;
-  t["aten::bmm"] = bmm;
-  t["aten::baddbmm"] = baddbmm;
-  t["aten::matmul"] = matmul;
-  t["aten::linear"] = linear;
-  t["aten::dot"] = dot;
-  t["aten::vdot"] = dot;
-  t["aten::mv"] = mv;
-  t["aten::outer"] = outer;
-  t["aten::ger"] = outer;
-  t["aten::scaled_dot_product_attention"] = sdpa;
-  t["aten::t"] = transpose_2d;
-  t["aten::numpy_T"] = transpose_2d;
+  set_aten_rule(t, {"mm"}, mm);
+  set_aten_rule(t, {"addmm"}, addmm);
+  set_aten_rule(t, {"bmm"}, bmm);
+  set_aten_rule(t, {"baddbmm"}, baddbmm);
+  set_aten_rule(t, {"matmul"}, matmul);
+  set_aten_rule(t, {"linear"}, linear);
+  set_aten_rule(t, {"dot", "vdot"}, dot);
+  set_aten_rule(t, {"mv"}, mv);
+  set_aten_rule(t, {"outer", "ger"}, outer);
+  set_aten_rule(t, {"scaled_dot_product_attention"}, sdpa);
+  set_aten_rule(t, {"t"}, transpose_2d);
+  t["aten.numpy_T"] = transpose_2d;
 }
 
 }  // namespace exportlens::ops

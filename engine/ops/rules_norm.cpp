@@ -101,19 +101,18 @@ SymValue native_group_norm(RuleContext& ctx) {  // (input, weight, bias, N, C, H
 }  // namespace
 
 void add_norm_rules(RuleTable& t) {
-  t["aten::layer_norm"] = layer_norm;
-  t["aten::native_layer_norm"] = native_layer_norm;
-  t["aten::rms_norm"] = rms_norm;
-  t["aten::batch_norm"] = batch_norm;
-  t["aten::instance_norm"] = [](RuleContext& ctx) { return same_shape(ctx.tensor(0, "input")); };
-  t["aten::native_batch_norm"] = native_batch_norm;
-  t["aten::_native_batch_norm_legit_no_training"] = native_batch_norm;
-  t["aten::_native_batch_norm_legit"] = native_batch_norm;
-  t["aten::_native_batch_norm_legit.no_stats"] = batch_norm_no_stats;
-  t["aten::_native_batch_norm_legit_functional"] = batch_norm_functional;
-  t["aten::cudnn_batch_norm"] = native_batch_norm;
-  t["aten::group_norm"] = group_norm;
-  t["aten::native_group_norm"] = native_group_norm;
+  set_aten_rule(t, {"layer_norm"}, layer_norm);
+  set_aten_rule(t, {"native_layer_norm"}, native_layer_norm);
+  set_aten_rule(t, {"rms_norm"}, rms_norm);
+  set_aten_rule(t, {"batch_norm"}, batch_norm);
+  t["aten.instance_norm"] = [](RuleContext& ctx) { return same_shape(ctx.tensor(0, "input")); };
+  set_aten_rule(t, {"native_batch_norm", "_native_batch_norm_legit_no_training",
+                    "_native_batch_norm_legit"}, native_batch_norm);
+  t["aten._native_batch_norm_legit.no_stats"] = batch_norm_no_stats;
+  set_aten_rule(t, {"_native_batch_norm_legit_functional"}, batch_norm_functional);
+  set_aten_rule(t, {"cudnn_batch_norm"}, native_batch_norm);
+  set_aten_rule(t, {"group_norm"}, group_norm);
+  set_aten_rule(t, {"native_group_norm"}, native_group_norm);
 }
 
 }  // namespace exportlens::ops

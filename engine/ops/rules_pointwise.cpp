@@ -83,42 +83,37 @@ SymValue native_dropout(RuleContext& ctx) {
 }  // namespace
 
 void add_pointwise_rules(RuleTable& t) {
-  for (const char* op :
-       {"relu", "relu_", "gelu", "gelu_", "silu", "silu_", "sigmoid", "sigmoid_", "tanh", "tanh_", "exp", "exp2",
-        "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
-        "asinh", "acosh", "atanh", "neg", "abs", "sqrt", "rsqrt", "reciprocal", "erf", "erfc", "erfinv", "floor",
-        "ceil", "round", "trunc", "frac", "sign", "sgn", "hardtanh", "hardtanh_", "leaky_relu", "leaky_relu_", "elu",
-        "elu_", "selu", "celu", "hardswish", "hardswish_", "hardsigmoid", "hardsigmoid_", "mish", "softplus",
-        "softshrink", "hardshrink", "threshold", "relu6", "clone", "alias", "detach", "detach_", "contiguous",
-        "lift_fresh_copy", "lift_fresh", "dropout", "dropout_", "feature_dropout", "alpha_dropout", "bitwise_not",
-        "clamp", "clamp_", "clamp_min", "clamp_max", "nan_to_num", "softmax", "_softmax", "log_softmax",
-        "_log_softmax", "cumsum", "cumprod", "cummax", "flip", "roll", "tril", "triu", "fill", "fill_", "zero_",
-        "zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like", "randint_like",
-        "_safe_softmax", "square", "logit", "digamma", "lgamma", "sinc", "deg2rad", "rad2deg", "positive",
-        "_conj", "conj", "resolve_conj", "resolve_neg", "bernoulli", "bernoulli_", "uniform_", "normal_",
-        "exponential_", "random_", "copy", "_assert_tensor_metadata_like"})
-    t[std::string("aten::") + op] = unary;
-  for (const char* op : {"isnan", "isinf", "isfinite", "isneginf", "isposinf", "logical_not", "signbit"})
-    t[std::string("aten::") + op] = unary_bool;
-  for (const char* op : {"_to_copy", "to", "type_as", "_autocast_to_reduced_precision", "_autocast_to_full_precision"})
-    t[std::string("aten::") + op] = to_dtype;
-  for (const char* op :
-       {"add", "sub", "mul", "rsub", "pow", "maximum", "minimum", "fmax", "fmin", "remainder", "fmod", "bitwise_and",
-        "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "__and__", "__or__", "__xor__",
-        "__lshift__", "__rshift__", "floor_divide", "copysign", "nextafter", "heaviside", "xlogy", "logaddexp",
-        "logaddexp2", "hypot", "atan2", "gcd", "lcm", "mse_loss_elementwise", "silu_backward", "threshold_backward",
-        "gelu_backward", "sigmoid_backward", "tanh_backward"})
-    t[std::string("aten::") + op] = binary;
-  t["aten::div"] = binary_float;
-  t["aten::true_divide"] = binary_float;
-  for (const char* op : {"eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "isclose"})
-    t[std::string("aten::") + op] = comparison;
-  for (const char* op : {"addcmul", "addcdiv", "lerp"}) t[std::string("aten::") + op] = ternary;
-  t["aten::where"] = where;
-  for (const char* op : {"add_", "sub_", "mul_", "div_", "pow_", "copy_", "masked_fill", "masked_fill_",
-                         "clamp_min_", "clamp_max_", "lerp_", "addcmul_", "addcdiv_"})
-    t[std::string("aten::") + op] = inplace;
-  t["aten::native_dropout"] = native_dropout;
+  set_aten_rule(t, {"relu", "relu_", "gelu", "gelu_", "silu", "silu_", "sigmoid", "sigmoid_", "tanh", "tanh_", "exp",
+                    "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin", "acos", "atan",
+                    "sinh", "cosh", "asinh", "acosh", "atanh", "neg", "abs", "sqrt", "rsqrt", "reciprocal", "erf",
+                    "erfc", "erfinv", "floor", "ceil", "round", "trunc", "frac", "sign", "sgn", "hardtanh", "hardtanh_",
+                    "leaky_relu", "leaky_relu_", "elu", "elu_", "selu", "celu", "hardswish", "hardswish_",
+                    "hardsigmoid", "hardsigmoid_", "mish", "softplus", "softshrink", "hardshrink", "threshold", "relu6",
+                    "clone", "alias", "detach", "detach_", "contiguous", "lift_fresh_copy", "lift_fresh", "dropout",
+                    "dropout_", "feature_dropout", "alpha_dropout", "bitwise_not", "clamp", "clamp_", "clamp_min",
+                    "clamp_max", "nan_to_num", "softmax", "_softmax", "log_softmax", "_log_softmax", "cumsum",
+                    "cumprod", "cummax", "flip", "roll", "tril", "triu", "fill", "fill_", "zero_", "zeros_like",
+                    "ones_like", "empty_like", "full_like", "rand_like", "randn_like", "randint_like", "_safe_softmax",
+                    "square", "logit", "digamma", "lgamma", "sinc", "deg2rad", "rad2deg", "positive", "_conj", "conj",
+                    "resolve_conj", "resolve_neg", "bernoulli", "bernoulli_", "uniform_", "normal_", "exponential_",
+                    "random_", "copy", "_assert_tensor_metadata_like"}, unary);
+  set_aten_rule(t, {"isnan", "isinf", "isfinite", "isneginf", "isposinf", "logical_not", "signbit"}, unary_bool);
+  set_aten_rule(t, {"_to_copy", "to", "type_as", "_autocast_to_reduced_precision",
+                    "_autocast_to_full_precision"}, to_dtype);
+  set_aten_rule(t, {"add", "sub", "mul", "rsub", "pow", "maximum", "minimum", "fmax", "fmin", "remainder", "fmod",
+                    "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "__and__",
+                    "__or__", "__xor__", "__lshift__", "__rshift__", "floor_divide", "copysign", "nextafter",
+                    "heaviside", "xlogy", "logaddexp", "logaddexp2", "hypot", "atan2", "gcd", "lcm",
+                    "mse_loss_elementwise", "silu_backward", "threshold_backward", "gelu_backward", "sigmoid_backward",
+                    "tanh_backward"}, binary);
+  set_aten_rule(t, {"div", "true_divide"}, binary_float);
+  set_aten_rule(t, {"eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor",
+                    "isclose"}, comparison);
+  set_aten_rule(t, {"addcmul", "addcdiv", "lerp"}, ternary);
+  set_aten_rule(t, {"where"}, where);
+  set_aten_rule(t, {"add_", "sub_", "mul_", "div_", "pow_", "copy_", "masked_fill", "masked_fill_", "clamp_min_",
+                    "clamp_max_", "lerp_", "addcmul_", "addcdiv_"}, inplace);
+  set_aten_rule(t, {"native_dropout"}, native_dropout);
 }
 
 }  // namespace exportlens::ops

@@ -39,38 +39,37 @@ SymValue max_min(RuleContext& ctx) {
 }  // namespace
 
 void add_reduction_rules(RuleTable& t) {
-  for (const char* op : {"sum", "mean", "nansum", "nanmean", "amax", "amin", "logsumexp", "prod", "sum_to_size"})
-    t[std::string("aten::") + op] = reduction(1, 2, Out::Same);
-  t["aten::sum.default"] = reduction(SIZE_MAX, SIZE_MAX, Out::Same);
-  t["aten::mean.default"] = reduction(SIZE_MAX, SIZE_MAX, Out::Same);
-  t["aten::prod.default"] = reduction(SIZE_MAX, SIZE_MAX, Out::Same);
-  t["aten::argmax"] = reduction(1, 2, Out::Long);
-  t["aten::argmin"] = reduction(1, 2, Out::Long);
-  t["aten::count_nonzero"] = reduction(1, SIZE_MAX, Out::Long);
+  set_aten_rule(t, {"sum", "mean", "nansum", "nanmean", "amax", "amin", "logsumexp", "prod",
+                    "sum_to_size"}, reduction(1, 2, Out::Same));
+  t["aten.sum.default"] = reduction(SIZE_MAX, SIZE_MAX, Out::Same);
+  t["aten.mean.default"] = reduction(SIZE_MAX, SIZE_MAX, Out::Same);
+  t["aten.prod.default"] = reduction(SIZE_MAX, SIZE_MAX, Out::Same);
+  t["aten.argmax"] = reduction(1, 2, Out::Long);
+  t["aten.argmin"] = reduction(1, 2, Out::Long);
+  t["aten.count_nonzero"] = reduction(1, SIZE_MAX, Out::Long);
   for (const char* op : {"all", "any"}) {
-    t[std::string("aten::") + op] = reduction(1, 2, Out::Bool);
-    t[std::string("aten::") + op + ".default"] = reduction(SIZE_MAX, SIZE_MAX, Out::Bool);
+    t[std::string("aten.") + op] = reduction(1, 2, Out::Bool);
+    t[std::string("aten.") + op + ".default"] = reduction(SIZE_MAX, SIZE_MAX, Out::Bool);
   }
-  t["aten::max"] = max_min;
-  t["aten::min"] = max_min;
-  t["aten::median.dim"] = reduction(1, 2, Out::ValuesAndIndices);
-  t["aten::mode"] = reduction(1, 2, Out::ValuesAndIndices);
-  t["aten::kthvalue"] = reduction(2, 3, Out::ValuesAndIndices);
-  t["aten::aminmax"] = reduction(1, 2, Out::Pair);
+  set_aten_rule(t, {"max", "min"}, max_min);
+  t["aten.median.dim"] = reduction(1, 2, Out::ValuesAndIndices);
+  t["aten.mode"] = reduction(1, 2, Out::ValuesAndIndices);
+  t["aten.kthvalue"] = reduction(2, 3, Out::ValuesAndIndices);
+  t["aten.aminmax"] = reduction(1, 2, Out::Pair);
   // var/std: .correction(self, dim, *, correction, keepdim) and .dim(self, dim, unbiased, keepdim)
   for (const char* op : {"var", "std"}) {
-    t[std::string("aten::") + op + ".correction"] = reduction(1, 99, Out::Same);
-    t[std::string("aten::") + op + ".dim"] = reduction(1, 3, Out::Same);
-    t[std::string("aten::") + op + ".default"] = reduction(SIZE_MAX, SIZE_MAX, Out::Same);
-    t[std::string("aten::") + op + "_mean.correction"] = reduction(1, 99, Out::Pair);
-    t[std::string("aten::") + op + "_mean.dim"] = reduction(1, 3, Out::Pair);
+    t[std::string("aten.") + op + ".correction"] = reduction(1, 99, Out::Same);
+    t[std::string("aten.") + op + ".dim"] = reduction(1, 3, Out::Same);
+    t[std::string("aten.") + op + ".default"] = reduction(SIZE_MAX, SIZE_MAX, Out::Same);
+    t[std::string("aten.") + op + "_mean.correction"] = reduction(1, 99, Out::Pair);
+    t[std::string("aten.") + op + "_mean.dim"] = reduction(1, 3, Out::Pair);
   }
-  t["aten::norm.ScalarOpt_dim"] = [](RuleContext& ctx) -> SymValue {
+  t["aten.norm.ScalarOpt_dim"] = [](RuleContext& ctx) -> SymValue {
     const SymTensor self = ctx.tensor(0, "self");
     const std::vector<int64_t> dims = reduction_dims(ctx, 2, "dim", self.rank());
     return shaped(reduced_sizes(self.sizes, dims, ctx.boolean_or(3, "keepdim", false)), self.dtype);
   };
-  t["aten::linalg_vector_norm"] = reduction(2, 3, Out::Same);
+  t["aten.linalg_vector_norm"] = reduction(2, 3, Out::Same);
 }
 
 }  // namespace exportlens::ops

@@ -94,10 +94,10 @@ SymValue no_value(RuleContext&) { return SymValue::none(); }
 }  // namespace
 
 void add_symint_rules(RuleTable& t) {
-  t["aten::sym_size"] = sym_size;
-  t["aten::sym_numel"] = sym_numel;
-  t["aten::sym_stride"] = sym_stride;
-  t["aten::sym_storage_offset"] = [](RuleContext&) { return SymValue::of_int(Expr(0)); };
+  set_aten_rule(t, {"sym_size"}, sym_size);
+  set_aten_rule(t, {"sym_numel"}, sym_numel);
+  set_aten_rule(t, {"sym_stride"}, sym_stride);
+  t["aten.sym_storage_offset"] = [](RuleContext&) { return SymValue::of_int(Expr(0)); };
   t["_operator.add"] = binary_int([](const Expr& a, const Expr& b) { return a + b; });
   t["_operator.sub"] = binary_int([](const Expr& a, const Expr& b) { return a - b; });
   t["_operator.mul"] = binary_int([](const Expr& a, const Expr& b) { return a * b; });
@@ -117,14 +117,13 @@ void add_symint_rules(RuleTable& t) {
   t["torch.sym_max"] = sym_max;
   t["torch.sym_min"] = sym_min;
   t["_operator.getitem"] = getitem;
-  t["aten::item"] = item;
-  t["aten::_local_scalar_dense"] = item;
-  t["aten::_assert_scalar"] = assert_scalar;
-  t["aten::sym_constrain_range"] = [](RuleContext& ctx) { return constrain_range(ctx, false); };
-  t["aten::sym_constrain_range_for_size"] = [](RuleContext& ctx) { return constrain_range(ctx, true); };
-  for (const char* op : {"_assert_async", "_assert_tensor_metadata", "_print", "_functional_assert_async",
-                         "_functional_sym_constrain_range", "_functional_sym_constrain_range_for_size", "_check_is_size"})
-    t[std::string("aten::") + op] = no_value;
+  set_aten_rule(t, {"item", "_local_scalar_dense"}, item);
+  set_aten_rule(t, {"_assert_scalar"}, assert_scalar);
+  t["aten.sym_constrain_range"] = [](RuleContext& ctx) { return constrain_range(ctx, false); };
+  t["aten.sym_constrain_range_for_size"] = [](RuleContext& ctx) { return constrain_range(ctx, true); };
+  set_aten_rule(t, {"_assert_async", "_assert_tensor_metadata", "_print", "_functional_assert_async",
+                    "_functional_sym_constrain_range", "_functional_sym_constrain_range_for_size",
+                    "_check_is_size"}, no_value);
 }
 
 }  // namespace exportlens::ops

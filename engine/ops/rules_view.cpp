@@ -214,35 +214,20 @@ SymValue pixel_shuffle(RuleContext& ctx) {
 }  // namespace
 
 void add_view_rules(RuleTable& t) {
-  for (const char* op : {"view", "_unsafe_view", "reshape", "view_copy", "_reshape_alias", "_reshape_copy"})
-    t[std::string("aten::") + op] = view;
-  t["aten::view_as"] = view_as;
-  t["aten::reshape_as"] = view_as;
-  t["aten::flatten"] = flatten;
-  t["aten::unflatten"] = unflatten;
-  t["aten::unsqueeze"] = unsqueeze;
-  t["aten::unsqueeze_"] = unsqueeze;
-  t["aten::unsqueeze_copy"] = unsqueeze;
-  t["aten::squeeze"] = squeeze;
-  t["aten::squeeze_"] = squeeze;
-  t["aten::squeeze_copy"] = squeeze;
-  t["aten::permute"] = permute;
-  t["aten::permute_copy"] = permute;
-  t["aten::transpose"] = transpose;
-  t["aten::transpose_copy"] = transpose;
-  t["aten::swapaxes"] = transpose;
-  t["aten::swapdims"] = transpose;
-  t["aten::movedim"] = movedim;
-  t["aten::moveaxis"] = movedim;
-  t["aten::expand"] = expand;
-  t["aten::expand_copy"] = expand;
-  t["aten::broadcast_to"] = expand;
-  t["aten::expand_as"] = expand_as;
-  t["aten::repeat"] = repeat;
-  t["aten::tile"] = repeat;
-  t["aten::as_strided"] = as_strided;
-  t["aten::as_strided_copy"] = as_strided;
-  t["aten::pixel_shuffle"] = pixel_shuffle;
+  set_aten_rule(t, {"view", "_unsafe_view", "reshape", "view_copy", "_reshape_alias", "_reshape_copy"}, view);
+  set_aten_rule(t, {"view_as", "reshape_as"}, view_as);
+  set_aten_rule(t, {"flatten"}, flatten);
+  set_aten_rule(t, {"unflatten"}, unflatten);
+  set_aten_rule(t, {"unsqueeze", "unsqueeze_", "unsqueeze_copy"}, unsqueeze);
+  set_aten_rule(t, {"squeeze", "squeeze_", "squeeze_copy"}, squeeze);
+  set_aten_rule(t, {"permute", "permute_copy"}, permute);
+  set_aten_rule(t, {"transpose", "transpose_copy", "swapaxes", "swapdims"}, transpose);
+  set_aten_rule(t, {"movedim", "moveaxis"}, movedim);
+  set_aten_rule(t, {"expand", "expand_copy", "broadcast_to"}, expand);
+  set_aten_rule(t, {"expand_as"}, expand_as);
+  set_aten_rule(t, {"repeat", "tile"}, repeat);
+  set_aten_rule(t, {"as_strided", "as_strided_copy"}, as_strided);
+  set_aten_rule(t, {"pixel_shuffle"}, pixel_shuffle);
 }
 
 }  // namespace exportlens::ops

@@ -1,5 +1,7 @@
 #include "engine/ops/shape_rule.h"
 
+#include "engine/ir/argument_lookup.h"
+#include "engine/ir/op_key.h"
 #include "engine/ops/rule_helpers.h"
 
 #include <algorithm>
@@ -31,11 +33,7 @@ const RuleTable& table() {
 }  // namespace
 
 const ir::Argument* RuleContext::arg(size_t index, std::string_view name) const {
-  if (index < node.args.size()) return &node.args[index];
-  if (!name.empty())
-    for (const auto& kw : node.kwargs)
-      if (kw.name == name) return &kw.value;
-  return nullptr;
+  return ir::find_argument(node.args, node.kwargs, index, name);
 }
 
 bool RuleContext::has(size_t index, std::string_view name) const {
@@ -160,9 +158,7 @@ symbolic::Provenance RuleContext::origin(std::string rule) const {
   symbolic::Provenance p;
   p.kind = symbolic::Provenance::Kind::ShapeRule;
   p.node = node.name;
-  p.op = node.target.is_torch_op()
-             ? node.target.op_namespace() + "." + node.target.op_name() + "." + node.target.overload()
-             : node.target.qualified();
+  p.op = ir::op_key(node.target);
   p.rule = std::move(rule);
   if (location_) p.location = location_(node);
   if (auto f = node.meta.innermost_frame()) p.code = f->code;
@@ -209,9 +205,8 @@ const ShapeRule* find_shape_rule(const ir::Target& target) {
   const RuleTable& t = table();
   const ShapeRule* found = nullptr;
   if (target.is_torch_op()) {
-    const std::string base = target.op_namespace() + "::" + target.op_name();
-    if (auto it = t.find(base + "." + target.overload()); it != t.end()) found = &it->second;
-    else if (auto it2 = t.find(base); it2 != t.end()) found = &it2->second;
+    if (auto it = t.find(ir::op_key(target)); it != t.end()) found = &it->second;
+    else if (auto it2 = t.find(ir::op_packet_key(target)); it2 != t.end()) found = &it2->second;
   } else {
     std::string q = target.qualified();
     if (q.rfind("operator.", 0) == 0) q = "_" + q;
@@ -219,6 +214,10 @@ const ShapeRule* find_shape_rule(const ir::Target& target) {
   }
   resolved.emplace(target.qualified(), found);
   return found;
+}
+
+void set_aten_rule(RuleTable& t, std::initializer_list<const char*> ops, const ShapeRule& rule) {
+  for (const char* op : ops) t[std::string("aten.") + op] = rule;
 }
 
 std::vector<std::string> shape_rule_keys() {

@@ -3,9 +3,10 @@
 // symbolic shape from the inputs' and emit the guards torch's meta kernel
 // emits, through the ShapeEnv, with the node as provenance.
 //
-// Rules are registered by op ("aten::add" for every overload, or
-// "aten::add.Tensor" for one) and looked up by a node's target.
+// Rules are registered by op key (engine/ir/op_key.h: "aten.add" for every
+// overload, or "aten.add.Tensor" for one) and looked up by a node's target.
 #include <functional>
+#include <initializer_list>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -81,11 +82,13 @@ using ShapeRule = std::function<SymValue(RuleContext&)>;
 
 /// The rule for a node's target, or nullptr.
 const ShapeRule* find_shape_rule(const ir::Target& target);
-/// Every registered key ("aten::add", "aten::add.Tensor", "_operator.getitem").
+/// Every registered key ("aten.add", "aten.add.Tensor", "_operator.getitem").
 std::vector<std::string> shape_rule_keys();
 
 /// Registration, called once per rule family (rules_*.cpp).
 using RuleTable = std::unordered_map<std::string, ShapeRule>;
+/// `rule` for every overload of each aten op in `ops` ("slice", "slice_copy").
+void set_aten_rule(RuleTable& t, std::initializer_list<const char*> ops, const ShapeRule& rule);
 void add_pointwise_rules(RuleTable& t);
 void add_linalg_rules(RuleTable& t);
 void add_view_rules(RuleTable& t);

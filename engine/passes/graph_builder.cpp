@@ -18,7 +18,7 @@ std::string name_candidate(const ir::Target& target) {
   if (target.qualified() == "torch.ops.aten.sym_size.int") return "sym_size_int";
   // Export's runtime-assert pass names asserts after the overload, not the op packet.
   if (target.qualified() == "torch.ops.aten._assert_scalar.default") return "_assert_scalar_default";
-  return target.op_name();
+  return ir::call_name(target);
 }
 
 ir::NodeMetadata inherited_meta(const ir::Node* origin, const std::string& pass) {
@@ -78,9 +78,7 @@ GraphBuilder::GraphBuilder(ir::Graph& graph, const DecompositionTable& table, co
 void GraphBuilder::set_origin(const ir::Node* source) { origin_ = source; }
 
 std::unique_ptr<ir::Node> GraphBuilder::new_node(ir::OpKind op, std::string_view name_candidate) {
-  auto n = std::make_unique<ir::Node>();
-  n->op = op;
-  n->name = names_.create_name(name_candidate, nullptr);
+  auto n = nodes_.node(op, name_candidate);
   n->meta = inherited_meta(origin_, pass_);
   return n;
 }
@@ -123,10 +121,7 @@ int GraphBuilder::commit() {
 
 ir::Node* GraphBuilder::add_placeholder(const ir::Node& source) {
   set_origin(&source);
-  auto n = std::make_unique<ir::Node>();
-  n->op = ir::OpKind::Placeholder;
-  names_.create_name(source.name, nullptr);  // reserved; the input keeps its name, as torch's naming pass does
-  n->name = source.name;
+  auto n = nodes_.placeholder(source.name);
   n->target = source.target;
   n->value = source.value;
   n->meta = source.meta;
@@ -136,10 +131,7 @@ ir::Node* GraphBuilder::add_placeholder(const ir::Node& source) {
 
 ir::Node* GraphBuilder::add_get_attr(const ir::Node& source) {
   set_origin(&source);
-  auto n = std::make_unique<ir::Node>();
-  n->op = ir::OpKind::GetAttr;
-  n->name = names_.create_name(source.name, nullptr);
-  n->attr = source.attr;
+  auto n = nodes_.get_attr(source.name, source.attr);
   n->value = source.value;
   n->meta = source.meta;
   n->meta.provenance = inherited_meta(&source, pass_).provenance;
@@ -147,15 +139,12 @@ ir::Node* GraphBuilder::add_get_attr(const ir::Node& source) {
 }
 
 ir::Node* GraphBuilder::add_output(ir::Argument value) {
-  auto n = std::make_unique<ir::Node>();
-  n->op = ir::OpKind::Output;
-  n->name = names_.create_name("output", nullptr);
-  n->args = {std::move(value)};
-  return place(std::move(n));
+  return place(nodes_.output(std::move(value)));
 }
 
 ir::Argument GraphBuilder::emit(const ir::Target& target, std::vector<ir::Argument> args,
                                 std::vector<ir::NamedArgument> kwargs, const ir::ValueInfo* known, bool reinfer) {
+  // Named once its value is inferred, as before any rule saw it: inference reports a nameless node.
   auto n = std::make_unique<ir::Node>();
   n->op = ir::OpKind::CallFunction;
   n->target = target;
@@ -172,7 +161,7 @@ ir::Argument GraphBuilder::emit(const ir::Target& target, std::vector<ir::Argume
       else warn(std::string(e.what()) + " (its value is unknown)");
     }
   }
-  n->name = names_.create_name(name_candidate(target), nullptr);
+  n->name = nodes_.name(name_candidate(target));
   n->meta = inherited_meta(origin_, pass_);
   name_assert_operand(*n);
   ir::Node* placed = place(std::move(n));
@@ -296,11 +285,8 @@ ir::Node* GraphBuilder::sym_size_node(const symbolic::Expr& symbol) {
     if (!t) continue;
     for (size_t d = 0; d < t->sizes.size(); ++d) {
       if (t->sizes[d].expr != symbol) continue;
-      auto n = std::make_unique<ir::Node>();
-      n->op = ir::OpKind::CallFunction;
-      n->name = names_.create_name("sym_size_int", nullptr);
-      n->target = ir::Target("torch.ops.aten.sym_size.int");
-      n->args = {ir::Argument(p), ir::Argument(int64_t(d))};
+      auto n = nodes_.call(ir::Target("torch.ops.aten.sym_size.int"), "sym_size_int",
+                           {ir::Argument(p), ir::Argument(int64_t(d))});
       n->value = ir::ValueInfo::of(hints_.sym(symbol));
       n->meta.provenance = inherited_meta(origin_, pass_).provenance;  // no stack trace, as torch
       // At the top, ordered by input and dimension as torch places them.

@@ -1,5 +1,6 @@
 #pragma once
-// Builds a lowered graph node by node, the way torch's retrace does:
+// Builds a lowered graph node by node, the way torch's retrace does (nodes
+// made and named by the ir::GraphBuilder core the tracer shares):
 //
 //  * every call is named after its op (FX's namespace: "permute", "addmm_1",
 //    builtins get a suffix: "sum_1"), in the order the calls are made;
@@ -20,8 +21,8 @@
 #include <utility>
 #include <vector>
 
-#include "engine/ir/fx_namespace.h"
 #include "engine/ir/graph.h"
+#include "engine/ir/graph_builder.h"
 #include "engine/passes/decomposition_table.h"
 #include "engine/passes/meta_inference.h"
 #include "engine/passes/tensor_layout.h"
@@ -106,7 +107,7 @@ class GraphBuilder {
   const DecompositionTable& table_;
   const Hints& hints_;
   std::string pass_;
-  ir::FxNamespace names_;
+  ir::GraphBuilder nodes_;  // makes and names the nodes (the tracer's core too)
   MetaInference inference_;
   const ir::Node* origin_ = nullptr;
   std::unordered_map<symbolic::Expr, ir::Node*> sym_nodes_;

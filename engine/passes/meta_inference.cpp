@@ -5,6 +5,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "engine/ir/argument_lookup.h"
 #include "engine/ops/shape_rule.h"
 
 namespace exportlens::passes {
@@ -61,10 +62,7 @@ const ir::TensorMeta* input_meta(const ir::Node& n, size_t index = 0) {
 }
 
 std::optional<int64_t> int_arg(const ir::Node& n, size_t index, std::string_view name = {}) {
-  const ir::Argument* a = index < n.args.size() ? &n.args[index] : nullptr;
-  if (!a)
-    for (const auto& kw : n.kwargs)
-      if (kw.name == name) a = &kw.value;
+  const ir::Argument* a = ir::find_argument(n.args, n.kwargs, index, name);
   if (!a) return std::nullopt;
   if (auto* i = std::get_if<int64_t>(&a->v)) return *i;
   if (const ir::Node* s = a->node())
@@ -85,9 +83,8 @@ std::vector<int64_t> int_list_arg(const ir::Node& n, size_t index) {
 int64_t wrap(int64_t d, size_t rank) { return d < 0 ? d + int64_t(std::max<size_t>(rank, 1)) : d; }
 
 std::optional<ir::MemoryFormat> memory_format_kwarg(const ir::Node& n) {
-  for (const auto& kw : n.kwargs)
-    if (kw.name == "memory_format")
-      if (auto* m = std::get_if<ir::MemoryFormat>(&kw.value.v)) return *m;
+  if (const ir::Argument* a = ir::find_keyword(n.kwargs, "memory_format"))
+    if (auto* m = std::get_if<ir::MemoryFormat>(&a->v)) return *m;
   return std::nullopt;
 }
 

@@ -1,22 +1,11 @@
 #include "engine/passes/op_call.h"
 
+#include "engine/ir/argument_lookup.h"
+
 namespace exportlens::passes {
 
-std::string op_key(const ir::Target& target) {
-  const std::string& q = target.qualified();
-  if (target.is_torch_op()) return target.op_namespace() + "." + target.op_name() + "." + target.overload();
-  if (q.rfind("torch.ops.", 0) == 0) return q.substr(10);
-  return q;
-}
-
-ir::Target op_target(std::string_view key) { return ir::Target("torch.ops." + std::string(key)); }
-
 const ir::Argument* OpCall::get(size_t index, std::string_view name) const {
-  if (index < args.size()) return &args[index];
-  if (!name.empty())
-    for (const auto& kw : kwargs)
-      if (kw.name == name) return &kw.value;
-  return nullptr;
+  return ir::find_argument(args, kwargs, index, name);
 }
 
 bool OpCall::has(size_t index, std::string_view name) const {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/ir/node.h"
+#include "engine/ir/op_key.h"
 
 namespace exportlens::passes {
 
@@ -20,11 +21,9 @@ class DecompositionError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// "aten.linear.default": torch's str() of an OpOverload, the key of
-/// decomposition tables and op histograms.
-std::string op_key(const ir::Target& target);
-/// The target for an op key ("aten.addmm.default" -> torch.ops.aten.addmm.default).
-ir::Target op_target(std::string_view key);
+// Op keys ("aten.linear.default") are ir's (engine/ir/op_key.h); passes' code names them unqualified.
+using ir::op_key;
+using ir::op_target;
 
 struct OpCall {
   ir::Target target;

@@ -1,16 +1,16 @@
 #pragma once
-// Building the FX-style graph of a trace: nodes named the way FX names them
-// (one namespace per graph: "add", "add_1", "sum_1"), placeholders in
-// torch.export's order (parameters, buffers, constants, then user inputs),
-// the symbolic value of every node, and nested graphs for cond/map branches.
+// Building the FX-style graph of a trace: nodes made and named by the one
+// ir::GraphBuilder core (one per graph), placeholders in torch.export's order
+// (parameters, buffers, constants, then user inputs), the symbolic value of
+// every node, and nested graphs for cond/map branches.
 // No LibTorch: the tracer feeds it plain IR.
 #include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
-#include "engine/ir/fx_namespace.h"
 #include "engine/ir/graph.h"
+#include "engine/ir/graph_builder.h"
 #include "engine/ops/sym_value.h"
 
 namespace exportlens::trace {
@@ -50,17 +50,15 @@ class GraphBuilder {
  private:
   struct Frame {
     ir::GraphModule* gm;
-    ir::FxNamespace names;
+    ir::GraphBuilder nodes;  // makes and names this graph's nodes
     ir::Node* first_user_input = nullptr;
   };
-  std::unique_ptr<ir::Node> make(ir::OpKind kind, const std::string& base);
+  ir::Node* placeholder_in(Frame& f, const std::string& name, ops::SymValue value, bool is_state);
+  ir::Node* append(std::unique_ptr<ir::Node> n);
 
   std::vector<Frame> frames_;
   std::unordered_map<const ir::Node*, int> frame_of_;
   std::unordered_map<const ir::Node*, ops::SymValue> values_;
 };
-
-/// "add" for aten::add.Tensor, "getitem" for _operator.getitem: FX's name base.
-std::string name_base(const ir::Target& target);
 
 }  // namespace exportlens::trace

@@ -35,10 +35,6 @@ struct TraceOutcome {
   double trace_ms = 0;
 };
 
-std::vector<ModelSummary> gallery_models();
-/// Throws std::invalid_argument for an unknown name.
-TraceOutcome trace_gallery_model(const std::string& name, const TraceRequest& request = {});
-
 /// Loads a model library (throws std::runtime_error with the reason).
 std::vector<ModelSummary> library_models(const std::filesystem::path& library);
 /// Loads a model library and returns the decomposition tables it registered

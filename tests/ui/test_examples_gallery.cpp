@@ -26,18 +26,19 @@
 
 #include <memory>
 
+#include "engine/trace/gallery/gallery_models.h"
 #include "engine/trace/trace_facade.h"
 #include "support/fixtures.h"
+#include "ui/canvas/graph_view.h"
+#include "ui/core/program_loader.h"
+#include "ui/core/program_model.h"
+#include "ui/examples/examples_gallery.h"
+#include "ui/examples/trace_error_view.h"
+#include "ui/shapes/violations_model.h"
+#include "ui/shapes/violations_panel.h"
+#include "ui/shell/main_window.h"
+#include "ui/shell/recent_files.h"
 #include "support/screenshot.h"
-#include "ui/examples_gallery.h"
-#include "ui/graph_view.h"
-#include "ui/main_window.h"
-#include "ui/program_loader.h"
-#include "ui/program_model.h"
-#include "ui/recent_files.h"
-#include "ui/trace_error_view.h"
-#include "ui/violations_model.h"
-#include "ui/violations_panel.h"
 
 using namespace exportlens;
 using exportlens::testing::fixture_meta;

@@ -23,19 +23,19 @@
 
 #include <memory>
 
-#include "ui/code_view.h"
-#include "ui/edge_item.h"
-#include "ui/find_bar.h"
-#include "ui/graph_scene.h"
-#include "ui/graph_view.h"
-#include "ui/inspector_widget.h"
+#include "ui/canvas/graph_scene.h"
+#include "ui/canvas/graph_view.h"
+#include "ui/program_views/code_view.h"
+#include "ui/program_views/find_bar.h"
+#include "ui/program_views/inspector_widget.h"
 #include "support/fixtures.h"
+#include "ui/canvas/node_item.h"
+#include "ui/core/program_loader.h"
+#include "ui/core/program_model.h"
+#include "ui/shell/main_window.h"
+#include "ui/shell/recent_files.h"
 #include "support/screenshot.h"
-#include "ui/main_window.h"
-#include "ui/node_item.h"
-#include "ui/program_loader.h"
-#include "ui/program_model.h"
-#include "ui/recent_files.h"
+#include "ui/canvas/edge_item.h"
 
 using namespace exportlens;
 using ui::MainWindow;

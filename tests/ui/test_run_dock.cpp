@@ -21,17 +21,17 @@
 #include <utility>
 
 #include "support/fixtures.h"
+#include "ui/canvas/graph_scene.h"
+#include "ui/canvas/graph_view.h"
+#include "ui/canvas/node_item.h"
+#include "ui/core/program_loader.h"
+#include "ui/core/program_model.h"
+#include "ui/run/node_times_model.h"
+#include "ui/run/run_outputs_model.h"
+#include "ui/run/run_panel.h"
+#include "ui/run/run_worker.h"
+#include "ui/shell/main_window.h"
 #include "support/screenshot.h"
-#include "ui/graph_scene.h"
-#include "ui/graph_view.h"
-#include "ui/main_window.h"
-#include "ui/node_item.h"
-#include "ui/node_times_model.h"
-#include "ui/program_loader.h"
-#include "ui/program_model.h"
-#include "ui/run_outputs_model.h"
-#include "ui/run_panel.h"
-#include "ui/run_worker.h"
 
 using namespace exportlens;
 using exportlens::testing::fixture_file;

@@ -8,12 +8,12 @@
 #include <QUndoStack>
 
 #include "engine/symbolic/dynamic_shapes_spec.h"
-#include "ui/dim_spec_editor.h"
-#include "ui/dim_spec_text.h"
-#include "ui/node_times_model.h"
-#include "ui/output_comparison.h"
-#include "ui/spec_document.h"
-#include "ui/spec_edits.h"
+#include "ui/run/node_times_model.h"
+#include "ui/run/output_comparison.h"
+#include "ui/shapes/dim_spec_editor.h"
+#include "ui/shapes/dim_spec_text.h"
+#include "ui/shapes/spec_document.h"
+#include "ui/shapes/spec_edits.h"
 
 using namespace exportlens;
 using symbolic::DimSpec;

@@ -8,14 +8,14 @@
 #include <memory>
 
 #include "engine/layout/node_label.h"
-#include "ui/argument_text.h"
-#include "ui/canvas_palette.h"
-#include "ui/node_category.h"
-#include "ui/node_finder.h"
-#include "ui/node_metrics.h"
-#include "ui/range_constraints_model.h"
-#include "ui/recent_files.h"
-#include "ui/signature_table_model.h"
+#include "ui/canvas/canvas_palette.h"
+#include "ui/canvas/node_category.h"
+#include "ui/core/node_metrics.h"
+#include "ui/program_views/argument_text.h"
+#include "ui/program_views/node_finder.h"
+#include "ui/program_views/range_constraints_model.h"
+#include "ui/program_views/signature_table_model.h"
+#include "ui/shell/recent_files.h"
 
 using namespace exportlens;
 

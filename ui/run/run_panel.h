@@ -1,0 +1,93 @@
+#pragma once
+// The Run dock: inputs (random from the signature with a seed, or a
+// torch.save'd file), the device, Run / Cancel with progress; then the
+// outputs (shape, dtype, min / max / mean, difference from the CPU for GPU
+// runs), the total time and the per-node times, which can also tint the canvas.
+#include <QWidget>
+
+#include "ui/core/loaded_program.h"
+#include "ui/run/run_outcome.h"
+
+class QAction;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QRadioButton;
+class QSortFilterProxyModel;
+class QSpinBox;
+class QTableView;
+
+namespace exportlens::ui {
+
+class NodeTimesModel;
+class RunOutputsModel;
+class RunWorker;
+
+class RunPanel : public QWidget {
+  Q_OBJECT
+ public:
+  RunPanel(RunWorker* worker, QWidget* parent = nullptr);
+
+  void setProgram(const LoadedProgramPtr& program);
+  RunSettings settings() const;
+  void setSettings(const RunSettings& settings);
+
+  /// Devices offered: "cpu", "cuda" (item data); shared with the toolbar's combo.
+  QComboBox* deviceBox() const { return device_; }
+  QAction* heatAction() const { return heat_; }
+  QPushButton* runButton() const { return run_; }
+  QString messageText() const;
+  RunOutputsModel* outputsModel() const { return outputs_; }
+  NodeTimesModel* timesModel() const { return times_; }
+  QTableView* outputsTable() const { return outputs_table_; }
+  QTableView* timesTable() const { return times_table_; }
+  /// The last finished outcome (empty before the first).
+  const RunOutcome& lastOutcome() const { return last_; }
+
+ public slots:
+  void runNow();
+
+ signals:
+  void nodeActivated(const QString& name);
+  /// The per-node heat to show on the canvas changed (empty: none).
+  void heatChanged(const QHash<QString, qreal>& fractions, const QHash<QString, QString>& labels);
+
+ private:
+  void buildControls();
+  void showStarted();
+  void showIdle();
+  void showProgress(int percent, const QString& stage);
+  void showOutcome(const RunOutcome& outcome);
+  void showCancelled();
+  void showMessage(const QString& text, bool error);
+  void updateDeviceNote();
+  void updateInputsMode();
+  void chooseInputsFile();
+  void publishHeat();
+  void remember() const;
+
+  RunWorker* worker_;
+  LoadedProgramPtr program_;
+  RunOutcome last_;
+  RunOutputsModel* outputs_;
+  NodeTimesModel* times_;
+  QSortFilterProxyModel* sorted_times_;
+
+  QRadioButton* random_ = nullptr;
+  QRadioButton* from_file_ = nullptr;
+  QSpinBox* seed_ = nullptr;
+  QLineEdit* file_ = nullptr;
+  QPushButton* browse_ = nullptr;
+  QComboBox* device_ = nullptr;
+  QPushButton* run_ = nullptr;
+  QPushButton* cancel_ = nullptr;
+  QProgressBar* progress_ = nullptr;
+  QLabel* message_ = nullptr;
+  QAction* heat_ = nullptr;
+  QTableView* outputs_table_ = nullptr;
+  QTableView* times_table_ = nullptr;
+};
+
+}  // namespace exportlens::ui

@@ -1,0 +1,27 @@
+#include "ui/shell/gui_main.h"
+
+#include <QApplication>
+#include <QIcon>
+
+#include "ui/shell/main_window.h"
+
+namespace exportlens::ui {
+
+int run_gui(int argc, char** argv, const std::optional<std::string>& file, GuiStart start) {
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName(QStringLiteral("ExportLens"));
+  QApplication::setApplicationName(QStringLiteral("ExportLens"));
+  QApplication::setApplicationDisplayName(QStringLiteral("ExportLens"));
+  MainWindow window;
+  window.show();
+  if (file) {
+    window.openFile(QString::fromStdString(*file));
+  } else if (start == GuiStart::BuiltinExample) {
+    window.openBuiltinExample();  // the Examples page stays one tab away
+  } else {
+    window.showExamplesPage();  // the start page: examples to trace, Open, the built-in .pt2
+  }
+  return QApplication::exec();
+}
+
+}  // namespace exportlens::ui

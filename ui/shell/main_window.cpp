@@ -1,0 +1,566 @@
+#include "ui/shell/main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFile>
+#include <QFileInfo>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QStatusBar>
+#include <QStyle>
+#include <QTabWidget>
+#include <QTableView>
+#include <QToolBar>
+#include <QUndoStack>
+
+#include <filesystem>
+
+#include "engine/sources/program_source.h"
+
+#include "ui/canvas/colour_legend.h"
+#include "ui/canvas/graph_scene.h"
+#include "ui/canvas/graph_view.h"
+#include "ui/core/busy_overlay.h"
+#include "ui/core/data_table.h"
+#include "ui/core/node_solve_facts.h"
+#include "ui/core/program_loader.h"
+#include "ui/core/program_model.h"
+#include "ui/core/selection_link.h"
+#include "ui/levels/ir_levels_ui.h"
+#include "ui/program_views/code_view.h"
+#include "ui/program_views/find_bar.h"
+#include "ui/program_views/inspector_widget.h"
+#include "ui/program_views/range_constraints_model.h"
+#include "ui/program_views/signature_table_model.h"
+#include "ui/run/run_panel.h"
+#include "ui/run/run_worker.h"
+#include "ui/shell/activity_indicator.h"
+#include "ui/shapes/dynamic_shapes_panel.h"
+#include "ui/shapes/guards_model.h"
+#include "ui/shapes/spec_document.h"
+#include "ui/shapes/spec_session.h"
+#include "ui/shapes/violations_panel.h"
+#include "ui/shell/builtin_example.h"
+
+namespace exportlens::ui {
+namespace {
+
+constexpr char kGeometryKey[] = "mainWindow/geometry";
+constexpr char kStateKey[] = "mainWindow/state";
+constexpr char kLastDirKey[] = "mainWindow/lastDirectory";
+
+sources::SourceKind source_kind(const QString& path) {
+  return sources::match_source(std::filesystem::path(QFile::encodeName(path).toStdString()));
+}
+
+bool is_program_source(const QUrl& url) {  // a .pt2, or a C++ model library to trace
+  return url.isLocalFile() && source_kind(url.toLocalFile()) != sources::SourceKind::Unknown;
+}
+
+QDockWidget* make_dock(const QString& title, const QString& object_name, QWidget* content, QWidget* parent) {
+  auto* dock = new QDockWidget(title, parent);
+  dock->setObjectName(object_name);  // saveState() needs it
+  dock->setWidget(content);
+  return dock;
+}
+
+}  // namespace
+
+QString file_filter(sources::SourceKind kind) {
+  return QString::fromStdString(sources::dialog_filter(kind)) + QStringLiteral(";;") + QObject::tr("All files (*)");
+}
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), model_(new ProgramModel(this)), loader_(new ProgramLoader(this)) {
+  setAcceptDrops(true);
+  setDockNestingEnabled(true);
+  spec_session_ = new SpecSession(this);
+  run_worker_ = new RunWorker(this);
+  createCentralArea();
+  createDocks();
+  ir_levels_ = new IrLevelsUi(
+      {this, model_, scene_, view_, tabs_, inspector_, inspector_dock_, run_dock_, signature_dock_});
+  connect(ir_levels_, &IrLevelsUi::statusMessage, this, &MainWindow::showStatus);
+  createActions();
+  createTraceActions();
+  createMenus();
+  createToolBar();
+  createStatusBar();
+  connectSelection();
+  connectLoader();
+  connectShapes();
+  scene_->setStyle(palette(), font());
+  restoreWindowState();
+  updateTitle();
+}
+
+MainWindow::~MainWindow() = default;
+
+bool MainWindow::isLoading() const { return loader_->isBusy(); }
+
+QString MainWindow::statusText() const { return status_label_->text(); }
+
+QString MainWindow::shapesStatusText() const { return spec_session_->stateText(); }
+
+void MainWindow::showStatus(const QString& text) { status_label_->setText(text); }
+
+// ---- construction ---------------------------------------------------------
+
+void MainWindow::createCentralArea() {
+  tabs_ = new QTabWidget(this);
+  tabs_->setDocumentMode(true);
+  scene_ = new GraphScene(this);
+  view_ = new GraphView(tabs_);
+  view_->setScene(scene_);
+  code_ = new CodeView(tabs_);
+  tabs_->addTab(view_, tr("Graph"));
+  tabs_->addTab(code_, tr("Code"));
+  setCentralWidget(tabs_);
+  overlay_ = new BusyOverlay(tabs_);
+}
+
+void MainWindow::createDocks() {
+  inspector_ = new InspectorWidget(this);
+  inspector_dock_ = make_dock(tr("Inspector"), QStringLiteral("inspectorDock"), inspector_, this);
+  addDockWidget(Qt::RightDockWidgetArea, inspector_dock_);
+
+  signature_model_ = new SignatureTableModel(this);
+  signature_table_ = make_data_table(signature_model_, QStringLiteral("signatureTable"), this);
+  signature_dock_ = make_dock(tr("Graph signature"), QStringLiteral("signatureDock"), signature_table_, this);
+  addDockWidget(Qt::BottomDockWidgetArea, signature_dock_);
+
+  range_model_ = new RangeConstraintsModel(this);
+  range_table_ = make_data_table(range_model_, QStringLiteral("rangeConstraintsTable"), this);
+  range_dock_ = make_dock(tr("Range constraints"), QStringLiteral("rangeConstraintsDock"), range_table_, this);
+  addDockWidget(Qt::BottomDockWidgetArea, range_dock_);
+  createShapesDocks();
+  createRunDock();
+  // One tab group below the canvas, in the order of UI-SKETCH.md.
+  QDockWidget* previous = signature_dock_;
+  for (QDockWidget* dock : {range_dock_, guards_dock_, violations_dock_, shapes_dock_, run_dock_}) {
+    tabifyDockWidget(previous, dock);
+    previous = dock;
+  }
+  signature_dock_->raise();
+  resizeDocks({inspector_dock_}, {380}, Qt::Horizontal);
+  resizeDocks({signature_dock_}, {250}, Qt::Vertical);
+}
+
+void MainWindow::createShapesDocks() {
+  guards_model_ = new GuardsModel(this);
+  guards_table_ = make_data_table(guards_model_, QStringLiteral("guardsTable"), this);
+  guards_dock_ = make_dock(tr("Guards"), QStringLiteral("guardsDock"), guards_table_, this);
+  addDockWidget(Qt::BottomDockWidgetArea, guards_dock_);
+
+  violations_panel_ = new ViolationsPanel(spec_session_, this);
+  // Not "&": dock tabs read it as a mnemonic and title bars do not, so no spelling shows right in both.
+  violations_dock_ = make_dock(tr("Violations and fixes"), QStringLiteral("violationsDock"), violations_panel_, this);
+  addDockWidget(Qt::BottomDockWidgetArea, violations_dock_);
+
+  shapes_panel_ = new DynamicShapesPanel(spec_session_, this);
+  shapes_dock_ = make_dock(tr("Dynamic shapes"), QStringLiteral("dynamicShapesDock"), shapes_panel_, this);
+  addDockWidget(Qt::BottomDockWidgetArea, shapes_dock_);
+}
+
+void MainWindow::createRunDock() {
+  run_panel_ = new RunPanel(run_worker_, this);
+  run_dock_ = make_dock(tr("Run"), QStringLiteral("runDock"), run_panel_, this);
+  addDockWidget(Qt::BottomDockWidgetArea, run_dock_);
+  connect(run_panel_, &RunPanel::heatChanged, scene_, &GraphScene::setNodeHeat);
+}
+
+void MainWindow::createActions() {
+  open_action_ = new QAction(style()->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open…"), this);
+  open_action_->setShortcut(QKeySequence::Open);
+  open_action_->setToolTip(tr("Open a .pt2 archive (Ctrl+O)"));
+  connect(open_action_, &QAction::triggered, this, &MainWindow::showOpenDialog);
+
+  reload_action_ = new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Reload"), this);
+  reload_action_->setShortcut(QKeySequence(Qt::Key_F5));
+  reload_action_->setToolTip(tr("Read the file again (F5)"));
+  connect(reload_action_, &QAction::triggered, this, &MainWindow::reload);
+
+  example_action_ = new QAction(tr("Open &Example"), this);
+  connect(example_action_, &QAction::triggered, this, &MainWindow::openBuiltinExample);
+
+  quit_action_ = new QAction(tr("&Quit"), this);
+  quit_action_->setShortcut(QKeySequence::Quit);
+  quit_action_->setMenuRole(QAction::QuitRole);
+  connect(quit_action_, &QAction::triggered, this, &QWidget::close);
+
+  fit_action_ = new QAction(tr("&Fit to Window"), this);
+  fit_action_->setShortcut(QKeySequence(Qt::Key_F));
+  fit_action_->setToolTip(tr("Show the whole graph (F)"));
+  connect(fit_action_, &QAction::triggered, view_, &GraphView::fitAll);
+
+  zoom_in_action_ = new QAction(tr("Zoom &In"), this);
+  zoom_in_action_->setShortcuts({QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal)});
+  connect(zoom_in_action_, &QAction::triggered, view_, &GraphView::zoomIn);
+
+  zoom_out_action_ = new QAction(tr("Zoom &Out"), this);
+  zoom_out_action_->setShortcut(QKeySequence::ZoomOut);
+  connect(zoom_out_action_, &QAction::triggered, view_, &GraphView::zoomOut);
+
+  zoom_reset_action_ = new QAction(tr("&Actual Size"), this);
+  zoom_reset_action_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+  connect(zoom_reset_action_, &QAction::triggered, view_, &GraphView::resetZoom);
+
+  find_action_ = new QAction(tr("&Find Node…"), this);
+  find_action_->setShortcut(QKeySequence::Find);
+
+  run_action_ = new QAction(QStringLiteral("▶ ") + tr("Run on"), this);
+  run_action_->setObjectName(QStringLiteral("runAction"));
+  run_action_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+  run_action_->setToolTip(tr("Run the program on the chosen device (Ctrl+R)"));
+  run_action_->setEnabled(false);
+  connect(run_action_, &QAction::triggered, this, [this] {
+    run_dock_->show();
+    run_dock_->raise();
+    run_panel_->runNow();
+  });
+
+  // Ctrl+Z / Ctrl+Shift+Z undo spec edits (text fields keep their own undo while focused).
+  QUndoStack* spec_history = spec_session_->document()->undoStack();
+  undo_action_ = spec_history->createUndoAction(this, tr("&Undo Spec Edit"));
+  undo_action_->setShortcut(QKeySequence::Undo);
+  redo_action_ = spec_history->createRedoAction(this, tr("&Redo Spec Edit"));
+  redo_action_->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
+  addActions({open_action_, reload_action_, quit_action_, fit_action_, zoom_in_action_, zoom_out_action_,
+              zoom_reset_action_, find_action_, run_action_, undo_action_, redo_action_});
+}
+
+void MainWindow::createMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(open_action_);
+  file->addAction(open_model_action_);
+  recent_menu_ = file->addMenu(tr("Open &Recent"));
+  connect(recent_menu_, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
+  file->addAction(example_action_);
+  file->addAction(reload_action_);
+  file->addSeparator();
+  file->addAction(quit_action_);
+
+  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  edit->addAction(undo_action_);
+  edit->addAction(redo_action_);
+
+  view_menu_ = menuBar()->addMenu(tr("&View"));
+  view_menu_->addAction(fit_action_);
+  view_menu_->addAction(zoom_in_action_);
+  view_menu_->addAction(zoom_out_action_);
+  view_menu_->addAction(zoom_reset_action_);
+  view_menu_->addSeparator();
+  view_menu_->addAction(find_action_);
+  view_menu_->addSeparator();
+  ir_levels_->addToViewMenu(view_menu_);
+  view_menu_->addSeparator();
+  add_colour_legend(view_menu_, scene_);
+  view_menu_->addSeparator();
+  view_menu_->addAction(inspector_dock_->toggleViewAction());
+  view_menu_->addAction(signature_dock_->toggleViewAction());
+  view_menu_->addAction(range_dock_->toggleViewAction());
+  view_menu_->addAction(guards_dock_->toggleViewAction());
+  view_menu_->addAction(violations_dock_->toggleViewAction());
+  view_menu_->addAction(shapes_dock_->toggleViewAction());
+  view_menu_->addAction(run_dock_->toggleViewAction());
+  view_menu_->addSeparator();
+  view_menu_->addAction(run_panel_->heatAction());
+
+  createExamplesMenu();
+  QMenu* run = menuBar()->addMenu(tr("&Run"));
+  run->addAction(run_action_);
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&About ExportLens"), this, [this] {
+    QMessageBox::about(this, tr("About ExportLens"),
+                       tr("<b>ExportLens</b><br/>A workbench for torch.export programs: browse the "
+                          "graph, its symbolic shapes and signature."));
+  });
+}
+
+void MainWindow::createToolBar() {
+  QToolBar* bar = addToolBar(tr("Main"));
+  bar->setObjectName(QStringLiteral("mainToolBar"));
+  bar->setMovable(false);
+  bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+  bar->addAction(open_action_);
+  bar->addAction(reload_action_);
+  bar->addSeparator();
+  bar->addAction(fit_action_);
+  bar->addAction(zoom_out_action_);
+  bar->addAction(zoom_in_action_);
+  bar->addSeparator();
+  // "▶ Run on [CPU|GPU]": the combo shares the Run dock's devices and choice.
+  bar->addAction(run_action_);
+  toolbar_device_ = new QComboBox(bar);
+  toolbar_device_->setObjectName(QStringLiteral("toolbarDevice"));
+  toolbar_device_->setModel(run_panel_->deviceBox()->model());
+  toolbar_device_->setCurrentIndex(run_panel_->deviceBox()->currentIndex());
+  connect(toolbar_device_, &QComboBox::currentIndexChanged, run_panel_->deviceBox(), &QComboBox::setCurrentIndex);
+  connect(run_panel_->deviceBox(), &QComboBox::currentIndexChanged, toolbar_device_, &QComboBox::setCurrentIndex);
+  bar->addWidget(toolbar_device_);
+  ir_levels_->addToToolBar(bar);
+  auto* spacer = new QWidget(bar);
+  spacer->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+  bar->addWidget(spacer);
+  find_bar_ = new FindBar(bar);
+  bar->addWidget(find_bar_);
+  connect(find_action_, &QAction::triggered, find_bar_, &FindBar::activate);
+  connect(find_bar_, &FindBar::dismissed, this, [this] { tabs_->currentWidget()->setFocus(); });
+}
+
+void MainWindow::createStatusBar() {
+  status_label_ = new QLabel(this);
+  status_label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  statusBar()->addWidget(status_label_, 1);
+  auto* activity = new ActivityIndicator(statusBar(), loader_, run_worker_);
+  connect(activity, &ActivityIndicator::message, this, &MainWindow::showStatus);
+  shapes_label_ = new QLabel(this);
+  shapes_label_->setObjectName(QStringLiteral("shapesStatus"));
+  shapes_label_->setToolTip(tr("The dynamic_shapes spec, re-solved after each edit"));
+  statusBar()->addPermanentWidget(shapes_label_);
+  zoom_label_ = new QLabel(this);
+  zoom_label_->setMinimumWidth(zoom_label_->fontMetrics().horizontalAdvance(QStringLiteral("Zoom 888 %")));
+  statusBar()->addPermanentWidget(zoom_label_);
+  connect(view_, &GraphView::zoomChanged, this,
+          [this](qreal zoom) { zoom_label_->setText(tr("Zoom %1 %").arg(qRound(zoom * 100))); });
+  zoom_label_->setText(tr("Zoom 100 %"));
+}
+
+// ---- one selection --------------------------------------------------------
+
+void MainWindow::connectSelection() {
+  // Each view follows the model itself; the scene before the view, whose
+  // first look at a new program needs the scene's layout.
+  scene_->follow(model_);
+  view_->follow(model_, scene_);
+  code_->follow(model_);
+  inspector_->follow(model_);
+  find_bar_->follow(model_);
+  signature_model_->follow(model_);
+  range_model_->follow(model_);
+  connect(model_, &ProgramModel::programChanged, signature_table_, &QTableView::resizeColumnsToContents);
+  connect(model_, &ProgramModel::programChanged, range_table_, &QTableView::resizeColumnsToContents);
+  link_selection(signature_table_, model_);
+  link_selection(guards_table_, model_);
+  // Panels name a node only when their row has one (a spec-level violation has none).
+  auto select_named = [this](const QString& node) {
+    if (!node.isEmpty()) model_->selectNode(node);
+  };
+  connect(violations_panel_, &ViolationsPanel::nodeActivated, this, select_named);
+  connect(shapes_panel_, &DynamicShapesPanel::nodeActivated, this, select_named);
+  connect(run_panel_, &RunPanel::nodeActivated, this, select_named);
+}
+
+// ---- loading --------------------------------------------------------------
+
+void MainWindow::connectLoader() {
+  connect(loader_, &ProgramLoader::started, this, &MainWindow::onLoadStarted);
+  connect(loader_, &ProgramLoader::progress, overlay_, &BusyOverlay::setProgress);
+  connect(loader_, &ProgramLoader::loaded, this, &MainWindow::onLoaded);
+  connect(loader_, &ProgramLoader::failed, this, &MainWindow::onLoadFailed);
+  connect(loader_, &ProgramLoader::cancelled, this, &MainWindow::onLoadCancelled);
+  connect(overlay_, &BusyOverlay::cancelRequested, loader_, &ProgramLoader::cancel);
+}
+
+void MainWindow::openFile(const QString& path) {
+  if (source_kind(path) == sources::SourceKind::ModelLibrary) return openModelLibrary(path);
+  open(path, QString(), true);
+}
+
+void MainWindow::openBuiltinExample() {
+  const QString path = builtin_example_file();
+  if (path.isEmpty()) {
+    status_label_->setText(tr("No built-in example is available; use File › Open."));
+    return;
+  }
+  open(path, tr("dynamic_model.pt2 (example)"), false);
+}
+
+void MainWindow::reload() {
+  if (!model_->loaded()) return;
+  reselect_after_load_ = model_->selectedName();
+  if (shown_trace_) return startTrace(*shown_trace_, false);  // a traced model: trace it again
+  const LoadedProgramPtr& current = model_->loaded();
+  open(current->path, current->displayName, false);
+}
+
+void MainWindow::showOpenDialog() {
+  QSettings settings;
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open exported program"),
+                                                    settings.value(kLastDirKey).toString(),
+                                                    file_filter(sources::SourceKind::ExportedProgram));
+  if (path.isEmpty()) return;
+  settings.setValue(kLastDirKey, QFileInfo(path).absolutePath());
+  openFile(path);
+}
+
+void MainWindow::open(const QString& path, const QString& displayName, bool remember) {
+  pending_display_name_ = displayName.isEmpty() ? QFileInfo(path).fileName() : displayName;
+  pending_remember_ = remember;
+  pending_trace_.reset();  // startTrace() sets it after
+  loader_->setNodeFont(font());
+  loader_->load(path, pending_display_name_);
+}
+
+void MainWindow::onLoadStarted(const QString&) {
+  overlay_->start(tr("Opening %1").arg(pending_display_name_));
+  status_label_->setText(tr("Opening %1…").arg(pending_display_name_));
+}
+
+
+void MainWindow::onLoaded(const LoadedProgramPtr& program) {
+  overlay_->stop();
+  if (pending_remember_) recent_.add(program->path);
+  model_->setLoaded(program);  // every view follows the model
+  spec_session_->setProgram(program);
+  run_panel_->setProgram(program);
+  run_action_->setEnabled(true);
+  ir_levels_->setTraining(program);
+  updateTitle();
+  const auto scopes = program->layout.clusters.size();
+  QString message = tr("%1: %2 nodes, %3 %4, opened in %5 s")
+                        .arg(program->displayName)
+                        .arg(program->graph().size())
+                        .arg(scopes)
+                        .arg(scopes == 1 ? tr("module scope") : tr("module scopes"))
+                        .arg(program->seconds, 0, 'f', 2);
+  if (!program->layout.strategy_note.empty())
+    message += QStringLiteral(" — ") + QString::fromStdString(program->layout.strategy_note);
+  status_label_->setText(message);
+  if (!reselect_after_load_.isEmpty()) model_->selectNode(reselect_after_load_);
+  reselect_after_load_.clear();
+  emit programShown(program->path);
+}
+
+
+// ---- dynamic shapes -------------------------------------------------------
+
+void MainWindow::connectShapes() {
+  auto show_state = [this] {
+    const QString text = spec_session_->stateText();
+    shapes_label_->setText(text.isEmpty() ? QString() : tr("Shapes: %1").arg(text));
+  };
+  connect(spec_session_, &SpecSession::stateChanged, this, show_state);
+  connect(spec_session_, &SpecSession::resultChanged, this, show_state);
+  connect(spec_session_, &SpecSession::resultChanged, this, &MainWindow::showSolveResult);
+  connect(model_, &ProgramModel::programChanged, this, [this] {
+    // Another level of the program the spec is solved for: its solved shapes, by node name.
+    const LoadedProgramPtr& program = model_->loaded();
+    const LoadedProgramPtr& solved = spec_session_->program();
+    if (program && solved && solved != program && solved->path == program->path && spec_session_->result())
+      showSolveResult();
+  });
+  connect(violations_panel_, &ViolationsPanel::message, this, &MainWindow::showStatus);
+}
+
+void MainWindow::showSolveResult() {
+  const SolveResultPtr& result = spec_session_->result();
+  guards_model_->setResult(result);
+  guards_table_->resizeColumnToContents(GuardsModel::Guard);
+  // The file's range constraints until the spec is edited; then the solve's.
+  const bool edited = spec_session_->document()->isEdited();
+  if (edited && result && result->status != ops::SolveStatus::Error) {
+    range_model_->setSolved(result->range_constraints);
+  } else if (range_model_->showsSolved() || !edited) {
+    range_model_->setProgram(model_->loaded());
+  }
+  range_dock_->setWindowTitle(range_model_->showsSolved() ? tr("Range constraints (solved)") : tr("Range constraints"));
+  const NodeSolveFactsMap facts = result ? node_solve_facts(*result) : NodeSolveFactsMap();
+  inspector_->setSolveFacts(facts);
+  signature_model_->setSolved(facts);
+}
+
+void MainWindow::onLoadFailed(const QString& path, const QString& message) {
+  overlay_->stop();
+  reselect_after_load_.clear();
+  if (showTraceFailure(path, message)) {  // shown on the Examples page or in its own dialog
+    emit loadFailed(path, message);
+    return;
+  }
+  status_label_->setText(tr("Could not open %1").arg(QFileInfo(path).fileName()));
+  // Not exec(): the window stays responsive (and scriptable in tests).
+  auto* box = new QMessageBox(QMessageBox::Critical, tr("Could not open file"),
+                              tr("Could not open %1.").arg(QFileInfo(path).fileName()), QMessageBox::Ok, this);
+  box->setObjectName(QStringLiteral("loadErrorBox"));
+  box->setInformativeText(message);
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->open();
+  emit loadFailed(path, message);
+}
+
+void MainWindow::onLoadCancelled(const QString& path) {
+  overlay_->stop();
+  reselect_after_load_.clear();
+  status_label_->setText(tr("Cancelled opening %1").arg(QFileInfo(path).fileName()));
+}
+
+void MainWindow::updateTitle() {
+  const LoadedProgramPtr& loaded = model_->loaded();
+  setWindowTitle(loaded ? tr("%1 — ExportLens").arg(loaded->displayName) : tr("ExportLens"));
+  reload_action_->setEnabled(loaded != nullptr);
+}
+
+void MainWindow::rebuildRecentMenu() {
+  recent_menu_->clear();
+  const QStringList files = recent_.files();
+  for (const QString& path : files) {
+    QAction* action = recent_menu_->addAction(QFileInfo(path).fileName(), this, [this, path] { openFile(path); });
+    action->setToolTip(path);
+    action->setStatusTip(path);
+  }
+  if (files.isEmpty()) recent_menu_->addAction(tr("(none)"))->setEnabled(false);
+  recent_menu_->addSeparator();
+  recent_menu_->addAction(tr("Clear Menu"), this, [this] { recent_.clear(); })->setEnabled(!files.isEmpty());
+}
+
+// ---- window habits --------------------------------------------------------
+
+void MainWindow::restoreWindowState() {
+  QSettings settings;
+  if (!restoreGeometry(settings.value(kGeometryKey).toByteArray())) resize(1400, 880);
+  restoreState(settings.value(kStateKey).toByteArray());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  loader_->cancel();
+  run_worker_->cancel();
+  QSettings settings;
+  settings.setValue(kGeometryKey, saveGeometry());
+  settings.setValue(kStateKey, saveState());
+  QMainWindow::closeEvent(event);
+}
+
+void MainWindow::changeEvent(QEvent* event) {
+  QMainWindow::changeEvent(event);
+  // Colours follow the system's light/dark palette. (Fonts stay: the layout
+  // sized the boxes for the font the program was opened with.)
+  if (event->type() == QEvent::PaletteChange) scene_->setStyle(palette(), font());
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  const auto urls = event->mimeData()->urls();
+  if (std::any_of(urls.begin(), urls.end(), is_program_source)) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  for (const QUrl& url : event->mimeData()->urls()) {
+    if (is_program_source(url)) {
+      event->acceptProposedAction();
+      openFile(url.toLocalFile());
+      return;
+    }
+  }
+}
+
+}  // namespace exportlens::ui

@@ -1,0 +1,202 @@
+#pragma once
+// The workbench window: a canvas and code tabs in the centre, the inspector
+// on the right, and below it tabbed docks (signature, range constraints,
+// guards, violations & fixes, dynamic shapes, run), all following one node
+// selection. Opening, solving and running work off the GUI thread.
+#include <QMainWindow>
+#include <QString>
+
+#include <memory>
+#include <optional>
+
+#include "engine/sources/program_source.h"
+#include "ui/core/loaded_program.h"
+#include "ui/examples/trace_job.h"
+#include "ui/shell/recent_files.h"
+
+class QAction;
+class QComboBox;
+class QDockWidget;
+class QLabel;
+class QMenu;
+class QTableView;
+class QTabWidget;
+
+namespace exportlens::ui {
+
+class BusyOverlay;
+class CodeView;
+class DynamicShapesPanel;
+class ExamplesGallery;
+class GuardsModel;
+class RunPanel;
+class RunWorker;
+class SpecSession;
+class ViolationsPanel;
+class FindBar;
+class GraphScene;
+class GraphView;
+class InspectorWidget;
+class IrLevelsUi;
+class ProgramLoader;
+class ProgramModel;
+class RangeConstraintsModel;
+class SignatureTableModel;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  explicit MainWindow(QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  // The parts, for tests and for the panels later issues add.
+  ProgramModel* programModel() const { return model_; }
+  ProgramLoader* loader() const { return loader_; }
+  GraphScene* graphScene() const { return scene_; }
+  GraphView* graphView() const { return view_; }
+  CodeView* codeView() const { return code_; }
+  InspectorWidget* inspector() const { return inspector_; }
+  QTableView* signatureTable() const { return signature_table_; }
+  QTableView* rangeTable() const { return range_table_; }
+  QTabWidget* centralTabs() const { return tabs_; }
+  SpecSession* specSession() const { return spec_session_; }
+  DynamicShapesPanel* dynamicShapesPanel() const { return shapes_panel_; }
+  ViolationsPanel* violationsPanel() const { return violations_panel_; }
+  QTableView* guardsTable() const { return guards_table_; }
+  RunWorker* runWorker() const { return run_worker_; }
+  RunPanel* runPanel() const { return run_panel_; }
+  QAction* runAction() const { return run_action_; }
+  QComboBox* toolbarDeviceBox() const { return toolbar_device_; }
+  /// The IR-level switch, provenance, expansions, histogram and compare tab (ir_levels_ui.h).
+  IrLevelsUi* irLevels() const { return ir_levels_; }
+  /// The Examples page (the start page) and the C++ model actions (main_window_trace.cpp).
+  ExamplesGallery* examplesGallery() const { return gallery_; }
+  QAction* openModelAction() const { return open_model_action_; }
+  QMenu* examplesMenu() const { return examples_menu_; }
+  /// The status bar's text, and its dynamic-shapes verdict ("ok", "2 violations").
+  QString statusText() const;
+  QString shapesStatusText() const;
+  bool isLoading() const;
+  void showStatus(const QString& text);
+
+ public slots:
+  void openFile(const QString& path);
+  void openBuiltinExample();
+  void reload();
+  void showOpenDialog();
+  /// Traces a gallery example (with `spec` instead of its own) off the GUI thread.
+  void openExample(const QString& name, const std::optional<QString>& spec = std::nullopt);
+  /// Traces a model library's model; with several and no `model`, asks which.
+  void openModelLibrary(const QString& path, const QString& model = QString());
+  void showOpenModelDialog();
+  void showExamplesPage();
+  /// Traces the model on screen again with the Dynamic shapes dock's spec.
+  void retraceWithShapesSpec();
+
+ signals:
+  /// A program finished loading and is on screen.
+  void programShown(const QString& path);
+  /// Opening `path` failed; the previous program (if any) is still shown.
+  void loadFailed(const QString& path, const QString& message);
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+  void changeEvent(QEvent* event) override;
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
+
+ private:
+  void createCentralArea();
+  void createDocks();
+  void createShapesDocks();
+  void createRunDock();
+  void createActions();
+  void createMenus();
+  void createToolBar();
+  void createStatusBar();
+  void connectSelection();
+  void connectLoader();
+  void connectShapes();
+  void showSolveResult();
+  void restoreWindowState();
+  void rebuildRecentMenu();
+  void open(const QString& path, const QString& displayName, bool remember);
+  void createTraceActions();
+  void createExamplesMenu();
+  void startTrace(const TraceJob& job, bool remember);
+  bool showTraceFailure(const QString& path, const QString& message);  // true when `path` was a trace
+  void noteTraceShown(const LoadedProgramPtr& program);
+
+  void onLoadStarted(const QString& path);
+  void onLoaded(const LoadedProgramPtr& program);
+  void onLoadFailed(const QString& path, const QString& message);
+  void onLoadCancelled(const QString& path);
+  void updateTitle();
+
+  ProgramModel* model_;
+  ProgramLoader* loader_;
+  RecentFiles recent_;
+  QString pending_display_name_;
+  bool pending_remember_ = false;
+  QString reselect_after_load_;
+  std::optional<TraceJob> pending_trace_;  // the trace the loader runs, if it runs one
+  std::optional<TraceJob> shown_trace_;    // the trace behind the program on screen (F5 re-traces)
+  std::shared_ptr<TraceFailure> trace_failure_;
+  ExamplesGallery* gallery_ = nullptr;
+  QMenu* examples_menu_ = nullptr;
+  QAction* open_model_action_ = nullptr;
+  QAction* examples_page_action_ = nullptr;
+  QAction* retrace_action_ = nullptr;
+
+  QTabWidget* tabs_ = nullptr;
+  GraphScene* scene_ = nullptr;
+  GraphView* view_ = nullptr;
+  CodeView* code_ = nullptr;
+  BusyOverlay* overlay_ = nullptr;
+  InspectorWidget* inspector_ = nullptr;
+  SignatureTableModel* signature_model_ = nullptr;
+  RangeConstraintsModel* range_model_ = nullptr;
+  QTableView* signature_table_ = nullptr;
+  QTableView* range_table_ = nullptr;
+  FindBar* find_bar_ = nullptr;
+  QDockWidget* inspector_dock_ = nullptr;
+  QDockWidget* signature_dock_ = nullptr;
+  QDockWidget* range_dock_ = nullptr;
+  SpecSession* spec_session_ = nullptr;
+  GuardsModel* guards_model_ = nullptr;
+  QTableView* guards_table_ = nullptr;
+  DynamicShapesPanel* shapes_panel_ = nullptr;
+  ViolationsPanel* violations_panel_ = nullptr;
+  RunWorker* run_worker_ = nullptr;
+  RunPanel* run_panel_ = nullptr;
+  QDockWidget* guards_dock_ = nullptr;
+  QDockWidget* violations_dock_ = nullptr;
+  QDockWidget* shapes_dock_ = nullptr;
+  QDockWidget* run_dock_ = nullptr;
+
+  QMenu* recent_menu_ = nullptr;
+  QMenu* view_menu_ = nullptr;
+  QAction* open_action_ = nullptr;
+  QAction* reload_action_ = nullptr;
+  QAction* quit_action_ = nullptr;
+  QAction* fit_action_ = nullptr;
+  QAction* zoom_in_action_ = nullptr;
+  QAction* zoom_out_action_ = nullptr;
+  QAction* zoom_reset_action_ = nullptr;
+  QAction* find_action_ = nullptr;
+  QAction* example_action_ = nullptr;
+  QAction* run_action_ = nullptr;
+  QAction* undo_action_ = nullptr;
+  QAction* redo_action_ = nullptr;
+  QComboBox* toolbar_device_ = nullptr;
+  IrLevelsUi* ir_levels_ = nullptr;
+
+  QLabel* status_label_ = nullptr;
+  QLabel* zoom_label_ = nullptr;
+  QLabel* shapes_label_ = nullptr;
+};
+
+/// A file dialog's filter for one kind of program source, then "All files".
+QString file_filter(sources::SourceKind kind);
+
+}  // namespace exportlens::ui

@@ -1,0 +1,32 @@
+#include "ui/shell/recent_files.h"
+
+#include <QFileInfo>
+#include <QSettings>
+
+namespace exportlens::ui {
+namespace {
+constexpr char kKey[] = "recentFiles";
+}
+
+QStringList RecentFiles::files() const { return QSettings().value(kKey).toStringList(); }
+
+void RecentFiles::add(const QString& path) {
+  const QString absolute = QFileInfo(path).absoluteFilePath();
+  QStringList list = files();
+  list.removeAll(absolute);
+  list.prepend(absolute);
+  while (list.size() > kMaximum) list.removeLast();
+  store(list);
+}
+
+void RecentFiles::remove(const QString& path) {
+  QStringList list = files();
+  list.removeAll(QFileInfo(path).absoluteFilePath());
+  store(list);
+}
+
+void RecentFiles::clear() { store({}); }
+
+void RecentFiles::store(const QStringList& files) { QSettings().setValue(kKey, files); }
+
+}  // namespace exportlens::ui
