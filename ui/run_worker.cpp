@@ -25,6 +25,7 @@ class Cancelled {};
 runtime::RunReport run_once(QPromise<RunOutcome>& promise, const RunJob& job, runtime::RunRequest request, int from,
                             int to, const QString& stage) {
   request.time_nodes = true;
+  for (const QString& op : job.settings.allowedOps) request.allowed_ops.insert(op.toStdString());
   request.progress = [&promise, &job, from, to, stage](int done, int total) {
     if (job.cancel->load()) return false;
     const double fraction = total > 0 ? double(done) / total : 1.0;
