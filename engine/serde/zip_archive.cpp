@@ -47,6 +47,7 @@ ZipArchive::ZipArchive(std::shared_ptr<const std::vector<std::byte>> bytes, std:
 }
 
 void ZipArchive::read_at(uint64_t offset, void* out, size_t n, const char* what) const {
+  if (n == 0 && offset <= size_) return;  // an empty entry: `out` may be null
   if (offset > size_ || n > size_ - offset)
     throw ArchiveError(label_ + ": truncated archive: " + what + " at offset " + hex_offset(offset) +
                        " runs past the end of the file (" + std::to_string(size_) + " bytes)");

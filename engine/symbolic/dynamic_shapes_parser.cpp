@@ -120,6 +120,8 @@ std::vector<Token> tokenize(std::string_view src) {
 
 // ---- values ---------------------------------------------------------------------
 
+struct DictEntry;  // a dict's key and value; complete after Value (clang needs that)
+
 struct Value {
   enum class Type { None, Int, Bool, Str, Dim, Derived, Hint, HintFactory, Tuple, List, Dict, DimClass, DimsFn, Module };
   Type type = Type::None;
@@ -129,8 +131,12 @@ struct Value {
   int64_t coeff = 1, offset = 0;  // Derived
   DimSpec hint;         // Hint / HintFactory
   std::vector<Value> items;                        // Tuple / List
-  std::vector<std::pair<Value, Value>> entries;    // Dict
+  std::vector<DictEntry> entries;                  // Dict
   int line = 0, column = 0;
+};
+
+struct DictEntry {
+  Value key, value;
 };
 
 std::string describe(const Value& v) {
@@ -274,7 +280,7 @@ class Evaluator {
         old = v;
         return;
       }
-    it->second.entries.emplace_back(key, v);
+    it->second.entries.push_back({key, v});
   }
 
   static bool same_key(const Value& a, const Value& b) {
@@ -597,7 +603,7 @@ class Evaluator {
       Value val = expression();
       if (peek().type == Token::Type::Name && peek().text == "for")
         fail(peek(), "comprehensions are not supported; list the dimensions explicitly");
-      v.entries.emplace_back(key, val);
+      v.entries.push_back({key, val});
       if (is_op(",")) {
         ++pos_;
         continue;

@@ -16,9 +16,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                    : data[0] % 3 == 1 ? Expr::parse(text)
                                       : exportlens::symbolic::parse_python_guard(text);
     (void)e.str();
-  } catch (const std::invalid_argument&) {
-  } catch (const std::runtime_error&) {  // GuardParseError, arithmetic errors
-  } catch (const std::out_of_range&) {
+  } catch (const std::logic_error&) {    // parse errors (invalid_argument), Mod(x, 0) (domain_error)
+  } catch (const std::runtime_error&) {  // GuardParseError, overflow
   }
   return 0;
 }
