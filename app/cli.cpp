@@ -9,6 +9,16 @@
 namespace exportlens::app {
 namespace {
 
+// Errors reach the user as one line: a library's multi-line detail (LibTorch
+// appends "Exception raised from ..." and a C++ backtrace) is cut off.
+std::string one_line(std::string what) {
+  if (const auto trace = what.find("Exception raised from"); trace != std::string::npos) what.resize(trace);
+  for (char& c : what)
+    if (c == '\n' || c == '\r') c = ' ';
+  while (!what.empty() && what.back() == ' ') what.pop_back();
+  return what;
+}
+
 const std::vector<Command>& commands() {
   static const std::vector<Command> table = [] {
     std::vector<Command> all;
@@ -73,8 +83,11 @@ int run_cli(const std::vector<std::string>& args) {
   } catch (const UsageError& e) {
     std::cerr << "exportlens " << cmd->name << ": error: " << e.what() << "\n\n" << cmd->usage;
     return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "exportlens " << cmd->name << ": error: out of memory (a size in the input is larger than this machine can hold)\n";
+    return 1;
   } catch (const std::exception& e) {
-    std::cerr << "exportlens " << cmd->name << ": error: " << e.what() << "\n";
+    std::cerr << "exportlens " << cmd->name << ": error: " << one_line(e.what()) << "\n";
     return 1;
   }
 }

@@ -27,6 +27,7 @@ const char* kUsage =
     "  --json        machine-readable result (status, range_constraints, input_shapes,\n"
     "                guards, violations, suggested_fixes, ...)\n"
     "  -v            add the guard log (TORCH_LOGS=+dynamic style)\n\n"
+    "  --limit KEY=VALUE,...  read limits, as for `exportlens print --help`\n\n"
     "Exit status: 0 ok, 1 violation, 2 error (bad spec, unreadable file, usage).\n";
 
 std::string read_spec_argument(const std::string& value) {
@@ -89,7 +90,7 @@ int cmd_check(const ParsedArgs& a) {
 
 std::vector<Command> check_commands() {
   return {{"check", "solve a dynamic_shapes spec: guards, range constraints, violations, fixes", kUsage,
-           {"--spec", "--spec-json"}, {"--json", "-v", "--verbose"}, cmd_check}};
+           {"--spec", "--spec-json", "--limit"}, {"--json", "-v", "--verbose"}, cmd_check}};
 }
 
 }  // namespace exportlens::app

@@ -8,6 +8,7 @@
 
 #include "app/cli_args.h"
 #include "engine/ir/exported_program.h"
+#include "engine/serde/read_limits.h"
 
 namespace exportlens::app {
 
@@ -20,8 +21,17 @@ struct Command {
   std::function<int(const ParsedArgs&)> run;  // returns the exit code; throws on error
 };
 
-/// Reads the single FILE.pt2 positional argument of `command`.
-ir::ExportedProgram load_program_argument(const ParsedArgs& a, const std::string& command);
+/// Reads the single FILE.pt2 positional argument of `command`, under the
+/// limits `--limit` sets; weights are read only when the command runs the program.
+enum class Weights { Skip, Load };
+ir::ExportedProgram load_program_argument(const ParsedArgs& a, const std::string& command,
+                                          Weights weights = Weights::Skip);
+
+/// The read limits with `--limit KEY=VALUE[,KEY=VALUE...]` applied.
+serde::ReadLimits limits_option(const ParsedArgs& a);
+
+/// The help paragraph on --limit shared by the commands that read a FILE.pt2.
+std::string limits_help();
 
 /// The FILE.pt2 argument lowered to the IR `--ir training|functional|core`
 /// asks for (default training) with `--table NAME` (core only).

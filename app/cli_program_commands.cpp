@@ -1,5 +1,7 @@
 // print, info, run, dot: commands over one FILE.pt2.
+#include <algorithm>
 #include <iostream>
+#include <set>
 
 #include "app/cli_command.h"
 #include "engine/ir/dot_writer.h"
@@ -10,10 +12,36 @@
 
 namespace exportlens::app {
 
-ir::ExportedProgram load_program_argument(const ParsedArgs& a, const std::string& command) {
+serde::ReadLimits limits_option(const ParsedArgs& a) {
+  serde::ReadLimits limits;
+  const auto text = a.option("--limit");
+  if (!text) return limits;
+  size_t start = 0;
+  while (start <= text->size()) {
+    const size_t comma = std::min(text->find(',', start), text->size());
+    try {
+      serde::set_limit(limits, text->substr(start, comma - start));
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--limit: ") + e.what());
+    }
+    start = comma + 1;
+  }
+  return limits;
+}
+
+std::string limits_help() {
+  return "\n--limit KEY=VALUE[,KEY=VALUE...] raises (or lowers) what a file may make\n"
+         "ExportLens read, nest and allocate; the defaults:\n" +
+         serde::describe_limits();
+}
+
+ir::ExportedProgram load_program_argument(const ParsedArgs& a, const std::string& command, Weights weights) {
   if (a.positionals.size() != 1)
     throw UsageError(command + " takes exactly one FILE.pt2 (got " + std::to_string(a.positionals.size()) + ")");
-  return serde::read_pt2(a.positionals[0]);
+  serde::ReadOptions options;
+  options.limits = limits_option(a);
+  options.load_weights = weights == Weights::Load;
+  return serde::read_pt2(a.positionals[0], "", options);
 }
 
 namespace {
@@ -33,6 +61,11 @@ int cmd_info(const ParsedArgs& a) {
     std::cout << "not runnable here (operators not registered in this process):\n";
     for (const auto& m : missing) std::cout << "  " << m << "\n";
   }
+  const auto refused = runtime::refused_operators(ep);
+  if (!refused.empty()) {
+    std::cout << "refused by run unless allowed with --allow-op (they do more than compute):\n";
+    for (const auto& r : refused) std::cout << "  " << r.str() << "\n";
+  }
   return 0;
 }
 
@@ -43,9 +76,28 @@ int cmd_dot(const ParsedArgs& a) {
   return 0;
 }
 
+// "--allow-op aten::from_file,aten::save": the names, split at commas.
+std::set<std::string> allowed_ops_option(const ParsedArgs& a) {
+  std::set<std::string> ops;
+  const auto text = a.option("--allow-op");
+  if (!text) return ops;
+  size_t start = 0;
+  while (start <= text->size()) {
+    const size_t comma = std::min(text->find(',', start), text->size());
+    const std::string name = text->substr(start, comma - start);
+    if (name.find("::") == std::string::npos && name.find('.') == std::string::npos)
+      throw UsageError("--allow-op expects NAMESPACE::OP[.OVERLOAD] (e.g. aten::from_file), got '" + name + "'");
+    ops.insert(name);
+    start = comma + 1;
+  }
+  return ops;
+}
+
 int cmd_run(const ParsedArgs& a) {
-  const auto ep = load_program_argument(a, "run");
   runtime::RunRequest req;
+  req.allowed_ops = allowed_ops_option(a);
+  req.max_input_bytes = limits_option(a).max_input_bytes;
+  const auto ep = load_program_argument(a, "run", Weights::Load);
   if (auto in = a.option("--inputs")) req.inputs_file = *in;
   req.random_inputs = a.flag("--random");
   if (req.inputs_file && req.random_inputs) throw UsageError("give either --inputs or --random, not both");
@@ -76,26 +128,33 @@ std::vector<Command> program_commands() {
       {"print", "print the program exactly as torch's print(ep)",
        "usage: exportlens print FILE.pt2 [--ir training|functional|core] [--table NAME]\n\n"
        "Prints the exported program in torch's print(ep) form; with --ir, lowered to\n"
-       "that IR first (as `exportlens decompose`).\n",
-       {"--ir", "--table"}, {}, cmd_print},
+       "that IR first (as `exportlens decompose`).\n" + limits_help(),
+       {"--ir", "--table", "--limit"}, {}, cmd_print},
       {"info", "summary: op histogram, inputs/outputs, parameter count and bytes",
        "usage: exportlens info FILE.pt2 [--ir training|functional|core] [--table NAME]\n\n"
        "Prints a summary: ops by count, inputs and outputs with their kinds and\n"
        "shapes, parameter and buffer sizes, range constraints, and any op this\nprocess cannot run. "
-       "With --ir, of the program lowered to that IR; --ir core\nalso lists any op outside the Core ATen set.\n",
-       {"--ir", "--table"}, {}, cmd_info},
+       "With --ir, of the program lowered to that IR; --ir core\nalso lists any op outside the Core ATen set.\n"
+       "Ops that `run` refuses without --allow-op are listed too.\n" + limits_help(),
+       {"--ir", "--table", "--limit"}, {}, cmd_info},
       {"run", "run the program on the CPU (or a GPU) with inputs from a file or random",
        "usage: exportlens run FILE.pt2 (--inputs IN.pt | --random [--seed N]) [--out OUT.pt]\n"
-       "                      [--save-inputs USED.pt] [--device cpu|cuda[:N]] [--time]\n\n"
+       "                      [--save-inputs USED.pt] [--device cpu|cuda[:N]] [--time]\n"
+       "                      [--allow-op NS::OP[,NS::OP...]] [--limit KEY=VALUE,...]\n\n"
        "Runs the graph through LibTorch. IN.pt is a torch.save'd tuple of the user\n"
        "inputs; OUT.pt receives the user outputs as a torch.save'd tuple, readable\n"
        "with torch.load. Inputs are checked against the signature and the range\n"
-       "constraints first.\n",
-       {"--inputs", "--out", "--seed", "--device", "--save-inputs"}, {"--random", "--time"}, cmd_run},
+       "constraints first.\n\n"
+       "Only ops that compute on tensors run by default: a program calling an op\n"
+       "that touches files, processes, the network, process-wide state or raw\n"
+       "memory (aten::from_file, aten::save, aten::_print, aten::set_, ...) is\n"
+       "refused before any node runs; --allow-op names the ones you trust\n"
+       "(`exportlens info` lists them).\n" + limits_help(),
+       {"--inputs", "--out", "--seed", "--device", "--save-inputs", "--allow-op", "--limit"}, {"--random", "--time"}, cmd_run},
       {"dot", "print the graph as Graphviz DOT",
        "usage: exportlens dot FILE.pt2 [--no-clusters]\n\nPrints Graphviz DOT text; nodes are grouped in module-scope clusters\n"
-       "unless --no-clusters is given.\n",
-       {}, {"--no-clusters"}, cmd_dot},
+       "unless --no-clusters is given.\n" + limits_help(),
+       {"--limit"}, {"--no-clusters"}, cmd_dot},
   };
 }
 

@@ -3,19 +3,36 @@
 #   packaging/build.sh run   [FILE]      set up, build, open the GUI on FILE (.pt2 or model .so), by default on the built-in example
 #   packaging/build.sh test             set up, build, run the whole test suite
 #   packaging/build.sh build            set up and build only
+#   packaging/build.sh fuzz [SECONDS]   build the libFuzzer targets (clang, ASan+UBSan) into build-fuzz/
+#                                       and run each for SECONDS (default 30) from its seed corpus
+# EXPORTLENS_SANITIZE=1 builds with AddressSanitizer + UndefinedBehaviorSanitizer into
+# build-asan/ (test, build and run modes alike).
 # Set-up (packaging/setup.sh) is idempotent; the build is incremental (Ninja + ccache).
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-build="${EXPORTLENS_BUILD_DIR:-$repo/build}"
+sanitize="${EXPORTLENS_SANITIZE:-0}"
+if [ "$sanitize" = 1 ]; then
+  build="${EXPORTLENS_BUILD_DIR:-$repo/build-asan}"
+  # LibTorch and Qt are not instrumented: their one-time allocations at exit are not leaks of ours.
+  export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:detect_odr_violation=0}"
+  export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+else
+  build="${EXPORTLENS_BUILD_DIR:-$repo/build}"
+fi
 mode="${1:-build}"
 shift || true
+
+if [ "$mode" = fuzz ]; then
+  exec "$repo/tests/fuzz/run_fuzzers.sh" "${1:-30}"
+fi
 
 "$repo/packaging/setup.sh"
 
 jobs=$(nproc)
 # ccache hits across clones in other folders (CI builds a fresh clone).
 export CCACHE_BASEDIR="$repo" CCACHE_NOHASHDIR=true
-cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${EXPORTLENS_BUILD_TYPE:-Release}" >/dev/null
+cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${EXPORTLENS_BUILD_TYPE:-Release}" \
+  -DEXPORTLENS_SANITIZE="$([ "$sanitize" = 1 ] && echo ON || echo OFF)" >/dev/null
 cmake --build "$build" -j "$jobs"
 
 case "$mode" in
@@ -35,7 +52,7 @@ case "$mode" in
     fi
     ;;
   *)
-    echo "usage: packaging/build.sh run [FILE.pt2] | test | build" >&2
+    echo "usage: packaging/build.sh run [FILE.pt2] | test | build | fuzz [SECONDS]" >&2
     exit 2
     ;;
 esac

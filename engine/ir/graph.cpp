@@ -94,10 +94,12 @@ std::string Graph::unique_name(std::string_view base) const {
 }
 
 void Graph::add_uses(Node* n) {
+  // n's uses are added together, so a repeated input finds n last in its
+  // user list: checking the back keeps a value with many users linear.
   n->for_each_input([&](Node* input) {
     if (!input) return;
     auto& u = input->users_;
-    if (std::find(u.begin(), u.end(), n) == u.end()) u.push_back(n);
+    if (u.empty() || u.back() != n) u.push_back(n);
   });
 }
 

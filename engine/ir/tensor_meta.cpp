@@ -17,8 +17,7 @@ std::optional<int64_t> TensorMeta::static_numel() const {
   int64_t n = 1;
   for (const auto& s : sizes) {
     auto v = s.expr.as_integer();
-    if (!v) return std::nullopt;
-    n *= *v;
+    if (!v || __builtin_mul_overflow(n, *v, &n)) return std::nullopt;  // symbolic, or not a size at all
   }
   return n;
 }

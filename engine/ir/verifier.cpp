@@ -3,12 +3,25 @@
 #include <set>
 #include <stdexcept>
 
+#include "engine/ir/tensor_extent.h"
+
 namespace exportlens::ir {
 namespace {
 
 std::string node_where(std::string_view scope, const Node* n) {
   std::string w = "node '" + n->name + "'";
   return scope.empty() ? w : std::string(scope) + "." + w;
+}
+
+// Tensor metadata comes from the file: a layout that cannot exist (ranks that
+// differ, negative sizes, sizes whose product overflows) is reported here,
+// before any reader of sizes or strides trusts it.
+void check_value(const ValueInfo& v, const std::string& where, std::vector<VerifierFinding>& out) {
+  if (const TensorMeta* t = v.tensor()) {
+    if (auto problem = layout_problem(*t)) out.push_back({where, "tensor metadata " + *problem});
+  } else if (const ValueTuple* items = v.tuple()) {
+    for (size_t i = 0; i < items->size(); ++i) check_value((*items)[i], where + " output " + std::to_string(i), out);
+  }
 }
 
 void check_order_and_refs(const GraphModule& gm, std::string_view scope,
@@ -30,6 +43,7 @@ void check_order_and_refs(const GraphModule& gm, std::string_view scope,
       out.push_back({where, "call_function without a target"});
     if (n->op == OpKind::GetAttr && !gm.submodule(n->attr))
       out.push_back({where, "get_attr refers to unknown submodule '" + n->attr + "'"});
+    check_value(n->value, where, out);
     n->for_each_input([&](const Node* in) {
       if (!in) {
         out.push_back({where, "argument refers to a missing node"});
@@ -44,6 +58,28 @@ void check_order_and_refs(const GraphModule& gm, std::string_view scope,
   if (outputs != 1)
     out.push_back({scope.empty() ? "graph" : std::string(scope),
                    "expected exactly one output node, found " + std::to_string(outputs)});
+}
+
+// A raw weight's view must lie inside the bytes the archive stores for it.
+void check_payloads(const std::vector<std::pair<std::string, TensorPayload>>& payloads, const char* kind,
+                    std::vector<VerifierFinding>& out) {
+  for (const auto& [key, p] : payloads) {
+    const std::string where = std::string(kind) + " '" + key + "'";
+    if (auto problem = layout_problem(p.meta)) {
+      out.push_back({where, "tensor metadata " + *problem});
+      continue;
+    }
+    // Not loaded, checked when unpickled, or empty: torch writes some lifted
+    // constants without data (the runtime fills those with zeros, bounded).
+    if (!p.bytes || p.pickled || p.bytes->empty()) continue;
+    const auto extent = storage_extent(p.meta);
+    const auto needed = extent ? byte_size(*extent, p.meta.dtype) : std::nullopt;
+    if (!needed)
+      out.push_back({where, "its sizes and strides have no example values"});
+    else if (static_cast<uint64_t>(*needed) > p.bytes->size())
+      out.push_back({where, "its view needs " + std::to_string(*needed) + " bytes but the archive stores " +
+                                std::to_string(p.bytes->size())});
+  }
 }
 
 void check_signature(const ExportedProgram& ep, std::vector<VerifierFinding>& out) {
@@ -96,6 +132,8 @@ std::vector<VerifierFinding> verify(const GraphModule& gm, std::string_view scop
 std::vector<VerifierFinding> verify(const ExportedProgram& ep) {
   auto out = verify(ep.graph_module);
   check_signature(ep, out);
+  check_payloads(ep.state_dict, "weight", out);
+  check_payloads(ep.constants, "constant", out);
   return out;
 }
 

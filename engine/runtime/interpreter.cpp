@@ -7,9 +7,12 @@
 #include <c10/core/Scalar.h>
 
 #include <cmath>
+#include <limits>
 #include <map>
 #include <optional>
 
+#include "engine/runtime/op_safety.h"
+#include "engine/runtime/program_runner.h"
 #include "engine/runtime/torch_types.h"
 
 namespace exportlens::runtime {
@@ -26,16 +29,56 @@ std::optional<c10::OperatorHandle> find_op(const ir::Target& t) {
   return c10::Dispatcher::singleton().findSchema({ns_name, overload});
 }
 
+// Symbolic ints are sizes computed from the file: overflow and division by
+// zero are errors of the node that computes them, not wraparound.
+class ArithmeticError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 std::string node_context(const Node* n) { return "node '" + n->name + "' (" + n->target.qualified() + ")"; }
 
 // Python's integer floor division and modulo (sym ops follow Python).
 int64_t py_floordiv(int64_t a, int64_t b) {
-  if (b == 0) throw RunError("integer division by zero");
+  if (b == 0) throw ArithmeticError("integer division by zero");
+  if (a == std::numeric_limits<int64_t>::min() && b == -1) throw ArithmeticError("integer overflow in floor division");
   int64_t q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
   return q;
 }
-int64_t py_mod(int64_t a, int64_t b) { return a - py_floordiv(a, b) * b; }
+int64_t py_mod(int64_t a, int64_t b) {
+  if (b == -1) return 0;  // also for INT64_MIN, whose quotient would overflow
+  return a - py_floordiv(a, b) * b;
+}
+
+int64_t add_checked(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_add_overflow(a, b, &r)) throw ArithmeticError("integer overflow in add");
+  return r;
+}
+int64_t sub_checked(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_sub_overflow(a, b, &r)) throw ArithmeticError("integer overflow in sub");
+  return r;
+}
+int64_t mul_checked(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_mul_overflow(a, b, &r)) throw ArithmeticError("integer overflow in mul");
+  return r;
+}
+int64_t pow_checked(int64_t base, int64_t exp) {
+  if (base == 0) return exp == 0 ? 1 : 0;
+  if (base == 1) return 1;
+  if (base == -1) return exp % 2 ? -1 : 1;
+  int64_t r = 1;
+  for (; exp > 0; --exp) r = mul_checked(r, base);  // |base| >= 2 overflows within 63 steps
+  return r;
+}
+// double -> int64 only when it fits (the conversion is undefined otherwise).
+int64_t to_int(double v) {
+  if (!(v >= -9.2233720368547758e18 && v < 9.2233720368547758e18)) throw ArithmeticError("value out of the int64 range");
+  return static_cast<int64_t>(v);
+}
 
 // Evaluates a symbolic-int / boolean operator ("_operator.mul", "torch.sym_max", ...).
 IValue eval_sym_op(const std::string& fn, const std::vector<IValue>& a, const Node* n) {
@@ -46,15 +89,14 @@ IValue eval_sym_op(const std::string& fn, const std::vector<IValue>& a, const No
     return true;
   };
   auto i = [&](size_t k) { return a.at(k).isBool() ? int64_t(a[k].toBool()) : a.at(k).toInt(); };
-  if (fn == "mul") return all_int() ? IValue(i(0) * i(1)) : IValue(num(0) * num(1));
-  if (fn == "add") return all_int() ? IValue(i(0) + i(1)) : IValue(num(0) + num(1));
-  if (fn == "sub") return all_int() ? IValue(i(0) - i(1)) : IValue(num(0) - num(1));
+  if (fn == "mul") return all_int() ? IValue(mul_checked(i(0), i(1))) : IValue(num(0) * num(1));
+  if (fn == "add") return all_int() ? IValue(add_checked(i(0), i(1))) : IValue(num(0) + num(1));
+  if (fn == "sub") return all_int() ? IValue(sub_checked(i(0), i(1))) : IValue(num(0) - num(1));
   if (fn == "floordiv") return all_int() ? IValue(py_floordiv(i(0), i(1))) : IValue(std::floor(num(0) / num(1)));
   if (fn == "mod") return all_int() ? IValue(py_mod(i(0), i(1))) : IValue(std::fmod(num(0), num(1)));
   if (fn == "truediv") return IValue(num(0) / num(1));
-  if (fn == "pow") return all_int() && i(1) >= 0 ? IValue(int64_t(std::llround(std::pow(num(0), num(1)))))
-                                                 : IValue(std::pow(num(0), num(1)));
-  if (fn == "neg") return all_int() ? IValue(-i(0)) : IValue(-num(0));
+  if (fn == "pow") return all_int() && i(1) >= 0 ? IValue(pow_checked(i(0), i(1))) : IValue(std::pow(num(0), num(1)));
+  if (fn == "neg") return all_int() ? IValue(sub_checked(0, i(0))) : IValue(-num(0));
   if (fn == "pos") return a.at(0);
   if (fn == "eq") return IValue(num(0) == num(1));
   if (fn == "ne") return IValue(num(0) != num(1));
@@ -68,7 +110,7 @@ IValue eval_sym_op(const std::string& fn, const std::vector<IValue>& a, const No
   if (fn == "sym_max") return all_int() ? IValue(std::max(i(0), i(1))) : IValue(std::max(num(0), num(1)));
   if (fn == "sym_min") return all_int() ? IValue(std::min(i(0), i(1))) : IValue(std::min(num(0), num(1)));
   if (fn == "sym_float") return IValue(num(0));
-  if (fn == "sym_int" || fn == "trunc") return IValue(int64_t(std::trunc(num(0))));
+  if (fn == "sym_int" || fn == "trunc") return IValue(to_int(std::trunc(num(0))));
   if (fn == "sym_sqrt") return IValue(std::sqrt(num(0)));
   if (fn == "sym_ite") return a.at(0).toBool() ? a.at(1) : a.at(2);
   throw RunError(node_context(n) + ": unsupported symbolic operator '" + fn + "'");
@@ -94,12 +136,19 @@ struct GraphRunner {
   std::map<std::string, std::unique_ptr<GraphRunner>> subgraphs;
   std::map<const Node*, int> last_use;  // index of the last node reading each value
   std::vector<std::string> missing;     // ops this process does not have
+  struct UnsafeCall {
+    std::string where;  // "node 'x'", "true_graph_0/node 'x'"
+    ir::Target target;
+    std::string reason;
+  };
+  std::vector<UnsafeCall> unsafe;  // ops that do more than compute (op_safety.h)
 
   GraphRunner(const ir::GraphModule& g, c10::Device dev) : gm(g), device(dev) {
     for (const Node* n : gm.graph.nodes()) {
       if (n->op == OpKind::CallFunction && n->target.is_torch_op()) {
         if (auto op = find_op(n->target)) {
           ops.emplace(n, *op);
+          if (auto why = unsafe_reason(op->schema())) unsafe.push_back({"node '" + n->name + "'", n->target, *why});
         } else {
           missing.push_back(n->target.schema_name() + " (node '" + n->name + "')");
         }
@@ -109,6 +158,7 @@ struct GraphRunner {
     for (const auto& [name, sub] : gm.submodules) {
       auto runner = std::make_unique<GraphRunner>(*sub, dev);
       for (const auto& m : runner->missing) missing.push_back(name + "/" + m);
+      for (const auto& u : runner->unsafe) unsafe.push_back({name + "/" + u.where, u.target, u.reason});
       subgraphs.emplace(name, std::move(runner));
     }
   }
@@ -242,11 +292,17 @@ struct GraphRunner {
   }
 
   IValue getitem(const Node* n, const Env& env) const {
-    const IValue& container = env.get(n->args.at(0).node());
-    const int64_t i = std::get<int64_t>(n->args.at(1).v);
-    if (container.isTuple()) return container.toTupleRef().elements().at(i);
-    if (container.isList()) return container.toListRef().at(i);
-    throw RunError(node_context(n) + ": getitem on a value that is neither a tuple nor a list");
+    const Node* source = n->args.size() == 2 ? n->args[0].node() : nullptr;
+    const auto* index = n->args.size() == 2 ? std::get_if<int64_t>(&n->args[1].v) : nullptr;
+    if (!source || !index) throw RunError(node_context(n) + ": getitem expects a value and an integer index");
+    const IValue& container = env.get(source);
+    const auto size = container.isTuple() ? container.toTupleRef().elements().size()
+                      : container.isList() ? container.toListRef().size()
+                                           : throw RunError(node_context(n) + ": getitem on a value that is neither a tuple nor a list");
+    if (*index < 0 || static_cast<size_t>(*index) >= size)
+      throw RunError(node_context(n) + ": index " + std::to_string(*index) + " out of range for " +
+                     std::to_string(size) + " values");
+    return container.isTuple() ? container.toTupleRef().elements()[*index] : container.toListRef()[*index];
   }
 
   std::vector<IValue> operand_list(const Argument& a, const Env& env) const {
@@ -295,7 +351,27 @@ struct GraphRunner {
     return c10::ivalue::Tuple::create(std::move(stacked));
   }
 
+  // Any failure inside a node names the node; LibTorch's C++ backtrace and
+  // library exception types stay out of the message.
   IValue call_function(const Node* n, const Env& env) const {
+    try {
+      return dispatch(n, env);
+    } catch (const RunError&) {
+      throw;
+    } catch (const c10::Error& e) {
+      throw RunError(node_context(n) + " failed: " + e.what_without_backtrace());
+    } catch (const std::bad_alloc&) {
+      throw RunError(node_context(n) + " failed: out of memory");
+    } catch (const ArithmeticError& e) {
+      throw RunError(node_context(n) + ": " + e.what());
+    } catch (const std::out_of_range&) {
+      throw RunError(node_context(n) + ": its arguments do not match what the op takes");
+    } catch (const std::bad_variant_access&) {
+      throw RunError(node_context(n) + ": an argument has the wrong kind");
+    }
+  }
+
+  IValue dispatch(const Node* n, const Env& env) const {
     const auto& t = n->target;
     if (t.is_getitem()) return getitem(n, env);
     if (t.is_higher_order()) {
@@ -381,6 +457,12 @@ std::vector<IValue> Interpreter::run_graph(const std::vector<IValue>& user_input
     for (const auto& m : impl_->runner->missing) msg += "\n  " + m;
     throw RunError(msg);
   }
+  for (const auto& u : impl_->runner->unsafe) {
+    if (user_allows(allowed_ops_, u.target)) continue;
+    const std::string op = u.target.op_namespace() + "::" + u.target.op_name();
+    throw RunError("refusing to run " + u.where + " (" + u.target.schema_name() + "): the op " + u.reason +
+                   "; allow it with --allow-op " + op + " if you trust this program");
+  }
   c10::InferenceMode no_autograd;
   std::vector<IValue> placeholders;
   size_t next_user = 0;
@@ -426,6 +508,15 @@ std::vector<IValue> Interpreter::run(const std::vector<IValue>& user_inputs) {
 
 std::vector<std::string> missing_operators(const ir::ExportedProgram& ep) {
   return GraphRunner(ep.graph_module, c10::Device(c10::kCPU)).missing;
+}
+
+// Declared in program_runner.h: the CLI and GUI ask before a run.
+std::vector<RefusedOp> refused_operators(const ir::ExportedProgram& ep, const std::set<std::string>& allowed) {
+  std::vector<RefusedOp> out;
+  for (const auto& u : GraphRunner(ep.graph_module, c10::Device(c10::kCPU)).unsafe)
+    if (!user_allows(allowed, u.target))
+      out.push_back({u.where, u.target.op_namespace() + "::" + u.target.op_name(), u.reason, u.target.schema_name()});
+  return out;
 }
 
 }  // namespace exportlens::runtime

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -46,6 +47,9 @@ class Interpreter {
   const std::vector<NodeTiming>& timings() const { return timings_; }
   /// Called between nodes; return false to cancel (RunError "cancelled").
   void set_progress(std::function<bool(int done, int total)> cb) { progress_ = std::move(cb); }
+  /// Ops the user allows although they do more than compute (op_safety.h);
+  /// without them such a program is refused before any node runs.
+  void set_allowed_ops(std::set<std::string> ops) { allowed_ops_ = std::move(ops); }
 
   const c10::Device& device() const { return device_; }
 
@@ -57,6 +61,7 @@ class Interpreter {
   bool timing_ = false;
   std::vector<NodeTiming> timings_;
   std::function<bool(int, int)> progress_;
+  std::set<std::string> allowed_ops_;
 };
 
 /// A summary of the ops a program uses that this process cannot run.

@@ -11,12 +11,17 @@
 #include <fstream>
 #include <sstream>
 
+#include "engine/ir/tensor_extent.h"
 #include "engine/runtime/input_check.h"
 #include "engine/runtime/interpreter.h"
 #include "engine/runtime/torch_types.h"
+#include "engine/serde/torch_save_check.h"
+#include "engine/serde/zip_archive.h"
 
 namespace exportlens::runtime {
 namespace {
+
+std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
 
 std::vector<char> read_file(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -31,26 +36,49 @@ void write_file(const std::filesystem::path& p, const std::vector<char>& bytes) 
 }
 
 std::vector<c10::IValue> load_inputs(const std::filesystem::path& p) {
+  const std::vector<char> data = read_file(p);
+  const std::string not_inputs = p.string() + ": not a torch.save file of inputs: ";
+  try {  // LibTorch's unpickler trusts the file's numbers: scan it first
+    serde::check_torch_save(std::make_shared<const std::vector<std::byte>>(
+                                reinterpret_cast<const std::byte*>(data.data()),
+                                reinterpret_cast<const std::byte*>(data.data()) + data.size()),
+                            p.string());
+  } catch (const serde::ArchiveError& e) {
+    const std::string what = e.what();
+    throw std::runtime_error(not_inputs + (what.rfind(p.string() + ": ", 0) == 0 ? what.substr(p.string().size() + 2) : what));
+  }
   c10::IValue v;
   try {
-    v = torch::jit::pickle_load(read_file(p));
+    v = torch::jit::pickle_load(data);
   } catch (const c10::Error& e) {
-    throw std::runtime_error(p.string() + ": not a torch.save file of inputs: " + e.what_without_backtrace());
+    throw std::runtime_error(not_inputs + first_line(e.what_without_backtrace()));
+  } catch (const std::bad_alloc&) {
+    throw std::runtime_error(p.string() + ": out of memory reading the inputs file");
   }
   if (v.isTuple()) return v.toTupleRef().elements().vec();
   if (v.isList()) return v.toListRef().vec();
   return {v};
 }
 
-c10::IValue random_input(const ir::Node* ph, const ir::InputSpec& spec, const std::string& where) {
+// Charges the input's bytes against the budget before anything is allocated.
+c10::IValue random_input(const ir::Node* ph, const ir::InputSpec& spec, const std::string& where, uint64_t& budget) {
   if (spec.arg.type == ir::SpecArgument::Type::Constant) return c10::IValue();  // filled from the spec below
   const ir::TensorMeta* meta = ph ? ph->value.tensor() : nullptr;
   if (!meta) throw std::runtime_error(where + ": cannot make a random value for a non-tensor input; use --inputs");
   std::vector<int64_t> sizes;
+  int64_t numel = 1;
   for (const auto& s : meta->sizes) {
     if (!s.hint) throw std::runtime_error(where + ": dimension " + s.str() + " has no example value; use --inputs");
+    if (*s.hint < 0 || __builtin_mul_overflow(numel, *s.hint, &numel))
+      throw std::runtime_error(where + ": its example sizes are not a valid shape");
     sizes.push_back(*s.hint);
   }
+  const auto bytes = ir::byte_size(numel, meta->dtype);
+  if (!bytes || static_cast<uint64_t>(*bytes) > budget)
+    throw std::runtime_error(where + ": a random " + meta->annotation() + " input needs " +
+                             (bytes ? std::to_string(*bytes) + " bytes" : "more bytes than int64 counts") +
+                             ", over what is left of the limit on random inputs (raise it with --limit input-bytes=...)");
+  budget -= static_cast<uint64_t>(*bytes);
   const auto dtype = to_torch(meta->dtype);
   auto opts = at::TensorOptions().dtype(dtype);
   if (ir::is_floating(meta->dtype)) return at::randn(sizes, opts);
@@ -146,9 +174,10 @@ RunReport run_program(const ir::ExportedProgram& ep, const RunRequest& request) 
   } else if (request.random_inputs) {
     at::manual_seed(request.seed);
     const auto user = ep.signature.user_inputs();
+    uint64_t budget = request.max_input_bytes;
     for (size_t i = 0; i < user.size(); ++i)
       inputs.push_back(random_input(ep.graph().find(user[i]->arg.name), *user[i],
-                                    "input " + std::to_string(i) + " ('" + user[i]->arg.name + "')"));
+                                    "input " + std::to_string(i) + " ('" + user[i]->arg.name + "')", budget));
     for (size_t i = 0; i < user.size(); ++i)
       if (user[i]->arg.type == ir::SpecArgument::Type::Constant && std::holds_alternative<int64_t>(user[i]->arg.constant.v))
         inputs[i] = std::get<int64_t>(user[i]->arg.constant.v);
@@ -158,9 +187,15 @@ RunReport run_program(const ir::ExportedProgram& ep, const RunRequest& request) 
   std::vector<InputDescription> described;
   for (const auto& v : inputs) described.push_back(describe(v));
   const auto check = check_inputs(ep, described);
-  if (!check.ok()) throw std::runtime_error("inputs do not match the program:\n" + check.message());
+  if (!check.ok()) {
+    std::string all;  // one line: the CLI's errors are one line each
+    for (const auto& e : check.errors) all += (all.empty() ? "" : "; ") + e;
+    throw std::runtime_error((request.inputs_file ? request.inputs_file->string() + ": " : std::string()) +
+                             "inputs do not match the program: " + all);
+  }
 
   Interpreter interp(ep, c10::Device(request.device));
+  interp.set_allowed_ops(request.allowed_ops);
   interp.set_timing(request.time_nodes);
   if (request.progress) interp.set_progress(request.progress);
   const auto start = std::chrono::steady_clock::now();

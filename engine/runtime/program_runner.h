@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,11 @@ struct RunRequest {
   std::optional<std::filesystem::path> used_inputs_file;  // write the inputs used (e.g. random ones)
   bool time_nodes = false;
   std::function<bool(int done, int total)> progress;  // return false to cancel
+  /// Ops the user allows although they do more than compute ("aten::from_file");
+  /// any other such op makes the run fail before a node runs (refused_operators()).
+  std::set<std::string> allowed_ops;
+  /// Bytes the random inputs may take, checked before any is allocated.
+  uint64_t max_input_bytes = uint64_t(4) << 30;
 };
 
 /// What one value looks like, for reports (no LibTorch types).
@@ -56,5 +62,17 @@ bool device_available(const std::string& device, std::string* why);
 
 /// Ops the program uses that this process cannot run ("ns::op.overload (node 'x')").
 std::vector<std::string> unavailable_operators(const ir::ExportedProgram& ep);
+
+/// A call a run refuses unless the user allows its op: it touches files,
+/// processes, the network, process-wide state or raw memory.
+struct RefusedOp {
+  std::string node;    // "node 'x'", "true_graph_0/node 'x'"
+  std::string op;      // "aten::from_file": what --allow-op takes
+  std::string reason;  // "reads or writes a file"
+  std::string overload;  // "aten::from_file.default"
+  /// "node 'x' (aten::from_file.default): reads or writes a file"
+  std::string str() const { return node + " (" + overload + "): " + reason; }
+};
+std::vector<RefusedOp> refused_operators(const ir::ExportedProgram& ep, const std::set<std::string>& allowed = {});
 
 }  // namespace exportlens::runtime

@@ -7,6 +7,9 @@
 
 #include <stdexcept>
 
+#include "engine/ir/tensor_extent.h"
+#include "engine/serde/torch_save_check.h"
+
 namespace exportlens::runtime {
 namespace {
 
@@ -80,38 +83,57 @@ c10::Device to_torch(const ir::Device& d) {
   return dev;
 }
 
+namespace {
+
+constexpr int64_t kMaxImpliedZeroBytes = int64_t(16) << 20;
+
+// A torch.save'd tensor inside the archive: it must be a tensor, and the one
+// the weight's metadata declares (dtype and sizes).
+at::Tensor unpickle_payload(const ir::TensorPayload& p, const std::string& name) {
+  serde::check_torch_save(p.bytes, "weight '" + name + "'");
+  const std::vector<char> data(reinterpret_cast<const char*>(p.bytes->data()),
+                               reinterpret_cast<const char*>(p.bytes->data()) + p.bytes->size());
+  c10::IValue v;
+  try {
+    v = torch::jit::pickle_load(data);
+  } catch (const c10::Error& e) {
+    throw std::runtime_error("weight '" + name + "': unreadable pickled tensor: " + e.what_without_backtrace());
+  }
+  if (!v.isTensor()) throw std::runtime_error("weight '" + name + "' is pickled but is not a tensor");
+  at::Tensor t = v.toTensor();
+  if (t.scalar_type() != to_torch(p.meta.dtype))
+    throw std::runtime_error("weight '" + name + "': the pickled tensor is " + c10::toString(t.scalar_type()) +
+                             " but its metadata says " + std::string(ir::torch_name(p.meta.dtype)));
+  bool same_sizes = static_cast<size_t>(t.dim()) == p.meta.sizes.size();
+  for (size_t d = 0; same_sizes && d < p.meta.sizes.size(); ++d)
+    same_sizes = ir::example_value(p.meta.sizes[d]) == t.size(static_cast<int64_t>(d));
+  if (!same_sizes) throw std::runtime_error("weight '" + name + "': the pickled tensor's sizes differ from its metadata");
+  return t;
+}
+
+}  // namespace
+
 at::Tensor payload_to_tensor(const ir::TensorPayload& p, const std::string& name, const c10::Device& device) {
   if (!p.bytes) throw std::runtime_error("weight '" + name + "' has no data");
-  if (p.pickled) {
-    std::vector<char> data(reinterpret_cast<const char*>(p.bytes->data()),
-                           reinterpret_cast<const char*>(p.bytes->data()) + p.bytes->size());
-    auto v = torch::jit::pickle_load(data);
-    if (!v.isTensor()) throw std::runtime_error("weight '" + name + "' is pickled but is not a tensor");
-    return v.toTensor().to(device);
-  }
+  if (p.pickled) return unpickle_payload(p, name).to(device);
   const auto dtype = to_torch(p.meta.dtype);
+  if (auto problem = ir::layout_problem(p.meta)) throw std::runtime_error("weight '" + name + "': tensor metadata " + *problem);
+  const auto extent = ir::storage_extent(p.meta);  // elements the view reaches, overflow-checked
+  const auto needed = extent ? ir::byte_size(*extent, p.meta.dtype) : std::nullopt;
+  if (!needed) throw std::runtime_error("weight '" + name + "': its sizes and strides have no example values");
   std::vector<int64_t> sizes, strides;
-  for (const auto& s : p.meta.sizes) sizes.push_back(s.hint.value_or(0));
-  for (const auto& s : p.meta.strides) strides.push_back(s.hint.value_or(0));
-  const int64_t offset = p.meta.storage_offset.hint.value_or(0);
-  const int64_t elem = static_cast<int64_t>(c10::elementSize(dtype));
-  const int64_t stored = static_cast<int64_t>(p.bytes->size()) / elem;
-  if (static_cast<int64_t>(p.bytes->size()) % elem != 0)
-    throw std::runtime_error("weight '" + name + "': " + std::to_string(p.bytes->size()) +
-                             " bytes is not a whole number of " + c10::toString(dtype) + " elements");
-  // The highest element the view reaches must lie inside the stored bytes.
-  int64_t reach = offset;
-  bool empty = false;
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    if (sizes[i] == 0) empty = true;
-    reach += (sizes[i] - 1) * strides[i];
-  }
-  if (empty || stored == 0) return at::zeros(sizes, at::TensorOptions().dtype(dtype).device(device));
-  if (reach >= stored)
-    throw std::runtime_error("weight '" + name + "': its view needs " + std::to_string(reach + 1) +
-                             " elements but the archive stores " + std::to_string(stored));
-  auto flat = at::from_blob(const_cast<std::byte*>(p.bytes->data()), {stored}, at::TensorOptions().dtype(dtype));
-  return flat.as_strided(sizes, strides, offset).clone().to(device);
+  for (const auto& s : p.meta.sizes) sizes.push_back(*ir::example_value(s));
+  for (const auto& s : p.meta.strides) strides.push_back(*ir::example_value(s));
+  // torch writes some lifted constants as an empty file: they read as zeros,
+  // but an empty file must not make us allocate gigabytes.
+  if (p.bytes->empty() && *needed <= kMaxImpliedZeroBytes)
+    return at::zeros(sizes, at::TensorOptions().dtype(dtype).device(device));
+  if (static_cast<uint64_t>(*needed) > p.bytes->size())
+    throw std::runtime_error("weight '" + name + "': its view needs " + std::to_string(*needed) +
+                             " bytes but the archive stores " + std::to_string(p.bytes->size()));
+  if (*extent == 0) return at::empty(sizes, at::TensorOptions().dtype(dtype).device(device));
+  auto flat = at::from_blob(const_cast<std::byte*>(p.bytes->data()), {*extent}, at::TensorOptions().dtype(dtype));
+  return flat.as_strided(sizes, strides, *ir::example_value(p.meta.storage_offset)).clone().to(device);
 }
 
 }  // namespace exportlens::runtime

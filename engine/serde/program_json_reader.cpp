@@ -6,6 +6,7 @@
 
 #include "engine/ir/verifier.h"
 #include "engine/serde/json_cursor.h"
+#include "engine/serde/json_document.h"
 #include "engine/serde/pt2_reader.h"
 
 namespace exportlens::serde {
@@ -40,8 +41,10 @@ Expr parse_expr(const JsonCursor& c) {
 // Reads one graph (the top level or a cond/map branch) into a GraphModule.
 class GraphReader {
  public:
-  GraphReader(std::set<std::string>* seen_exprs, const ir::GraphSignature* signature)
-      : seen_exprs_(seen_exprs), signature_(signature) {}
+  // `node_count` is shared with the subgraph readers: the limit is on the whole program.
+  GraphReader(std::set<std::string>* seen_exprs, const ir::GraphSignature* signature, const ReadLimits& limits,
+              uint64_t* node_count)
+      : seen_exprs_(seen_exprs), signature_(signature), limits_(limits), node_count_(node_count) {}
 
   void read(const JsonCursor& g, ir::GraphModule& gm) {
     gm_ = &gm;
@@ -212,11 +215,26 @@ class GraphReader {
   // --- node creation -------------------------------------------------------
   // Nodes are filled in before they are appended, so use lists stay right
   // without re-deriving them.
-  std::unique_ptr<Node> new_node(OpKind op, const std::string& name) const {
+  std::unique_ptr<Node> new_node(OpKind op, const std::string& name) {
+    if (++*node_count_ > limits_.max_nodes)
+      throw SchemaError("the program has more than " + std::to_string(limits_.max_nodes) +
+                        " nodes (raise the limit with --limit nodes=...)");
     auto n = std::make_unique<Node>();
     n->op = op;
-    n->name = gm_->graph.unique_name(name.empty() ? "node" : name);
+    n->name = fresh_name(name.empty() ? "node" : name);
     return n;
+  }
+
+  // FX's naming: `base`, else the first free `base_1`, `base_2`, ... Nodes are
+  // only appended here, so every suffix below the one remembered per base is
+  // taken for good: n equal names cost O(n log n), not O(n^2).
+  std::string fresh_name(const std::string& base) {
+    if (!gm_->graph.find(base)) return base;
+    int64_t& suffix = next_suffix_[base];
+    std::string candidate;
+    do candidate = base + "_" + std::to_string(++suffix);
+    while (gm_->graph.find(candidate));
+    return candidate;
   }
   Node* make_node(OpKind op, const std::string& name) { return gm_->graph.append(new_node(op, name)); }
 
@@ -330,7 +348,7 @@ class GraphReader {
   Argument read_subgraph(const JsonCursor& v) {
     const auto name = v.at("name").str();
     auto sub = std::make_shared<ir::GraphModule>();
-    GraphReader inner(seen_exprs_, nullptr);
+    GraphReader inner(seen_exprs_, nullptr, limits_, node_count_);
     inner.read(v.at("graph"), *sub);
     gm_->submodules.emplace_back(name, sub);
     Node* n = make_node(OpKind::GetAttr, name);
@@ -486,6 +504,9 @@ class GraphReader {
 
   std::set<std::string>* seen_exprs_;
   const ir::GraphSignature* signature_;
+  const ReadLimits& limits_;
+  uint64_t* node_count_;
+  std::unordered_map<std::string, int64_t> next_suffix_;
   ir::GraphModule* gm_ = nullptr;
   ValueTables tables_;
   std::map<std::string, Node*> by_name_;
@@ -637,17 +658,15 @@ std::vector<ir::ModuleCallEntry> read_module_call_graph(const JsonCursor& c) {
 
 ir::TensorMeta read_tensor_meta_json(const nlohmann::ordered_json& j, const std::string& where) {
   std::set<std::string> unused;
-  GraphReader r(&unused, nullptr);
+  const ReadLimits limits;
+  uint64_t nodes = 0;
+  GraphReader r(&unused, nullptr, limits, &nodes);
   return r.read_tensor_meta(JsonCursor(j, where));
 }
 
-ir::ExportedProgram parse_program_json(const std::string& json_text, const std::string& label) {
-  nlohmann::ordered_json doc;
-  try {
-    doc = nlohmann::ordered_json::parse(json_text);
-  } catch (const nlohmann::ordered_json::parse_error& e) {
-    throw Pt2Error(label + ": invalid JSON at byte " + std::to_string(e.byte) + ": " + e.what());
-  }
+ir::ExportedProgram parse_program_json(const std::string& json_text, const std::string& label,
+                                       const ReadLimits& limits) {
+  const nlohmann::ordered_json doc = parse_json_document(json_text, label, limits);
   try {
     const JsonCursor root(doc, label);
     ir::ExportedProgram ep;
@@ -664,7 +683,8 @@ ir::ExportedProgram parse_program_json(const std::string& json_text, const std::
     const auto gm = root.at("graph_module");
     ep.signature = read_signature(gm.at("signature"));
     std::set<std::string> seen;
-    GraphReader(&seen, &ep.signature).read(gm.at("graph"), ep.graph_module);
+    uint64_t nodes = 0;
+    GraphReader(&seen, &ep.signature, limits, &nodes).read(gm.at("graph"), ep.graph_module);
     if (root.has("range_constraints")) ep.range_constraints = read_range_constraints(root.at("range_constraints"), seen);
     if (gm.has("module_call_graph")) ep.module_call_graph = read_module_call_graph(gm.at("module_call_graph"));
     if (root.has("verifiers"))
@@ -674,7 +694,8 @@ ir::ExportedProgram parse_program_json(const std::string& json_text, const std::
         ep.guards_code.push_back(root.at("guards_code").at(i).str());
     return ep;
   } catch (const SchemaError& e) {
-    throw Pt2Error(e.what());
+    const std::string what = e.what();
+    throw Pt2Error(what.rfind(label, 0) == 0 ? what : label + ": " + what);
   } catch (const std::invalid_argument& e) {
     throw Pt2Error(label + ": " + e.what());
   }

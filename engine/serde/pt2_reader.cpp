@@ -7,6 +7,7 @@
 
 #include "engine/ir/verifier.h"
 #include "engine/serde/json_cursor.h"
+#include "engine/serde/json_document.h"
 #include "engine/serde/zip_archive.h"
 
 namespace exportlens::serde {
@@ -49,16 +50,14 @@ Layout find_layout(const ZipArchive& zip) {
 using PayloadList = std::vector<std::pair<std::string, ir::TensorPayload>>;
 
 // Reads a payload config and its files; entries sharing a file share bytes.
-PayloadList read_payloads(const ZipArchive& zip, const std::string& dir, const std::string& config_name) {
+// Without `options.load_weights` the files are checked to exist, not read.
+PayloadList read_payloads(const ZipArchive& zip, const std::string& dir, const std::string& config_name,
+                          const ReadOptions& options) {
   PayloadList out;
   const std::string config_path = dir + config_name;
   if (!zip.contains(config_path)) return out;
-  nlohmann::ordered_json doc;
-  try {
-    doc = nlohmann::ordered_json::parse(zip.read_text(config_path));
-  } catch (const nlohmann::ordered_json::parse_error& e) {
-    throw Pt2Error(zip.path().string() + ": " + config_path + ": invalid JSON: " + e.what());
-  }
+  const auto doc = parse_json_document(zip.read_text(config_path), zip.path().string() + ": " + config_path,
+                                       options.limits);
   std::map<std::string, std::shared_ptr<const std::vector<std::byte>>> files;
   const JsonCursor root(doc, config_path);
   const auto config = root.at("config");
@@ -72,9 +71,11 @@ PayloadList read_payloads(const ZipArchive& zip, const std::string& dir, const s
     if (item.has("tensor_meta")) p.meta = read_tensor_meta_json(item.at("tensor_meta").json(), item.path() + ".tensor_meta");
     if (!zip.contains(dir + file))
       throw Pt2Error(zip.path().string() + ": weight '" + key + "' is missing: no entry " + dir + file);
-    auto& bytes = files[file];
-    if (!bytes) bytes = std::make_shared<const std::vector<std::byte>>(zip.read(dir + file));
-    p.bytes = bytes;
+    if (options.load_weights) {
+      auto& bytes = files[file];
+      if (!bytes) bytes = std::make_shared<const std::vector<std::byte>>(zip.read(dir + file));
+      p.bytes = bytes;
+    }
     out.emplace_back(key, std::move(p));
   }
   return out;
@@ -91,35 +92,57 @@ Pt2Contents list_pt2(const std::filesystem::path& path) {
   }
 }
 
-ir::ExportedProgram read_pt2(const std::filesystem::path& path, const std::string& model_name) {
+namespace {
+
+ir::ExportedProgram read_archive(const std::filesystem::path& path, const std::string& model_name,
+                               const ReadOptions& options) {
+  ZipArchive zip(path, options.limits);
+  const Layout layout = find_layout(zip);
+  std::string model = model_name;
+  if (model.empty()) {
+    const bool has_default = std::find(layout.models.begin(), layout.models.end(), "model") != layout.models.end();
+    model = has_default ? "model" : layout.models.front();
+  } else if (std::find(layout.models.begin(), layout.models.end(), model) == layout.models.end()) {
+    throw Pt2Error(path.string() + ": no program named '" + model + "' in the archive");
+  }
+  const std::string json_entry = layout.prefix + "models/" + model + ".json";
+  ir::ExportedProgram ep = parse_program_json(
+      zip.read_text(json_entry), path.string() + ": " + json_entry.substr(layout.prefix.size()), options.limits);
+  ep.name = model;
   try {
-    ZipArchive zip(path);
-    const Layout layout = find_layout(zip);
-    std::string model = model_name;
-    if (model.empty()) {
-      const bool has_default = std::find(layout.models.begin(), layout.models.end(), "model") != layout.models.end();
-      model = has_default ? "model" : layout.models.front();
-    } else if (std::find(layout.models.begin(), layout.models.end(), model) == layout.models.end()) {
-      throw Pt2Error(path.string() + ": no program named '" + model + "' in the archive");
-    }
-    const std::string json_entry = layout.prefix + "models/" + model + ".json";
-    ir::ExportedProgram ep = parse_program_json(zip.read_text(json_entry), path.string() + ": " + json_entry.substr(layout.prefix.size()));
-    ep.name = model;
-    try {
-      ep.state_dict = read_payloads(zip, layout.prefix + "data/weights/", model + "_weights_config.json");
-      ep.constants = read_payloads(zip, layout.prefix + "data/constants/", model + "_constants_config.json");
-    } catch (const SchemaError& e) {
-      throw Pt2Error(path.string() + ": " + e.what());
-    }
-    const auto findings = ir::verify(ep);
-    if (!findings.empty()) {
-      std::string msg = path.string() + ": ill-formed program:";
-      for (const auto& f : findings) msg += "\n  " + f.str();
-      throw Pt2Error(msg);
-    }
-    return ep;
+    ep.state_dict = read_payloads(zip, layout.prefix + "data/weights/", model + "_weights_config.json", options);
+    ep.constants = read_payloads(zip, layout.prefix + "data/constants/", model + "_constants_config.json", options);
+  } catch (const SchemaError& e) {
+    throw Pt2Error(path.string() + ": " + e.what());
+  }
+  const auto findings = ir::verify(ep);
+  if (!findings.empty()) {
+    // One line: the first findings, and how many more there are.
+    std::string msg = path.string() + ": ill-formed program: ";
+    constexpr size_t kShown = 3;
+    for (size_t i = 0; i < findings.size() && i < kShown; ++i) msg += (i ? "; " : "") + findings[i].str();
+    if (findings.size() > kShown) msg += "; and " + std::to_string(findings.size() - kShown) + " more";
+    throw Pt2Error(msg);
+  }
+  return ep;
+}
+
+}  // namespace
+
+ir::ExportedProgram read_pt2(const std::filesystem::path& path, const std::string& model_name,
+                             const ReadOptions& options) {
+  try {
+    return read_archive(path, model_name, options);
   } catch (const ArchiveError& e) {
     throw Pt2Error(e.what());
+  } catch (const Pt2Error&) {
+    throw;
+  } catch (const std::bad_alloc&) {
+    throw Pt2Error(path.string() + ": out of memory while reading (a size in the file is larger than this machine can hold)");
+  } catch (const nlohmann::ordered_json::exception& e) {
+    throw Pt2Error(path.string() + ": malformed program JSON (" + std::string(e.what()).substr(0, 200) + ")");
+  } catch (const std::length_error&) {
+    throw Pt2Error(path.string() + ": a size in the file is too large");
   }
 }
 

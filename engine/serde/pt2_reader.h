@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/ir/exported_program.h"
+#include "engine/serde/read_limits.h"
 
 namespace exportlens::serde {
 
@@ -24,13 +25,23 @@ struct Pt2Contents {
   std::vector<std::string> model_names;  // "model", ...
 };
 
+struct ReadOptions {
+  ReadLimits limits;
+  /// false: weights and constants are listed and their entries checked, but
+  /// not inflated (TensorPayload::bytes stays null) — enough to print,
+  /// summarize, solve or lower a program; running it needs them.
+  bool load_weights = true;
+};
+
 /// Lists the programs inside an archive.
 Pt2Contents list_pt2(const std::filesystem::path& path);
 
 /// Reads one program ("model" by default, or the only one) and verifies it.
-ir::ExportedProgram read_pt2(const std::filesystem::path& path, const std::string& model_name = "");
+ir::ExportedProgram read_pt2(const std::filesystem::path& path, const std::string& model_name = "",
+                             const ReadOptions& options = {});
 
 /// Parses the program JSON (models/<name>.json) alone; weights are left empty.
-ir::ExportedProgram parse_program_json(const std::string& json_text, const std::string& label);
+ir::ExportedProgram parse_program_json(const std::string& json_text, const std::string& label,
+                                       const ReadLimits& limits = {});
 
 }  // namespace exportlens::serde

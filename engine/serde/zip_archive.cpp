@@ -28,7 +28,8 @@ std::string hex_offset(uint64_t off) {
 
 }  // namespace
 
-ZipArchive::ZipArchive(std::filesystem::path path) : path_(std::move(path)), label_(path_.string()) {
+ZipArchive::ZipArchive(std::filesystem::path path, const ReadLimits& limits)
+    : path_(std::move(path)), label_(path_.string()), limits_(limits) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path_, ec))
     throw ArchiveError(label_ + ": no such file");
@@ -39,13 +40,14 @@ ZipArchive::ZipArchive(std::filesystem::path path) : path_(std::move(path)), lab
   index();
 }
 
-ZipArchive::ZipArchive(std::shared_ptr<const std::vector<std::byte>> bytes, std::string label)
-    : label_(std::move(label)), memory_(std::move(bytes)) {
+ZipArchive::ZipArchive(std::shared_ptr<const std::vector<std::byte>> bytes, std::string label, const ReadLimits& limits)
+    : label_(std::move(label)), limits_(limits), memory_(std::move(bytes)) {
   size_ = memory_->size();
   index();
 }
 
 void ZipArchive::read_at(uint64_t offset, void* out, size_t n, const char* what) const {
+  if (n == 0 && offset <= size_) return;  // an empty entry: `out` may be null
   if (offset > size_ || n > size_ - offset)
     throw ArchiveError(label_ + ": truncated archive: " + what + " at offset " + hex_offset(offset) +
                        " runs past the end of the file (" + std::to_string(size_) + " bytes)");
@@ -138,37 +140,67 @@ const ZipArchive::Entry* ZipArchive::find(const std::string& name) const {
   return it == index_.end() ? nullptr : &entries_[it->second];
 }
 
+void ZipArchive::check_budget(const Entry& en) const {
+  const std::string what = label_ + ": entry '" + en.name + "'";
+  if (en.method != 0 && en.method != 8)
+    throw ArchiveError(what + " uses unsupported compression method " + std::to_string(en.method));
+  if (en.uncompressed_size > limits_.max_entry_bytes)
+    throw ArchiveError(what + " declares " + std::to_string(en.uncompressed_size) + " bytes, over the limit of " +
+                       std::to_string(limits_.max_entry_bytes) + " (raise it with --limit entry-bytes=...)");
+  if (en.method == 0 && en.uncompressed_size != en.compressed_size)
+    throw ArchiveError(what + " is stored uncompressed but declares " + std::to_string(en.compressed_size) +
+                       " stored and " + std::to_string(en.uncompressed_size) + " inflated bytes");
+  if (en.method == 8 && en.uncompressed_size / std::max<uint64_t>(en.compressed_size, 1) > limits_.max_compression_ratio)
+    throw ArchiveError(what + " inflates " + std::to_string(en.compressed_size) + " bytes to " +
+                       std::to_string(en.uncompressed_size) + ", a ratio over the limit of " +
+                       std::to_string(limits_.max_compression_ratio) + " (raise it with --limit ratio=...)");
+  if (en.uncompressed_size > limits_.max_total_bytes - std::min(inflated_total_, limits_.max_total_bytes))
+    throw ArchiveError(what + ": the archive's entries inflate to more than the limit of " +
+                       std::to_string(limits_.max_total_bytes) + " bytes (raise it with --limit total-bytes=...)");
+}
+
+// Inflates into exactly the declared size; a stream that would write more, or
+// ends short, is corrupt. zlib takes at most 4 GiB per call, hence the chunks.
+std::vector<std::byte> ZipArchive::inflate(const Entry& en, const std::vector<std::byte>& raw) const {
+  std::vector<std::byte> out(en.uncompressed_size);
+  z_stream zs{};
+  if (inflateInit2(&zs, -MAX_WBITS) != Z_OK) throw ArchiveError(label_ + ": zlib init failed");
+  constexpr uint64_t kChunk = uint64_t(1) << 30;
+  auto* in = reinterpret_cast<Bytef*>(const_cast<std::byte*>(raw.data()));
+  auto* dst = reinterpret_cast<Bytef*>(out.data());
+  zs.next_in = in;
+  zs.next_out = dst;
+  int rc = Z_OK;
+  while (rc == Z_OK) {
+    const uint64_t in_done = zs.next_in - in, out_done = zs.next_out - dst;
+    if (zs.avail_in == 0) zs.avail_in = static_cast<uInt>(std::min<uint64_t>(kChunk, raw.size() - in_done));
+    if (zs.avail_out == 0) zs.avail_out = static_cast<uInt>(std::min<uint64_t>(kChunk, out.size() - out_done));
+    rc = ::inflate(&zs, Z_NO_FLUSH);  // Z_BUF_ERROR: input ended early or output full
+  }
+  const uint64_t produced = zs.next_out - dst;
+  inflateEnd(&zs);
+  if (rc != Z_STREAM_END || produced != out.size())
+    throw ArchiveError(label_ + ": corrupt compressed data in '" + en.name + "'");
+  return out;
+}
+
 std::vector<std::byte> ZipArchive::read(const std::string& name) const {
   const Entry* en = find(name);
   if (!en) throw ArchiveError(label_ + ": missing entry '" + name + "'");
+  check_budget(*en);
   unsigned char lh[30];
   read_at(en->local_header_offset, lh, 30, ("local header of '" + name + "'").c_str());
   if (le32(lh) != kLocalHeader)
     throw ArchiveError(label_ + ": corrupt local header of '" + name + "' at " + hex_offset(en->local_header_offset));
   const uint64_t data_off = en->local_header_offset + 30 + le16(lh + 26) + le16(lh + 28);
+  if (data_off > size_ || en->compressed_size > size_ - data_off)
+    throw ArchiveError(label_ + ": truncated archive: data of '" + name + "' (" + std::to_string(en->compressed_size) +
+                       " bytes at offset " + hex_offset(data_off) + ") runs past the end of the file (" +
+                       std::to_string(size_) + " bytes)");
   std::vector<std::byte> raw(en->compressed_size);
   read_at(data_off, raw.data(), raw.size(), ("data of '" + name + "'").c_str());
-  std::vector<std::byte> out;
-  if (en->method == 0) {
-    out = std::move(raw);
-  } else if (en->method == 8) {
-    out.resize(en->uncompressed_size);
-    z_stream zs{};
-    if (inflateInit2(&zs, -MAX_WBITS) != Z_OK) throw ArchiveError(label_ + ": zlib init failed");
-    zs.next_in = reinterpret_cast<Bytef*>(raw.data());
-    zs.avail_in = static_cast<uInt>(raw.size());
-    zs.next_out = reinterpret_cast<Bytef*>(out.data());
-    zs.avail_out = static_cast<uInt>(out.size());
-    const int rc = inflate(&zs, Z_FINISH);
-    inflateEnd(&zs);
-    if (rc != Z_STREAM_END || zs.total_out != out.size())
-      throw ArchiveError(label_ + ": corrupt compressed data in '" + name + "'");
-  } else {
-    throw ArchiveError(label_ + ": entry '" + name + "' uses unsupported compression method " +
-                       std::to_string(en->method));
-  }
-  if (out.size() != en->uncompressed_size)
-    throw ArchiveError(label_ + ": size mismatch in '" + name + "'");
+  std::vector<std::byte> out = en->method == 0 ? std::move(raw) : inflate(*en, raw);
+  inflated_total_ += out.size();
   const uLong crc = crc32_z(crc32(0L, Z_NULL, 0), reinterpret_cast<const Bytef*>(out.data()), out.size());
   if (crc != en->crc32) throw ArchiveError(label_ + ": CRC mismatch in '" + name + "' (corrupt archive)");
   return out;

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/serde/read_limits.h"
+
 namespace exportlens::serde {
 
 /// Raised for any problem reading an archive; what() names the file and place.
@@ -32,22 +34,28 @@ class ZipArchive {
   };
 
   /// Opens and indexes the archive; throws ArchiveError if it is not a readable zip.
-  explicit ZipArchive(std::filesystem::path path);
+  explicit ZipArchive(std::filesystem::path path, const ReadLimits& limits = {});
   /// Indexes an archive held in memory (e.g. a torch.save payload inside a .pt2).
-  ZipArchive(std::shared_ptr<const std::vector<std::byte>> bytes, std::string label);
+  ZipArchive(std::shared_ptr<const std::vector<std::byte>> bytes, std::string label, const ReadLimits& limits = {});
 
   const std::filesystem::path& path() const { return path_; }
   const std::vector<Entry>& entries() const { return entries_; }
   bool contains(const std::string& name) const { return index_.count(name) != 0; }
   const Entry* find(const std::string& name) const;
-  /// The entry's bytes, decompressed and CRC-checked.
+  /// The entry's bytes, decompressed and CRC-checked. The entry's declared
+  /// sizes are checked against the file and the limits before anything is
+  /// allocated; inflating never writes past the declared size.
   std::vector<std::byte> read(const std::string& name) const;
   std::string read_text(const std::string& name) const;
 
  private:
   void index();
   void read_at(uint64_t offset, void* out, size_t n, const char* what) const;
+  void check_budget(const Entry& en) const;
+  std::vector<std::byte> inflate(const Entry& en, const std::vector<std::byte>& raw) const;
   uint64_t size_ = 0;
+  ReadLimits limits_;
+  mutable uint64_t inflated_total_ = 0;
   std::filesystem::path path_;
   std::string label_;
   std::shared_ptr<const std::vector<std::byte>> memory_;

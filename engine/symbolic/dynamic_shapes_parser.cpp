@@ -5,8 +5,10 @@
 #include <cctype>
 #include <functional>
 #include <memory>
+#include <set>
 
 #include "engine/symbolic/dynamic_shapes_spec.h"
+#include "engine/symbolic/nesting_guard.h"
 
 namespace exportlens::symbolic {
 
@@ -118,6 +120,8 @@ std::vector<Token> tokenize(std::string_view src) {
 
 // ---- values ---------------------------------------------------------------------
 
+struct DictEntry;  // a dict's key and value; complete after Value (clang needs that)
+
 struct Value {
   enum class Type { None, Int, Bool, Str, Dim, Derived, Hint, HintFactory, Tuple, List, Dict, DimClass, DimsFn, Module };
   Type type = Type::None;
@@ -127,8 +131,12 @@ struct Value {
   int64_t coeff = 1, offset = 0;  // Derived
   DimSpec hint;         // Hint / HintFactory
   std::vector<Value> items;                        // Tuple / List
-  std::vector<std::pair<Value, Value>> entries;    // Dict
+  std::vector<DictEntry> entries;                  // Dict
   int line = 0, column = 0;
+};
+
+struct DictEntry {
+  Value key, value;
 };
 
 std::string describe(const Value& v) {
@@ -272,7 +280,7 @@ class Evaluator {
         old = v;
         return;
       }
-    it->second.entries.emplace_back(key, v);
+    it->second.entries.push_back({key, v});
   }
 
   static bool same_key(const Value& a, const Value& b) {
@@ -303,13 +311,16 @@ class Evaluator {
     return v;
   }
 
+  // Brackets, calls and unary minus all recurse through here.
   Value unary() {
+    const NestingGuard nesting(depth_);
+    if (nesting.too_deep()) fail(peek(), "nested more than " + std::to_string(kMaxParseNesting) + " levels deep");
     if (is_op("-")) {
       const Token& op = next();
       Value v = unary();
       if (v.type != Value::Type::Int)
         fail(op, "cannot negate " + describe(v) + " (only increasing linear operations A*dim + B with A > 0)");
-      v.integer = -v.integer;
+      if (__builtin_sub_overflow(int64_t(0), v.integer, &v.integer)) fail(op, "integer overflow");
       return v;
     }
     return postfix();
@@ -378,14 +389,16 @@ class Evaluator {
       found.column = t.column;
       return found;
     }
-    if (const Token* f = comprehension_ahead(); f && !vars_.count(t.text))
-      fail(*f, "comprehensions are not supported; list the dimensions explicitly");
     if (t.text == "Dim") v.type = Value::Type::DimClass;
     else if (t.text == "dims") v.type = Value::Type::DimsFn;
     else if (t.text == "torch" || t.text == "export") {
       v.type = Value::Type::Module;
       v.text = t.text == "torch" ? "torch" : "torch.export";
     } else {
+      // Only an undefined name looks ahead (once, as it fails): the scan is
+      // linear, and doing it for every name made long specs quadratic.
+      if (const Token* f = comprehension_ahead())
+        fail(*f, "comprehensions are not supported; list the dimensions explicitly");
       fail(t, "name '" + t.text + "' is not defined (define Dims before using them, e.g. " + t.text + " = Dim(\"" +
                   t.text + "\"))");
     }
@@ -590,7 +603,7 @@ class Evaluator {
       Value val = expression();
       if (peek().type == Token::Type::Name && peek().text == "for")
         fail(peek(), "comprehensions are not supported; list the dimensions explicitly");
-      v.entries.emplace_back(key, val);
+      v.entries.push_back({key, val});
       if (is_op(",")) {
         ++pos_;
         continue;
@@ -608,7 +621,10 @@ class Evaluator {
     const bool a_int = a.type == Value::Type::Int, b_int = b.type == Value::Type::Int;
     if (a_int && b_int) {
       v.type = Value::Type::Int;
-      v.integer = op.text == "+" ? a.integer + b.integer : op.text == "-" ? a.integer - b.integer : a.integer * b.integer;
+      const bool overflow = op.text == "+"   ? __builtin_add_overflow(a.integer, b.integer, &v.integer)
+                            : op.text == "-" ? __builtin_sub_overflow(a.integer, b.integer, &v.integer)
+                                             : __builtin_mul_overflow(a.integer, b.integer, &v.integer);
+      if (overflow) fail(op, "integer overflow");
       return v;
     }
     const bool a_dim = a.type == Value::Type::Dim || a.type == Value::Type::Derived;
@@ -628,10 +644,12 @@ class Evaluator {
         fail(op, "Attempted to multiply " + std::to_string(k.integer) + " with " + d.dim.name +
                      ", where a positive integer was expected. (Only increasing linear operations with integer "
                      "coefficients are supported.)");
-      v.coeff *= k.integer;
-      v.offset *= k.integer;
+      if (__builtin_mul_overflow(v.coeff, k.integer, &v.coeff) || __builtin_mul_overflow(v.offset, k.integer, &v.offset))
+        fail(op, "integer overflow in the derived Dim's coefficients");
     } else {
-      v.offset += op.text == "+" ? k.integer : -k.integer;
+      const bool overflow = op.text == "+" ? __builtin_add_overflow(v.offset, k.integer, &v.offset)
+                                           : __builtin_sub_overflow(v.offset, k.integer, &v.offset);
+      if (overflow) fail(op, "integer overflow in the derived Dim's offset");
     }
     if (v.coeff == 1 && v.offset == 0) {
       v.type = Value::Type::Dim;  // dx + 0
@@ -716,22 +734,24 @@ class Evaluator {
                             describe(v));
     }
     // Keep the Dims this spec uses, in declaration order.
-    std::vector<std::string> used;
+    std::set<std::string> used;
     for (const auto& [name, in] : s.inputs)
       for (const auto& [i, d] : in.dims)
-        if (!d.dim.empty()) used.push_back(d.dim);
+        if (!d.dim.empty()) used.insert(d.dim);
+    const std::set<std::string> conflicting(conflicts_.begin(), conflicts_.end());
     for (const std::string& n : dim_order_) {
-      if (std::find(used.begin(), used.end(), n) == used.end()) continue;
+      if (!used.count(n)) continue;
       s.dims.emplace(n, dims_.at(n));
       s.dim_order.push_back(n);
       s.variable_of[n] = variable_of_.count(n) ? variable_of_.at(n) : n;
-      if (std::find(conflicts_.begin(), conflicts_.end(), n) != conflicts_.end()) s.conflicts.push_back(n);
+      if (conflicting.count(n)) s.conflicts.push_back(n);
     }
     return s;
   }
 
   std::vector<Token> toks_;
   size_t pos_ = 0;
+  int depth_ = 0;
   std::map<std::string, Value> vars_;
   std::map<std::string, DimDecl> dims_;
   std::vector<std::string> dim_order_;

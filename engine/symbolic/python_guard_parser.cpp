@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "engine/symbolic/nesting_guard.h"
+
 namespace exportlens::symbolic {
 
 namespace {
@@ -19,8 +21,10 @@ class Parser {
 
  private:
   [[noreturn]] void fail(const std::string& what) const {
-    throw GuardParseError("cannot read recorded guard \"" + std::string(s_) + "\" at column " +
-                          std::to_string(p_ + 1) + ": " + what);
+    // A guard from a file can be any length: quote at most 80 characters of it.
+    const std::string shown = s_.size() <= 80 ? std::string(s_) : std::string(s_.substr(0, 77)) + "...";
+    throw GuardParseError("cannot read recorded guard \"" + shown + "\" at column " + std::to_string(p_ + 1) + ": " +
+                          what);
   }
   void skip() {
     while (p_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[p_]))) ++p_;
@@ -39,7 +43,14 @@ class Parser {
     if (!eat(tok)) fail("expected '" + std::string(tok) + "'");
   }
 
+  // Parentheses, not and unary minus recurse; each passes through here.
+  void check_nesting(const NestingGuard& nesting) const {
+    if (nesting.too_deep()) fail("nested more than " + std::to_string(kMaxParseNesting) + " levels deep");
+  }
+
   Expr or_expr() {
+    const NestingGuard nesting(depth_);
+    check_nesting(nesting);
     std::vector<Expr> terms{and_expr()};
     while (eat("or")) terms.push_back(and_expr());
     return terms.size() == 1 ? terms[0] : Expr::logical_or(terms);
@@ -50,6 +61,8 @@ class Parser {
     return terms.size() == 1 ? terms[0] : Expr::logical_and(terms);
   }
   Expr not_expr() {
+    const NestingGuard nesting(depth_);
+    check_nesting(nesting);
     if (eat("not")) return Expr::logical_not(not_expr());
     return comparison();
   }
@@ -101,6 +114,8 @@ class Parser {
     }
   }
   Expr unary() {
+    const NestingGuard nesting(depth_);
+    check_nesting(nesting);
     if (eat("-")) return -unary();
     if (eat("+")) return unary();
     return atom();
@@ -116,7 +131,10 @@ class Parser {
     if (std::isdigit(static_cast<unsigned char>(s_[p_]))) {
       size_t q = p_;
       while (q < s_.size() && std::isdigit(static_cast<unsigned char>(s_[q]))) ++q;
-      const int64_t v = std::stoll(std::string(s_.substr(p_, q - p_)));
+      int64_t v = 0;
+      for (size_t k = p_; k < q; ++k)
+        if (__builtin_mul_overflow(v, int64_t(10), &v) || __builtin_add_overflow(v, int64_t(s_[k] - '0'), &v))
+          fail("an integer that does not fit in 64 bits");
       p_ = q;
       return Expr(v);
     }
@@ -164,6 +182,7 @@ class Parser {
 
   std::string_view s_;
   size_t p_ = 0;
+  int depth_ = 0;
 };
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "engine/symbolic/expr_node.h"
+#include "engine/symbolic/nesting_guard.h"
 #include "engine/symbolic/parsers.h"
 
 namespace exportlens::symbolic {
@@ -30,6 +31,7 @@ class SreprParser {
  private:
   std::string_view text_;
   size_t pos_ = 0;
+  int depth_ = 0;
 
   [[noreturn]] void fail(const std::string& expected, size_t at) const {
     std::string found = at < text_.size() ? "'" + std::string(text_.substr(at, 12)) + "'" : "end of input";
@@ -121,6 +123,10 @@ class SreprParser {
   }
 
   Expr expression() {
+    const NestingGuard nesting(depth_);
+    if (nesting.too_deep())
+      throw std::invalid_argument("parse_srepr: at offset " + std::to_string(pos_) + ": nested more than " +
+                                  std::to_string(kMaxParseNesting) + " levels deep");
     skip_space();
     const size_t start = pos_;
     if (accept('-')) {

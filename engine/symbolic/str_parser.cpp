@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "engine/symbolic/expr_node.h"
+#include "engine/symbolic/nesting_guard.h"
 #include "engine/symbolic/parsers.h"
 
 namespace exportlens::symbolic {
@@ -86,6 +87,7 @@ class StrParser {
  private:
   std::vector<Token> tokens_;
   size_t at_ = 0;
+  int depth_ = 0;
 
   const Token& peek() const { return tokens_[at_]; }
   const Token& next() { return tokens_[at_++]; }
@@ -107,6 +109,8 @@ class StrParser {
   }
 
   Expr expression(int min_power) {
+    const NestingGuard nesting(depth_);
+    if (nesting.too_deep()) fail("at most " + std::to_string(kMaxParseNesting) + " levels of nesting");
     Expr left = prefix();
     while (true) {
       const Token& op = peek();

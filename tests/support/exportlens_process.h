@@ -12,13 +12,18 @@ struct ProcessResult {
   QString out, err;
 };
 
-inline ProcessResult run_exportlens(const QStringList& args) {
-  QProcess p;
+/// This process's environment without a display or a Qt platform.
+inline QProcessEnvironment headless_environment() {
   auto env = QProcessEnvironment::systemEnvironment();
   env.remove("DISPLAY");
   env.remove("WAYLAND_DISPLAY");
   env.remove("QT_QPA_PLATFORM");
-  p.setProcessEnvironment(env);
+  return env;
+}
+
+inline ProcessResult run_exportlens(const QStringList& args) {
+  QProcess p;
+  p.setProcessEnvironment(headless_environment());
   p.start(EXPORTLENS_BINARY, args);
   if (!p.waitForFinished(120000)) qFatal("exportlens %s did not finish", qPrintable(args.join(' ')));
   return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),

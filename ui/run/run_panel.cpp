@@ -10,6 +10,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRadioButton>
@@ -28,6 +29,7 @@
 #include "ui/run/node_times_model.h"
 #include "ui/run/run_outputs_model.h"
 #include "ui/run/run_worker.h"
+#include "engine/runtime/program_runner.h"
 
 namespace exportlens::ui {
 namespace {
@@ -184,7 +186,33 @@ QString RunPanel::messageText() const { return message_->text(); }
 
 void RunPanel::runNow() {
   remember();
-  worker_->start(program_, settings());
+  RunSettings s = settings();
+  if (!approveRefusedOps(s)) return;
+  worker_->start(program_, s);
+}
+
+// A downloaded program may call ops that read files or change process-wide
+// state: the runtime refuses them unless the user says yes here.
+bool RunPanel::approveRefusedOps(RunSettings& s) {
+  if (!program_ || !program_->program) return true;
+  const auto refused = runtime::refused_operators(*program_->program);
+  if (refused.empty()) return true;
+  QStringList lines, ops;
+  for (const auto& r : refused) {
+    lines << QString::fromStdString(r.str());
+    if (!ops.contains(QString::fromStdString(r.op))) ops << QString::fromStdString(r.op);
+  }
+  const bool yes = approve_ops_ ? approve_ops_(lines)
+                                : QMessageBox::warning(this, tr("Run this program?"),
+                                                       tr("This program calls operators that do more than compute on "
+                                                          "tensors. Run them only if you trust where the file came from."),
+                                                       QMessageBox::Yes | QMessageBox::No, QMessageBox::No) == QMessageBox::Yes;
+  if (!yes) {
+    showMessage(tr("Run refused: %1").arg(lines.join(QStringLiteral("; "))), true);
+    return false;
+  }
+  s.allowedOps = ops;
+  return true;
 }
 
 void RunPanel::remember() const {

@@ -5,6 +5,8 @@
 // runs), the total time and the per-node times, which can also tint the canvas.
 #include <QWidget>
 
+#include <functional>
+
 #include "ui/core/loaded_program.h"
 #include "ui/run/run_outcome.h"
 
@@ -46,6 +48,12 @@ class RunPanel : public QWidget {
   /// The last finished outcome (empty before the first).
   const RunOutcome& lastOutcome() const { return last_; }
 
+  /// Asked before a run of a program calling ops that do more than compute
+  /// (each line: node, op, what it does); true runs it with those ops allowed.
+  /// The default asks the user in a dialog.
+  using OpApproval = std::function<bool(const QStringList& refused)>;
+  void setOpApproval(OpApproval approval) { approve_ops_ = std::move(approval); }
+
  public slots:
   void runNow();
 
@@ -68,7 +76,10 @@ class RunPanel : public QWidget {
   void publishHeat();
   void remember() const;
 
+  bool approveRefusedOps(RunSettings& settings);
+
   RunWorker* worker_;
+  OpApproval approve_ops_;
   LoadedProgramPtr program_;
   RunOutcome last_;
   RunOutputsModel* outputs_;

@@ -3,6 +3,7 @@
 // device.
 #include <QMetaType>
 #include <QString>
+#include <QStringList>
 
 #include <cstdint>
 
@@ -16,6 +17,9 @@ struct RunSettings {
   /// "cpu", "cuda". A successful run off the CPU is followed by a CPU run
   /// on the same inputs, the reference its outputs are compared with.
   QString device = QStringLiteral("cpu");
+  /// Ops the user allowed for this run although they do more than compute
+  /// ("aten::from_file"); the runtime refuses any other such op.
+  QStringList allowedOps;
 
   bool onCpu() const { return device == QLatin1String("cpu"); }
 };

@@ -28,6 +28,7 @@ void run_job(const JobContext& context, const LoadedProgram& program, RunOutcome
   QTemporaryDir scratch;  // the inputs used, for the reference run
   runtime::RunRequest request;
   request.device = settings.device.toStdString();
+  for (const QString& op : settings.allowedOps) request.allowed_ops.insert(op.toStdString());
   if (settings.inputs == RunSettings::Inputs::File) {
     request.inputs_file = to_path(settings.inputsFile);
   } else {
@@ -41,6 +42,7 @@ void run_job(const JobContext& context, const LoadedProgram& program, RunOutcome
   if (!with_reference) return;
   runtime::RunRequest reference;
   reference.inputs_file = to_path(used_inputs);
+  reference.allowed_ops = request.allowed_ops;
   try {
     outcome.reference =
         run_once(context, program, reference, 60, 100, QObject::tr("Running on the CPU for reference…"));

@@ -4,6 +4,7 @@
 #include <QIcon>
 
 #include "ui/shell/main_window.h"
+#include "ui/shell/library_loading.h"
 
 namespace exportlens::ui {
 
@@ -13,6 +14,7 @@ int run_gui(int argc, char** argv, const std::optional<std::string>& file, GuiSt
   QApplication::setApplicationName(QStringLiteral("ExportLens"));
   QApplication::setApplicationDisplayName(QStringLiteral("ExportLens"));
   MainWindow window;
+  window.setLibraryApproval([&window](const QString& path) { return confirm_library_load(&window, path); });
   window.show();
   if (file) {
     window.openFile(QString::fromStdString(*file));

@@ -6,6 +6,7 @@
 #include <QMainWindow>
 #include <QString>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -65,6 +66,9 @@ class MainWindow : public QMainWindow {
   QTableView* guardsTable() const { return guards_table_; }
   RunWorker* runWorker() const { return run_worker_; }
   RunPanel* runPanel() const { return run_panel_; }
+  /// Asked before a model library is loaded (its code runs in this process);
+  /// false leaves it unloaded. The application asks the user (confirm_library_load).
+  void setLibraryApproval(std::function<bool(const QString& path)> approval) { library_approval_ = std::move(approval); }
   QAction* runAction() const { return run_action_; }
   QComboBox* toolbarDeviceBox() const { return toolbar_device_; }
   /// The IR-level switch, provenance, expansions, histogram and compare tab (ir_levels_ui.h).
@@ -169,6 +173,7 @@ class MainWindow : public QMainWindow {
   ViolationsPanel* violations_panel_ = nullptr;
   RunWorker* run_worker_ = nullptr;
   RunPanel* run_panel_ = nullptr;
+  std::function<bool(const QString&)> library_approval_;
   QDockWidget* guards_dock_ = nullptr;
   QDockWidget* violations_dock_ = nullptr;
   QDockWidget* shapes_dock_ = nullptr;

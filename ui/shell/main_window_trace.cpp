@@ -36,6 +36,7 @@
 #include "ui/shapes/spec_session.h"
 #include "ui/shapes/violations_panel.h"
 #include "ui/shell/main_window.h"
+#include "ui/shell/library_loading.h"
 
 namespace exportlens::ui {
 namespace {
@@ -129,13 +130,17 @@ void MainWindow::showOpenModelDialog() {
 }
 
 void MainWindow::openModelLibrary(const QString& path, const QString& model) {
+  if (library_approval_ && !library_approval_(path)) {
+    status_label_->setText(tr("Did not load %1").arg(QFileInfo(path).fileName()));
+    return;
+  }
   QString chosen = model;
   if (chosen.isEmpty()) {
-    std::vector<trace::ModelSummary> models;
-    try {
-      models = trace::library_models(QFile::encodeName(path).toStdString());
-    } catch (const std::exception& e) {  // not a library, wrong LibTorch, no models, ...
-      QString why = QString::fromUtf8(e.what());
+    status_label_->setText(tr("Loading %1…").arg(QFileInfo(path).fileName()));
+    const LibraryContents contents = load_library_off_thread(path);
+    const std::vector<trace::ModelSummary>& models = contents.models;
+    if (!contents.error.isEmpty()) {
+      QString why = contents.error;
       if (!why.contains(path)) why = path + QStringLiteral(": ") + why;
       status_label_->setText(tr("Could not load %1").arg(QFileInfo(path).fileName()));
       show_trace_error_dialog(this, QFileInfo(path).fileName(), TraceFailure{{}, QStringLiteral("library"), why, {}, {}, 0});
@@ -144,8 +149,7 @@ void MainWindow::openModelLibrary(const QString& path, const QString& model) {
     }
     if (models.empty()) {  // decomposition tables only (EXPORTLENS_DECOMPOSITIONS): offer them in the IR switch
       QStringList tables;
-      for (const auto& t : trace::library_tables(QFile::encodeName(path).toStdString()))
-        tables << QString::fromStdString(t);
+      for (const auto& t : contents.tables) tables << QString::fromStdString(t);
       ir_levels_->refreshChoices();
       status_label_->setText(tr("%1: decomposition tables %2 (IR switch)").arg(QFileInfo(path).fileName(), tables.join(", ")));
       return;

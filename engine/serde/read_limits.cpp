@@ -1,0 +1,61 @@
+#include "engine/serde/read_limits.h"
+
+#include <cctype>
+#include <limits>
+#include <stdexcept>
+
+namespace exportlens::serde {
+namespace {
+
+// "512", "64K", "8G": a non-negative count with an optional binary suffix.
+uint64_t parse_amount(const std::string& key, const std::string& text, bool bytes) {
+  size_t digits = 0;
+  while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) ++digits;
+  const std::string suffix = text.substr(digits);
+  unsigned shift = 0;
+  if (bytes && (suffix == "K" || suffix == "k")) shift = 10;
+  else if (bytes && (suffix == "M" || suffix == "m")) shift = 20;
+  else if (bytes && (suffix == "G" || suffix == "g")) shift = 30;
+  else if (!suffix.empty()) digits = 0;
+  if (digits == 0 || digits > 18)
+    throw std::invalid_argument("limit " + key + ": expected a whole number" + (bytes ? " (K/M/G suffix allowed)" : "") +
+                                ", got '" + text + "'");
+  const uint64_t value = std::stoull(text.substr(0, digits));
+  if (value > (std::numeric_limits<uint64_t>::max() >> shift))
+    throw std::invalid_argument("limit " + key + ": " + text + " is too large");
+  return value << shift;
+}
+
+}  // namespace
+
+void set_limit(ReadLimits& limits, const std::string& key_equals_value) {
+  const auto eq = key_equals_value.find('=');
+  if (eq == std::string::npos)
+    throw std::invalid_argument("limit '" + key_equals_value + "': expected KEY=VALUE");
+  const std::string key = key_equals_value.substr(0, eq), value = key_equals_value.substr(eq + 1);
+  if (key == "entry-bytes") limits.max_entry_bytes = parse_amount(key, value, true);
+  else if (key == "total-bytes") limits.max_total_bytes = parse_amount(key, value, true);
+  else if (key == "ratio") limits.max_compression_ratio = parse_amount(key, value, false);
+  else if (key == "nodes") limits.max_nodes = parse_amount(key, value, false);
+  else if (key == "input-bytes") limits.max_input_bytes = parse_amount(key, value, true);
+  else if (key == "nesting") {
+    const uint64_t n = parse_amount(key, value, false);
+    // Deeper nesting needs a deeper stack than a thread is given.
+    if (n > 10'000) throw std::invalid_argument("limit nesting: at most 10000, got " + value);
+    limits.max_nesting = static_cast<int>(n);
+  } else {
+    throw std::invalid_argument("unknown limit '" + key + "' (known: entry-bytes, total-bytes, ratio, nesting, nodes, input-bytes)");
+  }
+}
+
+std::string describe_limits() {
+  const ReadLimits d;
+  return "  entry-bytes=" + std::to_string(d.max_entry_bytes >> 30) + "G   inflated size of one archive entry\n" +
+         "  total-bytes=" + std::to_string(d.max_total_bytes >> 30) + "G  inflated size of all entries read\n" +
+         "  ratio=" + std::to_string(d.max_compression_ratio) + "          compression ratio of a deflated entry\n" +
+         "  nesting=" + std::to_string(d.max_nesting) + "        nesting of JSON, subgraphs, pickled containers\n" +
+         "  nodes=" + std::to_string(d.max_nodes) + "      nodes in the program and its subgraphs\n" +
+         "  input-bytes=" + std::to_string(d.max_input_bytes >> 30) + "G   inputs run --random may allocate\n";
+}
+
+}  // namespace exportlens::serde
