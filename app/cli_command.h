@@ -36,9 +36,13 @@ std::string file_help();
 
 /// The FILE.pt2 argument lowered to the IR `--ir training|functional|core`
 /// asks for (default training) with `--table NAME` (core only).
-ir::ExportedProgram load_program_at_ir(const ParsedArgs& a, const std::string& command);
+ir::ExportedProgram load_program_at_ir(const ParsedArgs& a, const std::string& command,
+                                      Weights weights = Weights::Skip);
 /// `info --ir core`: the ops outside the Core ATen set, or that there are none.
 std::string core_ir_report(const ir::ExportedProgram& ep);
+
+/// `info --structure [--time]`: the module tree with stacks folded (cli_structure_command.cpp).
+int info_structure(const ParsedArgs& a);
 
 /// print, info, run, dot.
 std::vector<Command> program_commands();

@@ -56,11 +56,11 @@ int cmd_decompose(const ParsedArgs& a) {
 
 }  // namespace
 
-ir::ExportedProgram load_program_at_ir(const ParsedArgs& a, const std::string& command) {
+ir::ExportedProgram load_program_at_ir(const ParsedArgs& a, const std::string& command, Weights weights) {
   const passes::IrLevel level = level_option(a, passes::IrLevel::Training);
   if (a.option("--table") && level != passes::IrLevel::Core)
     throw UsageError("--table applies to --ir core");
-  ir::ExportedProgram ep = load_program_argument(a, command);
+  ir::ExportedProgram ep = load_program_argument(a, command, weights);
   if (level == passes::IrLevel::Training) return ep;
   load_table_library(a);
   const passes::DecompositionTable table = table_option(a);

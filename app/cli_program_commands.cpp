@@ -57,6 +57,8 @@ int cmd_print(const ParsedArgs& a) {
 }
 
 int cmd_info(const ParsedArgs& a) {
+  if (a.flag("--structure")) return info_structure(a);
+  if (a.flag("--time")) throw UsageError("--time applies to info --structure");
   const auto ep = load_program_at_ir(a, "info");
   std::cout << ir::format_summary(ep, ir::summarize(ep));
   if (a.option("--ir") == "core") std::cout << core_ir_report(ep);
@@ -135,12 +137,21 @@ std::vector<Command> program_commands() {
        "that IR first (as `exportlens decompose`).\n" + file_help(),
        {"--ir", "--table", "--limit"}, {}, cmd_print},
       {"info", "summary: op histogram, inputs/outputs, parameter count and bytes",
-       "usage: exportlens info FILE.pt2 [--ir training|functional|core] [--table NAME]\n\n"
+       "usage: exportlens info FILE.pt2 [--ir training|functional|core] [--table NAME]\n"
+       "       exportlens info FILE.pt2 --structure [--time] [--ir ...]\n\n"
        "Prints a summary: ops by count, inputs and outputs with their kinds and\n"
        "shapes, parameter and buffer sizes, range constraints, and any op this\nprocess cannot run. "
        "With --ir, of the program lowered to that IR; --ir core\nalso lists any op outside the Core ATen set.\n"
-       "Ops that `run` refuses without --allow-op are listed too.\n" + file_help(),
-       {"--ir", "--table", "--limit"}, {}, cmd_info},
+       "Ops that `run` refuses without --allow-op are listed too.\n\n"
+       "--structure prints the module tree instead, with repeated structure folded:\n"
+       "a run of sibling module calls that repeats is one line, `6 × Block (blocks.0 …\n"
+       "blocks.5)`, with its representative instance below it and one `!` line per\n"
+       "instance that differs from the majority, naming what differs (submodules,\n"
+       "ops, weight shapes, node shapes, attributes, wiring, guards attributed to its\n"
+       "nodes when re-solved with every dim Dim.AUTO). --time also runs the program\n"
+       "once on random inputs and flags instances much slower or faster than their\n"
+       "siblings.\n" + file_help(),
+       {"--ir", "--table", "--limit"}, {"--structure", "--time"}, cmd_info},
       {"run", "run the program on the CPU (or a GPU) with inputs from a file or random",
        "usage: exportlens run FILE.pt2 (--inputs IN.pt | --random [--seed N]) [--out OUT.pt]\n"
        "                      [--save-inputs USED.pt] [--device cpu|cuda[:N]] [--time]\n"

@@ -1,0 +1,332 @@
+#include "engine/structure/instance_comparison.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+#include "engine/ir/op_key.h"
+#include "engine/ir/python_repr.h"
+#include "engine/structure/structure_hash.h"
+
+namespace exportlens::structure {
+namespace {
+
+constexpr size_t kMaxDetails = 6;      // per difference; the rest are counted
+constexpr int kMaxEditDistance = 1000;  // beyond, ops are matched by their order of occurrence
+
+// Myers' O((N+M)D) diff: the matched index pairs of a longest common subsequence.
+std::vector<std::pair<int, int>> myers(const std::vector<uint64_t>& a, const std::vector<uint64_t>& b) {
+  const int n = static_cast<int>(a.size()), m = static_cast<int>(b.size());
+  const int max = std::min(n + m, kMaxEditDistance);
+  std::vector<std::vector<int>> trace;
+  std::vector<int> v(2 * static_cast<size_t>(max) + 3, 0);
+  const int off = max + 1;
+  int found = -1;
+  for (int d = 0; d <= max && found < 0; ++d) {
+    for (int k = -d; k <= d; k += 2) {
+      int x = (k == -d || (k != d && v[off + k - 1] < v[off + k + 1])) ? v[off + k + 1] : v[off + k - 1] + 1;
+      int y = x - k;
+      while (x < n && y < m && a[x] == b[y]) ++x, ++y;
+      v[off + k] = x;
+      if (x >= n && y >= m) {
+        found = d;
+        break;
+      }
+    }
+    trace.push_back(v);
+  }
+  std::vector<std::pair<int, int>> pairs;
+  if (found < 0) {  // too different: the k-th use of an op matches its k-th use
+    std::unordered_map<uint64_t, std::vector<int>> at;
+    for (int j = m - 1; j >= 0; --j) at[b[j]].push_back(j);
+    for (int i = 0; i < n; ++i) {
+      auto it = at.find(a[i]);
+      if (it == at.end() || it->second.empty()) continue;
+      pairs.emplace_back(i, it->second.back());
+      it->second.pop_back();
+    }
+    return pairs;
+  }
+  int x = n, y = m;
+  for (int d = found; d > 0; --d) {
+    const std::vector<int>& prev = trace[d - 1];
+    const int k = x - y;
+    const bool down = k == -d || (k != d && prev[off + k - 1] < prev[off + k + 1]);
+    const int pk = down ? k + 1 : k - 1;
+    const int px = prev[off + pk], py = px - pk;
+    const int sx = down ? px : px + 1;  // where the snake of step d starts
+    while (x > sx && y > sx - k) pairs.emplace_back(--x, --y);
+    x = px, y = py;
+  }
+  while (x > 0 && y > 0) pairs.emplace_back(--x, --y);
+  std::reverse(pairs.begin(), pairs.end());
+  return pairs;
+}
+
+std::string argument_text(const ir::Argument& a) {
+  return std::visit(
+      [](const auto& v) -> std::string {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, ir::None>) return "None";
+        else if constexpr (std::is_same_v<T, ir::Node*>) return v ? v->name : "?";
+        else if constexpr (std::is_same_v<T, bool>) return ir::py_repr_bool(v);
+        else if constexpr (std::is_same_v<T, int64_t>) return std::to_string(v);
+        else if constexpr (std::is_same_v<T, double>) return ir::py_repr_float(v);
+        else if constexpr (std::is_same_v<T, std::string>) return ir::py_repr_string(v);
+        else if constexpr (std::is_same_v<T, ir::ScalarType> || std::is_same_v<T, ir::Layout> ||
+                           std::is_same_v<T, ir::MemoryFormat>) return std::string(ir::torch_name(v));
+        else if constexpr (std::is_same_v<T, ir::Device>) return v.str();
+        else {
+          std::string s = v.is_tuple ? "(" : "[";
+          for (size_t i = 0; i < v.items.size(); ++i) s += (i ? ", " : "") + argument_text(v.items[i]);
+          return s + (v.is_tuple ? ")" : "]");
+        }
+      },
+      a.v);
+}
+
+// The attributes of a node that differ from another's with the same op: "dim=-1", "arg 2: 0.5".
+std::pair<std::string, std::string> differing_attributes(const ir::Node& x, const ir::Node& y) {
+  std::string here, there;
+  auto add = [&](const std::string& label, const std::string& a, const std::string& b) {
+    here += (here.empty() ? "" : ", ") + label + a;
+    there += (there.empty() ? "" : ", ") + label + b;
+  };
+  const size_t args = std::max(x.args.size(), y.args.size());
+  for (size_t i = 0; i < args; ++i) {
+    const std::string a = i < x.args.size() ? argument_text(x.args[i]) : "-";
+    const std::string b = i < y.args.size() ? argument_text(y.args[i]) : "-";
+    const bool refs = (i < x.args.size() && x.args[i].node()) || (i < y.args.size() && y.args[i].node());
+    if (!refs && a != b) add("arg " + std::to_string(i) + "=", a, b);
+  }
+  std::map<std::string, std::pair<std::string, std::string>> kw;
+  for (const auto& k : x.kwargs) kw[k.name].first = argument_text(k.value);
+  for (const auto& k : y.kwargs) kw[k.name].second = argument_text(k.value);
+  for (const auto& [name, v] : kw)
+    if (v.first != v.second) add(name + "=", v.first.empty() ? "-" : v.first, v.second.empty() ? "-" : v.second);
+  return {here, there};
+}
+
+// "blocks.3.fc1" inside "blocks.3" -> "fc1".
+std::string below(const std::string& path, const std::string& outer) {
+  if (outer.empty()) return path;
+  if (path.size() > outer.size() + 1 && path.compare(0, outer.size(), outer) == 0 && path[outer.size()] == '.')
+    return path.substr(outer.size() + 1);
+  return path;
+}
+
+void add_detail(Difference& d, DifferenceDetail detail) { d.details.push_back(std::move(detail)); }
+
+}  // namespace
+
+std::string value_text(const ir::ValueInfo& v) {
+  if (const auto* t = v.tensor()) return t->annotation();
+  if (const auto* s = v.sym_int()) return s->str();
+  if (const auto* b = v.sym_bool()) return b->expr.str();
+  if (const auto* f = std::get_if<ir::SymFloat>(&v.v)) return f->expr;
+  if (const auto* tuple = v.tuple()) {
+    std::string s = "(";
+    for (size_t i = 0; i < tuple->size(); ++i) s += (i ? ", " : "") + value_text((*tuple)[i]);
+    return s + ")";
+  }
+  return "?";
+}
+
+std::vector<std::pair<int, int>> align_instances(const ScopeFingerprints& f, int a, int b) {
+  const std::vector<int> na = f.canonical_nodes(a), nb = f.canonical_nodes(b);
+  std::vector<std::pair<int, int>> out;
+  if (f.fingerprint[a] == f.fingerprint[b] && na.size() == nb.size()) {
+    for (size_t i = 0; i < na.size(); ++i) out.emplace_back(na[i], nb[i]);
+    return out;
+  }
+  // Align on the op alone, so that nodes whose shapes or attributes differ still pair up.
+  std::vector<uint64_t> ka, kb;
+  ka.reserve(na.size());
+  kb.reserve(nb.size());
+  for (int n : na) ka.push_back(f.node_op[n]);
+  for (int n : nb) kb.push_back(f.node_op[n]);
+  for (const auto& [i, j] : myers(ka, kb)) out.emplace_back(na[i], nb[j]);
+  return out;
+}
+
+InstanceComparer::InstanceComparer(const ir::ExportedProgram& program, const ir::ModuleHierarchy& h,
+                                   const ScopeFingerprints& f)
+    : h_(h), f_(f), nodes_(program.graph().nodes()), weight_target_(nodes_.size()) {
+  std::unordered_map<std::string_view, const ir::InputSpec*> by_name;
+  for (const auto& in : program.signature.inputs) by_name.emplace(in.arg.name, &in);
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    if (nodes_[i]->op != ir::OpKind::Placeholder) continue;
+    const auto it = by_name.find(nodes_[i]->name);
+    if (it != by_name.end() && it->second->kind != ir::InputKind::UserInput && it->second->target)
+      weight_target_[i] = *it->second->target;
+  }
+}
+
+std::vector<Difference> InstanceComparer::compare(int scope, int reference) const {
+  std::vector<Difference> out;
+  for (Difference d : {submodules(scope, reference), ops(scope, reference), weights(scope, reference)})
+    if (!d.details.empty()) out.push_back(std::move(d));
+  matched_nodes(scope, reference, out);
+  if (out.empty() && f_.fingerprint[scope] != f_.fingerprint[reference]) {
+    Difference d{DifferenceKind::Wiring, {}};
+    add_detail(d, {"the values entering or leaving", "", "", -1, -1});
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+Difference InstanceComparer::submodules(int scope, int reference) const {
+  // Every module call below each instance, by its path below the instance (and call number).
+  auto calls = [&](int s) {
+    std::map<std::string, std::string> out;
+    std::vector<int> stack(h_[s].children.begin(), h_[s].children.end());
+    while (!stack.empty()) {
+      const int c = stack.back();
+      stack.pop_back();
+      if (!f_.has_content[c]) continue;
+      std::string key = below(h_[c].path, h_[s].path);
+      if (h_[c].call > 0) key += " (call " + std::to_string(h_[c].call + 1) + ")";
+      out[key] = h_[c].class_name();
+      stack.insert(stack.end(), h_[c].children.begin(), h_[c].children.end());
+    }
+    return out;
+  };
+  const auto here = calls(scope), there = calls(reference);
+  Difference d{DifferenceKind::Submodules, {}};
+  for (const auto& [path, cls] : here) {
+    const auto it = there.find(path);
+    if (it == there.end() || it->second != cls) add_detail(d, {path, cls, it == there.end() ? "" : it->second, -1, -1});
+  }
+  for (const auto& [path, cls] : there)
+    if (!here.count(path)) add_detail(d, {path, "", cls, -1, -1});
+  return d;
+}
+
+Difference InstanceComparer::ops(int scope, int reference) const {
+  auto count = [&](int s) {
+    std::map<std::string, int> out;
+    for (int n : f_.canonical_nodes(s))
+      if (nodes_[n]->op == ir::OpKind::CallFunction) ++out[ir::op_key(nodes_[n]->target)];
+    return out;
+  };
+  const auto here = count(scope), there = count(reference);
+  Difference d{DifferenceKind::Ops, {}};
+  std::map<std::string, std::pair<int, int>> both;
+  for (const auto& [op, k] : here) both[op].first = k;
+  for (const auto& [op, k] : there) both[op].second = k;
+  for (const auto& [op, k] : both)
+    if (k.first != k.second) add_detail(d, {op, std::to_string(k.first), std::to_string(k.second), -1, -1});
+  return d;
+}
+
+Difference InstanceComparer::weights(int scope, int reference) const {
+  // Parameters, buffers and constants read inside, by their state-dict key below the instance.
+  auto read = [&](int s) {
+    std::map<std::string, int> out;
+    for (int v : f_.inputs[s])
+      if (!weight_target_[v].empty()) out.emplace(below(weight_target_[v], h_[s].path), v);
+    return out;
+  };
+  const auto here = read(scope), there = read(reference);
+  Difference d{DifferenceKind::Weights, {}};
+  for (const auto& [name, v] : here) {
+    const auto it = there.find(name);
+    const std::string a = value_text(nodes_[v]->value);
+    if (it == there.end())
+      add_detail(d, {name, a, "", v, -1});
+    else if (f_.node_value[v] != f_.node_value[it->second])
+      add_detail(d, {name, a, value_text(nodes_[it->second]->value), v, it->second});
+  }
+  for (const auto& [name, v] : there)
+    if (!here.count(name)) add_detail(d, {name, "", value_text(nodes_[v]->value), -1, v});
+  return d;
+}
+
+void InstanceComparer::matched_nodes(int scope, int reference, std::vector<Difference>& out) const {
+  const auto pairs = align_instances(f_, scope, reference);
+  Difference shapes{DifferenceKind::Shapes, {}}, attributes{DifferenceKind::Attributes, {}};
+  Difference wiring{DifferenceKind::Wiring, {}};
+  std::unordered_map<int, int> match;
+  for (const auto& [x, y] : pairs) match.emplace(x, y);
+  auto position = [](const std::vector<int>& sorted, int v) {
+    const auto it = std::lower_bound(sorted.begin(), sorted.end(), v);
+    return it != sorted.end() && *it == v ? it - sorted.begin() : -1;
+  };
+  for (const auto& [x, y] : pairs) {
+    const ir::Node& a = *nodes_[x];
+    const ir::Node& b = *nodes_[y];
+    if (f_.node_value[x] != f_.node_value[y]) add_detail(shapes, {a.name, value_text(a.value), value_text(b.value), x, y});
+    if (f_.node_identity[x] != f_.node_identity[y]) {
+      auto [here, there] = differing_attributes(a, b);
+      if (!here.empty() || !there.empty()) add_detail(attributes, {a.name, here, there, x, y});
+    }
+    // Wiring: each input of a, seen from b's side, must be the input b has there.
+    std::vector<const ir::Node*> ia, ib;
+    a.for_each_input([&](const ir::Node* n) { ia.push_back(n); });
+    b.for_each_input([&](const ir::Node* n) { ib.push_back(n); });
+    bool same = ia.size() == ib.size();
+    for (size_t k = 0; same && k < ia.size(); ++k) {
+      const int u = ia[k] ? ia[k]->index() : -1, w = ib[k] ? ib[k]->index() : -1;
+      if (u < 0 || w < 0 || f_.size_expression[u] || f_.size_expression[w]) continue;
+      const auto it = match.find(u);
+      if (it != match.end())
+        same = it->second == w;
+      else
+        same = position(f_.inputs[scope], u) >= 0 && position(f_.inputs[scope], u) == position(f_.inputs[reference], w);
+    }
+    if (!same) add_detail(wiring, {a.name, "", "", x, y});
+  }
+  for (Difference* d : {&shapes, &attributes})
+    if (!d->details.empty()) out.push_back(std::move(*d));
+  if (out.empty() && !wiring.details.empty()) out.push_back(std::move(wiring));
+}
+
+std::string_view kind_name(DifferenceKind kind) {
+  switch (kind) {
+    case DifferenceKind::Submodules: return "submodules";
+    case DifferenceKind::Ops: return "ops";
+    case DifferenceKind::Weights: return "weights";
+    case DifferenceKind::Shapes: return "shapes";
+    case DifferenceKind::Attributes: return "attributes";
+    case DifferenceKind::Wiring: return "wiring";
+    case DifferenceKind::Guards: return "guards";
+    case DifferenceKind::Time: return "time";
+  }
+  return "?";
+}
+
+std::string Difference::text() const {
+  std::string s = std::string(kind_name(kind)) + ":";
+  const size_t shown = std::min(details.size(), kMaxDetails);
+  for (size_t i = 0; i < shown; ++i) {
+    const DifferenceDetail& d = details[i];
+    s += i ? ", " : " ";
+    switch (kind) {
+      case DifferenceKind::Ops: {
+        const int delta = std::stoi(d.here) - std::stoi(d.there);
+        s += (delta > 0 ? "+" : "-") + d.what + (std::abs(delta) > 1 ? " x" + std::to_string(std::abs(delta)) : "");
+        break;
+      }
+      case DifferenceKind::Wiring:
+        s += d.what + (d.node >= 0 ? " reads other values" : " differ");
+        break;
+      case DifferenceKind::Guards:
+        s += d.here + " at " + d.what;
+        break;
+      case DifferenceKind::Time:
+        s += d.here + " (median " + d.there + ")";
+        break;
+      default:
+        if (d.here.empty())
+          s += "no " + d.what + " (" + d.there + ")";
+        else if (d.there.empty())
+          s += "extra " + d.what + " " + d.here;
+        else
+          s += d.what + " " + d.here + " instead of " + d.there;
+    }
+  }
+  if (details.size() > shown) s += ", and " + std::to_string(details.size() - shown) + " more";
+  return s;
+}
+
+}  // namespace exportlens::structure

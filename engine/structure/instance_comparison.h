@@ -1,0 +1,44 @@
+#pragma once
+// One instance of a stack against its reference: which nodes correspond,
+// and what differs — submodule classes, the op multiset, parameter and
+// buffer shapes, node shapes and dtypes, op attributes, and (when nothing
+// else does) the wiring.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/ir/exported_program.h"
+#include "engine/ir/module_hierarchy.h"
+#include "engine/structure/repeated_structure.h"
+#include "engine/structure/structural_fingerprint.h"
+
+namespace exportlens::structure {
+
+/// Node pairs (of a, of b): position by position over the canonical order
+/// when the fingerprints are equal; otherwise along the longest common
+/// subsequence of their ops (Myers' diff), unmatched nodes left out.
+std::vector<std::pair<int, int>> align_instances(const ScopeFingerprints& f, int a, int b);
+
+/// What the comparisons read, gathered once per program.
+class InstanceComparer {
+ public:
+  InstanceComparer(const ir::ExportedProgram& program, const ir::ModuleHierarchy& h, const ScopeFingerprints& f);
+  /// The differences of `scope` from `reference` (empty when they are alike).
+  std::vector<Difference> compare(int scope, int reference) const;
+
+ private:
+  Difference submodules(int scope, int reference) const;
+  Difference ops(int scope, int reference) const;
+  Difference weights(int scope, int reference) const;
+  void matched_nodes(int scope, int reference, std::vector<Difference>& out) const;
+
+  const ir::ModuleHierarchy& h_;
+  const ScopeFingerprints& f_;
+  std::vector<ir::Node*> nodes_;
+  std::vector<std::string> weight_target_;  // by node: state-dict key of a parameter/buffer/constant placeholder
+};
+
+/// How a value reads in a difference: "f32[s77, 6, 32]", "s77*6", "(f32[2], i64[])".
+std::string value_text(const ir::ValueInfo& v);
+
+}  // namespace exportlens::structure

@@ -1,0 +1,139 @@
+#include "engine/structure/stack_folding.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <string>
+
+#include "engine/structure/structure_hash.h"
+
+namespace exportlens::structure {
+namespace {
+
+constexpr size_t kMaxPeriod = 64;  // longer repeated units are not looked for
+
+bool is_index(std::string_view part) {
+  return !part.empty() && std::all_of(part.begin(), part.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
+
+// "stages.1.blocks.3" -> "stages.*.blocks.*"; whether the last part was an index.
+std::pair<std::string, bool> path_pattern(const std::string& path) {
+  std::string out;
+  bool last_index = false;
+  size_t start = 0;
+  while (start <= path.size()) {
+    const size_t dot = std::min(path.find('.', start), path.size());
+    const std::string_view part(path.data() + start, dot - start);
+    last_index = is_index(part);
+    if (!out.empty()) out += '.';
+    out += last_index ? std::string_view("*") : part;
+    start = dot + 1;
+  }
+  return {out, last_index};
+}
+
+class Folder {
+ public:
+  Folder(const ir::ModuleHierarchy& h, const ScopeFingerprints& f) : h_(h), f_(f), key_(h.size(), 0) {
+    for (size_t s = 0; s < h.size(); ++s) {
+      const auto [pattern, indexed] = path_pattern(h[static_cast<int>(s)].path);
+      const uint64_t cls = hash::text(h[static_cast<int>(s)].type);
+      key_[s] = indexed ? hash::mix(cls, hash::text(pattern)) : hash::mix(~cls, f.fingerprint[s]);
+    }
+  }
+
+  std::vector<Stack> run() {
+    for (size_t s = 0; s < h_.size(); ++s) {
+      std::vector<int> children;
+      for (int c : h_[static_cast<int>(s)].children)
+        if (f_.has_content[c]) children.push_back(c);
+      fold(children, static_cast<int>(s), -1, -1);
+    }
+    return std::move(stacks_);
+  }
+
+ private:
+  bool same_run(const std::vector<int>& seq, size_t a, size_t b, size_t p) const {
+    for (size_t k = 0; k < p; ++k)
+      if (key_[seq[a + k]] != key_[seq[b + k]]) return false;
+    return true;
+  }
+
+  void fold(const std::vector<int>& seq, int parent, int enclosing, int repetition) {
+    const size_t m = seq.size();
+    size_t i = 0;
+    while (i < m) {
+      size_t best_p = 0, best_k = 1;
+      for (size_t p = 1; p <= std::min(kMaxPeriod, (m - i) / 2); ++p) {
+        size_t k = 1;
+        while (i + (k + 1) * p <= m && same_run(seq, i, i + k * p, p)) ++k;
+        if (k >= 2 && p * k > best_p * best_k) best_p = p, best_k = k;
+      }
+      if (best_k < 2) {
+        ++i;
+        continue;
+      }
+      Stack st;
+      st.parent = parent;
+      st.period = static_cast<int>(best_p);
+      st.enclosing = enclosing;
+      st.enclosing_repetition = repetition;
+      for (size_t r = 0; r < best_k; ++r)
+        st.instances.emplace_back(seq.begin() + static_cast<long>(i + r * best_p),
+                                  seq.begin() + static_cast<long>(i + (r + 1) * best_p));
+      const int index = static_cast<int>(stacks_.size());
+      stacks_.push_back(std::move(st));
+      if (best_p > 1)
+        for (size_t r = 0; r < best_k; ++r) fold(std::vector<int>(stacks_[index].instances[r]), parent, index, static_cast<int>(r));
+      i += best_p * best_k;
+    }
+  }
+
+  const ir::ModuleHierarchy& h_;
+  const ScopeFingerprints& f_;
+  std::vector<uint64_t> key_;
+  std::vector<Stack> stacks_;
+};
+
+}  // namespace
+
+StackReference stack_reference(const Stack& stack, const ScopeFingerprints& f) {
+  StackReference ref;
+  for (int p = 0; p < stack.period; ++p) {
+    std::map<uint64_t, std::pair<int, int>> seen;  // fingerprint -> (count, first repetition)
+    for (int r = 0; r < stack.count(); ++r) {
+      auto [it, inserted] = seen.try_emplace(f.fingerprint[stack.instances[r][p]], 0, r);
+      ++it->second.first;
+    }
+    auto best = seen.begin();
+    for (auto it = seen.begin(); it != seen.end(); ++it) {
+      const auto [count, first] = it->second;
+      if (count > best->second.first || (count == best->second.first && first < best->second.second)) best = it;
+    }
+    bool unique = true;
+    for (const auto& [fp, cf] : seen)
+      if (fp != best->first && cf.first == best->second.first) unique = false;
+    ref.fingerprint.push_back(best->first);
+    ref.first_repetition.push_back(best->second.second);
+    ref.unique.push_back(unique);
+  }
+  return ref;
+}
+
+std::vector<Stack> fold_stacks(const ir::ModuleHierarchy& h, const ScopeFingerprints& f) {
+  std::vector<Stack> stacks = Folder(h, f).run();
+  for (Stack& st : stacks) {
+    const StackReference ref = stack_reference(st, f);
+    st.representative = -1;
+    for (int r = 0; r < st.count(); ++r) {
+      bool all = true;
+      for (int p = 0; p < st.period; ++p) all = all && f.fingerprint[st.instances[r][p]] == ref.fingerprint[p];
+      if (all && st.representative < 0) st.representative = r;
+      st.identical = st.identical && all;
+    }
+    if (st.representative < 0) st.representative = 0;
+  }
+  return stacks;
+}
+
+}  // namespace exportlens::structure

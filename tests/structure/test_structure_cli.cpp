@@ -1,0 +1,99 @@
+// `exportlens info FILE.pt2 --structure [--ir core]` headless, on the programs
+// real torch exported (oracle/structure_models.py): every stack the model is
+// built from at the root is one folded line "N × Class (first … last)" ("(a, b)"
+// for two), named
+// with the class torch recorded; each planted odd instance is one "!" line;
+// usage errors exit 2, a missing file 1 with one line.
+#include <QtTest>
+
+#include "structure/structure_fixtures.h"
+#include "support/exportlens_process.h"
+
+using namespace exportlens::testing;
+
+namespace {
+
+QString class_of(const QJsonObject& record, const QString& path) {
+  for (const auto& c : record["levels"]["training"]["calls"].toArray())
+    if (c.toObject()["path"].toString() == path) return c.toObject()["class"].toString();
+  qFatal("torch recorded no module call %s", qPrintable(path));
+}
+
+}  // namespace
+
+class TestStructureCli : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void folds_the_models_stacks_data() {
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("level");
+    for (const QString& n : structure_fixture_names())
+      for (const char* level : {"training", "core"}) QTest::newRow(qPrintable(n + "/" + level)) << n << QString(level);
+  }
+  void folds_the_models_stacks() {
+    QFETCH(QString, name);
+    QFETCH(QString, level);
+    const auto record = structure_record(name);
+    const auto r = run_exportlens({"info", structure_fixture(name, "program.pt2"), "--structure", "--ir", level});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    int root_stacks = 0;
+    for (const auto& s : record["expected_stacks"].toArray()) {
+      const auto stack = s.toObject();
+      if (!stack["parent"].toString().isEmpty()) continue;
+      const auto instances = stack["instances"].toArray();
+      QCOMPARE(instances[0].toArray().size(), 1);  // the models' root stacks are plain runs
+      const QString first = instances.first().toArray()[0].toString(), last = instances.last().toArray()[0].toString();
+      const QString names = instances.size() == 2 ? first + ", " + last : first + " … " + last;
+      const QString line = QString("\n  %1 × %2 (%3)  ").arg(instances.size()).arg(class_of(record, first), names);
+      QVERIFY2(r.out.contains(line), qPrintable(line + " not in:\n" + r.out));
+      ++root_stacks;
+    }
+    QVERIFY(root_stacks > 0);
+    const auto planted = record["planted"].toObject();
+    QCOMPARE(int(r.out.count("\n    ! ")), planted.size());
+    for (const QString& path : planted.keys()) QVERIFY2(r.out.contains("\n    ! " + path + " differs from "), qPrintable(r.out));
+  }
+
+  void names_the_planted_differences() {
+    const auto r = run_exportlens({"info", structure_fixture("odd_blocks", "program.pt2"), "--structure"});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    auto line_of = [&](const QString& path) {
+      for (const QString& l : r.out.split('\n'))
+        if (l.trimmed().startsWith("! " + path + " ")) return l;
+      return QString();
+    };
+    QVERIFY2(line_of("blocks.1").contains("act ReLU instead of GELU"), qPrintable(r.out));
+    QVERIFY2(line_of("blocks.1").contains("+aten.relu.default") && line_of("blocks.1").contains("-aten.gelu.default"),
+             qPrintable(r.out));
+    QVERIFY2(line_of("blocks.3").contains("fc1.weight f32[32, 16] instead of f32[64, 16]"), qPrintable(r.out));
+    QVERIFY2(line_of("blocks.5").contains("ops: +aten.mul.Tensor"), qPrintable(r.out));
+    QVERIFY2(line_of("blocks.6").contains("guards: Eq("), qPrintable(r.out));
+    QVERIFY2(line_of("blocks.6").contains("pos f32[6, 16] instead of f32[1, 16]"), qPrintable(r.out));
+  }
+
+  void bad_use_is_reported() {
+    const QString file = structure_fixture("transformer_stack", "program.pt2");
+    auto r = run_exportlens({"info", file, "--time"});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains("--time applies to info --structure"), qPrintable(r.err));
+    r = run_exportlens({"info", "--structure"});
+    QCOMPARE(r.code, 2);
+    r = run_exportlens({"info", file, "--structure", "--ir", "nonsense"});
+    QCOMPARE(r.code, 2);
+    r = run_exportlens({"info", file + ".missing", "--structure"});
+    QCOMPARE(r.code, 1);
+    QCOMPARE(r.err.trimmed().count('\n'), 0);
+    QVERIFY(r.out.isEmpty());
+  }
+
+  void time_runs_the_program() {
+    const auto r = run_exportlens({"info", structure_fixture("transformer_stack", "program.pt2"), "--structure", "--time"});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY2(r.out.startsWith("timed: one run on random inputs"), qPrintable(r.out));
+    QVERIFY2(r.out.contains("\n  6 × Block (blocks.0 … blocks.5)  "), qPrintable(r.out));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestStructureCli)
+#include "test_structure_cli.moc"
