@@ -20,7 +20,7 @@ uint64_t tensor(const ir::TensorMeta& m) {
   h = mix(h, m.strides.size());
   for (const auto& s : m.strides) h = mix(h, sym_int(s));
   h = mix(h, sym_int(m.storage_offset));
-  h = mix(h, text(m.device.str()));
+  h = mix(mix(h, text(m.device.type)), m.device.index ? static_cast<uint64_t>(*m.device.index) + 1 : 0);
   h = mix(h, static_cast<uint64_t>(m.layout));
   return mix(h, m.requires_grad);
 }

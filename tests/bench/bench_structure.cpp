@@ -5,9 +5,9 @@
 //
 //   bench_structure [FILE.pt2] [--runs N]
 //
-// With no file: the re-solve benchmark's transformer stack (bench_model.py,
-// 132 blocks, about 5,000 nodes), as exported and lowered to Core ATen by
-// ExportLens (about 17,000 nodes). One figure a line.
+// With no file: bench_model.py's transformer stack with 160 blocks (about
+// 6,100 nodes), as exported and lowered to Core ATen by ExportLens (about
+// 10,500 nodes). One figure a line.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>

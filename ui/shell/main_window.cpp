@@ -50,6 +50,7 @@
 #include "ui/shell/builtin_example.h"
 #include "ui/shell/source_dialogs.h"
 #include "ui/shell/trace_controller.h"
+#include "ui/structure/structure_panel.h"
 
 namespace exportlens::ui {
 namespace {
@@ -132,9 +133,12 @@ void MainWindow::createDocks() {
   addDockWidget(Qt::BottomDockWidgetArea, range_dock_);
   createShapesDocks();
   createRunDock();
+  structure_panel_ = new StructurePanel(this);
+  structure_dock_ = make_dock(tr("Repeated structure"), QStringLiteral("structureDock"), structure_panel_, this);
+  addDockWidget(Qt::BottomDockWidgetArea, structure_dock_);
   // One tab group below the canvas, in the order of UI-SKETCH.md.
   QDockWidget* previous = signature_dock_;
-  for (QDockWidget* dock : {range_dock_, guards_dock_, violations_dock_, shapes_dock_, run_dock_}) {
+  for (QDockWidget* dock : {range_dock_, guards_dock_, violations_dock_, shapes_dock_, run_dock_, structure_dock_}) {
     tabifyDockWidget(previous, dock);
     previous = dock;
   }
@@ -260,6 +264,7 @@ void MainWindow::createMenus() {
   view_menu_->addAction(violations_dock_->toggleViewAction());
   view_menu_->addAction(shapes_dock_->toggleViewAction());
   view_menu_->addAction(run_dock_->toggleViewAction());
+  view_menu_->addAction(structure_dock_->toggleViewAction());
   view_menu_->addSeparator();
   view_menu_->addAction(run_panel_->heatAction());
 
@@ -339,6 +344,7 @@ void MainWindow::connectSelection() {
   guards_model_->follow(model_);
   spec_session_->follow(model_);
   run_panel_->follow(model_);
+  structure_panel_->follow(model_);
   connect(model_, &ProgramModel::programOpened, run_action_, [this] { run_action_->setEnabled(true); });
   connect(model_, &ProgramModel::programChanged, signature_table_, &QTableView::resizeColumnsToContents);
   connect(model_, &ProgramModel::programChanged, range_table_, &QTableView::resizeColumnsToContents);

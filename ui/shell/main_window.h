@@ -27,6 +27,7 @@ class DynamicShapesPanel;
 class ExamplesGallery;
 class GuardsModel;
 class RunPanel;
+class StructurePanel;
 class RunWorker;
 class SpecSession;
 class ViolationsPanel;
@@ -63,6 +64,7 @@ class MainWindow : public QMainWindow {
   QTableView* guardsTable() const { return guards_table_; }
   RunWorker* runWorker() const { return run_worker_; }
   RunPanel* runPanel() const { return run_panel_; }
+  StructurePanel* structurePanel() const { return structure_panel_; }
   /// Asked before a model library is loaded (its code runs in this process);
   /// false leaves it unloaded. The application asks the user (confirm_library_load).
   void setLibraryApproval(std::function<bool(const QString& path)> approval);
@@ -154,6 +156,8 @@ class MainWindow : public QMainWindow {
   ViolationsPanel* violations_panel_ = nullptr;
   RunWorker* run_worker_ = nullptr;
   RunPanel* run_panel_ = nullptr;
+  StructurePanel* structure_panel_ = nullptr;
+  QDockWidget* structure_dock_ = nullptr;
   QDockWidget* guards_dock_ = nullptr;
   QDockWidget* violations_dock_ = nullptr;
   QDockWidget* shapes_dock_ = nullptr;

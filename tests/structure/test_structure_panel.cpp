@@ -1,0 +1,184 @@
+// The Repeated structure dock in the main window, offscreen, on programs real
+// torch exported (oracle/structure_models.py): the stack is one row named
+// with torch's class and the model's count, flagged with a badge; exactly
+// the planted instances are rows under it with their differences; a click
+// selects a node of that instance; the instance selector lists the node's
+// counterpart in every instance (nested stacks multiply) and selects it.
+// Screenshots of a folded stack and of flagged odd instances.
+#include <QtTest>
+
+#include <QComboBox>
+#include <QDockWidget>
+#include <QLabel>
+#include <QTreeView>
+
+#include "engine/ir/module_hierarchy.h"
+#include "structure/structure_fixtures.h"
+#include "support/screenshot.h"
+#include "ui/core/node_name_role.h"
+#include "ui/core/program_model.h"
+#include "ui/shell/main_window.h"
+#include "ui/structure/structure_panel.h"
+
+using namespace exportlens;
+using namespace exportlens::testing;
+using Model = ui::RepeatedStructureModel;
+
+namespace {
+
+QString class_of(const QJsonObject& record, const QString& path) {
+  for (const auto& c : record["levels"]["training"]["calls"].toArray())
+    if (c.toObject()["path"].toString() == path) return c.toObject()["class"].toString();
+  return {};
+}
+
+// The innermost module path a node was traced in.
+QString module_of(const ir::Node* n) {
+  return n && !n->meta.nn_module_stack.empty() ? QString::fromStdString(n->meta.nn_module_stack.back().path) : QString();
+}
+
+bool inside(const QString& path, const QString& outer) { return path == outer || path.startsWith(outer + "."); }
+
+}  // namespace
+
+class TestStructurePanel : public QObject {
+  Q_OBJECT
+
+  std::unique_ptr<ui::MainWindow> window_;
+
+  ui::StructurePanel* panel() const { return window_->structurePanel(); }
+
+  void open(const QString& name) {
+    QSignalSpy analysed(panel(), &ui::StructurePanel::analysed);
+    QSignalSpy shown(window_.get(), &ui::MainWindow::programShown);
+    window_->openFile(structure_fixture(name, "program.pt2"));
+    QVERIFY2(shown.wait(60000), "the program did not open");
+    QTRY_VERIFY_WITH_TIMEOUT(!analysed.isEmpty() && panel()->model()->snapshot() && !panel()->isBusy(), 60000);
+  }
+
+  void raise_dock() {
+    auto* dock = window_->findChild<QDockWidget*>(QStringLiteral("structureDock"));
+    QVERIFY(dock);
+    dock->show();
+    dock->raise();
+    QCoreApplication::processEvents();
+  }
+
+  // The top-level row of the root's one stack.
+  QModelIndex root_stack() const {
+    const Model* m = panel()->model();
+    for (int r = 0; r < m->rowCount(); ++r) {
+      const QModelIndex i = m->index(r, 0);
+      if (i.data(Model::KindRole).toInt() == int(Model::Kind::Stack)) return i;
+    }
+    return {};
+  }
+
+  // Selects `node` and returns what the instance selector lists (module path per entry).
+  QStringList select_and_list(const ir::Node* node) {
+    window_->programModel()->selectNode(QString::fromStdString(node->name));
+    QStringList modules;
+    QComboBox* box = panel()->instanceBox();
+    for (int i = 0; i < box->count(); ++i)
+      modules << module_of(window_->programModel()->node(box->itemData(i, ui::NodeNameRole).toString()));
+    return modules;
+  }
+
+  const ir::Node* first_op_in(const QString& path) const {
+    for (const ir::Node* n : window_->programModel()->program()->graph().nodes())
+      if (n->op == ir::OpKind::CallFunction && inside(module_of(n), path) && n->value.tensor()) return n;
+    return nullptr;
+  }
+
+ private slots:
+  void init() {
+    window_ = std::make_unique<ui::MainWindow>();
+    window_->resize(1500, 950);
+    window_->show();
+  }
+  void cleanup() { window_.reset(); }
+
+  void flags_the_planted_instances() {
+    open("odd_blocks");
+    const auto record = structure_record("odd_blocks");
+    const auto stack = record["expected_stacks"].toArray()[0].toObject()["instances"].toArray();
+    const QString first = stack.first().toArray()[0].toString(), last = stack.last().toArray()[0].toString();
+    const QModelIndex st = root_stack();
+    QVERIFY(st.isValid());
+    QCOMPARE(st.data().toString(), QString("%1 × %2 (%3 … %4)").arg(stack.size()).arg(class_of(record, first), first, last));
+    QVERIFY(!st.data(Qt::DecorationRole).value<QIcon>().isNull());  // the badge
+    const Model* m = panel()->model();
+    QStringList odd;
+    for (int r = 0; r < m->rowCount(st); ++r) {
+      const QModelIndex row = m->index(r, Model::Module, st);
+      if (row.data(Model::KindRole).toInt() != int(Model::Kind::Odd)) continue;
+      odd << row.data().toString();
+      QVERIFY(!row.data(Qt::DecorationRole).value<QIcon>().isNull());
+      const QString note = m->index(r, Model::Note, st).data().toString();
+      QVERIFY2(!note.isEmpty() && row.data(Qt::ToolTipRole).toString().contains(row.data().toString() + " differs from "),
+               qPrintable(row.data(Qt::ToolTipRole).toString()));
+      // A click on the instance selects one of its nodes everywhere.
+      panel()->tree()->setCurrentIndex(row);
+      QVERIFY2(inside(module_of(window_->programModel()->selectedNode()), row.data().toString()),
+               qPrintable(window_->programModel()->selectedName()));
+    }
+    QStringList planted = record["planted"].toObject().keys();
+    odd.sort();
+    planted.sort();
+    QCOMPARE(odd, planted);
+    QVERIFY2(st.data(Qt::ToolTipRole).toString().contains(QString("%1 instances differ").arg(planted.size())),
+             qPrintable(st.data(Qt::ToolTipRole).toString()));
+
+    // The selector: the first op of blocks.2 in all eight instances; choosing blocks.7's selects it.
+    const ir::Node* add = first_op_in(stack[2].toArray()[0].toString());
+    QVERIFY(add);
+    const QStringList modules = select_and_list(add);
+    QCOMPARE(modules.size(), stack.size());
+    for (int i = 0; i < stack.size(); ++i) QVERIFY2(inside(modules[i], stack[i].toArray()[0].toString()), qPrintable(modules.join(' ')));
+    QComboBox* box = panel()->instanceBox();
+    QVERIFY(box->isEnabled());
+    QCOMPARE(module_of(window_->programModel()->node(box->currentData(ui::NodeNameRole).toString())), modules[2]);
+    box->setCurrentIndex(box->count() - 1);
+    emit box->activated(box->count() - 1);
+    const ir::Node* chosen = window_->programModel()->selectedNode();
+    QVERIFY(chosen && inside(module_of(chosen), last) && chosen->target == add->target);
+
+    raise_dock();
+    panel()->tree()->scrollTo(st);
+    save_screenshot(window_.get(), QStringLiteral("structure_odd_instances.png"), QSize(800, 500));
+  }
+
+  void folds_a_nested_stack_and_links_every_instance() {
+    open("nested_stages");
+    const auto record = structure_record("nested_stages");
+    // The stages' count times the blocks' count of each: from the model's own table.
+    int stages = 0, blocks = 0;
+    for (const auto& s : record["expected_stacks"].toArray()) {
+      const auto stack = s.toObject();
+      if (stack["parent"].toString().isEmpty()) stages = stack["instances"].toArray().size();
+      else blocks = stack["instances"].toArray().size();
+    }
+    QVERIFY(stages > 1 && blocks > 1);
+    const QModelIndex st = root_stack();
+    QVERIFY(st.isValid());
+    QVERIFY(st.data().toString().startsWith(QString("%1 × Stage (").arg(stages)));
+    QVERIFY(st.data(Qt::DecorationRole).value<QIcon>().isNull());  // identical: no badge
+    // Below it, the representative stage's own stack of blocks.
+    const Model* m = panel()->model();
+    bool inner = false;
+    for (int r = 0; r < m->rowCount(st); ++r)
+      inner = inner || m->index(r, 0, st).data().toString().startsWith(QString("%1 × ConvBlock (").arg(blocks));
+    QVERIFY(inner);
+    const ir::Node* conv = first_op_in("stages.0.blocks.1");
+    QVERIFY(conv);
+    const QStringList modules = select_and_list(conv);
+    QCOMPARE(modules.size(), stages * blocks);
+    QCOMPARE(QSet<QString>(modules.begin(), modules.end()).size(), stages * blocks);
+
+    raise_dock();
+    save_screenshot(window_.get(), QStringLiteral("structure_folded_stack.png"), QSize(800, 500));
+  }
+};
+
+QTEST_MAIN(TestStructurePanel)
+#include "test_structure_panel.moc"
