@@ -10,6 +10,11 @@ const TensorPayload* find_in(const std::vector<std::pair<std::string, TensorPayl
 }
 }  // namespace
 
+std::shared_ptr<const std::vector<std::byte>> TensorPayload::data() const {
+  if (bytes) return bytes;
+  return source ? source->read() : nullptr;
+}
+
 const TensorPayload* ExportedProgram::find_state(std::string_view key) const {
   return find_in(state_dict, key);
 }

@@ -2,6 +2,7 @@
 // The whole program: graph module, signature, weights and constants, range
 // constraints, module call graph and the archive's provenance facts.
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -13,15 +14,36 @@
 
 namespace exportlens::ir {
 
+/// Where a payload's bytes can be read from when they are needed (an entry
+/// of the .pt2 the program was opened from without reading its weights).
+class PayloadSource {
+ public:
+  virtual ~PayloadSource() = default;
+  /// The stored bytes, read now; throws std::runtime_error naming the file and entry.
+  virtual std::shared_ptr<const std::vector<std::byte>> read() const = 0;
+  /// Bytes read so far from the file this source reads (all its sources together).
+  virtual uint64_t bytes_read() const = 0;
+};
+
 /// A tensor's bytes as stored, with its metadata. It becomes a LibTorch
 /// tensor only in the runtime; the IR never depends on LibTorch.
 struct TensorPayload {
   TensorMeta meta;
+  /// The bytes, when they were read with the program; else null and `source` reads them.
   std::shared_ptr<const std::vector<std::byte>> bytes;
+  std::shared_ptr<const PayloadSource> source;
+  /// The stored size in bytes, known without reading them (0 when unknown).
+  uint64_t stored_size = 0;
   /// true: `bytes` is a torch.save archive (the .pt2 stored it pickled);
   /// false: raw little-endian elements laid out by meta.strides.
   bool pickled = false;
   bool is_parameter = false;
+
+  /// The bytes: those read with the program, else read from `source` now
+  /// (what a run, a value preview or a save calls). Null when there are none.
+  std::shared_ptr<const std::vector<std::byte>> data() const;
+  /// Whether the bytes can be had (read already or readable on demand).
+  bool has_data() const { return bytes || source; }
 };
 
 struct ModuleCallEntry {

@@ -69,16 +69,18 @@ void check_payloads(const std::vector<std::pair<std::string, TensorPayload>>& pa
       out.push_back({where, "tensor metadata " + *problem});
       continue;
     }
-    // Not loaded, checked when unpickled, or empty: torch writes some lifted
-    // constants without data (the runtime fills those with zeros, bounded).
-    if (!p.bytes || p.pickled || p.bytes->empty()) continue;
+    // Not loaded (a weight read on demand is checked by its stored size),
+    // checked when unpickled, or empty: torch writes some lifted constants
+    // without data (the runtime fills those with zeros, bounded).
+    const uint64_t stored = p.bytes ? p.bytes->size() : p.source ? p.stored_size : 0;
+    if (p.pickled || stored == 0) continue;
     const auto extent = storage_extent(p.meta);
     const auto needed = extent ? byte_size(*extent, p.meta.dtype) : std::nullopt;
     if (!needed)
       out.push_back({where, "its sizes and strides have no example values"});
-    else if (static_cast<uint64_t>(*needed) > p.bytes->size())
+    else if (static_cast<uint64_t>(*needed) > stored)
       out.push_back({where, "its view needs " + std::to_string(*needed) + " bytes but the archive stores " +
-                                std::to_string(p.bytes->size())});
+                                std::to_string(stored)});
   }
 }
 

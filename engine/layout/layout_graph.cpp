@@ -1,104 +1,59 @@
 #include "engine/layout/layout_graph.h"
 
 #include <algorithm>
-#include <charconv>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "engine/ir/module_hierarchy.h"
+#include "engine/layout/dot_support.h"
 #include "engine/layout/graphviz_session.h"
-#include "engine/layout/module_scopes.h"
 #include "engine/layout/node_label.h"
 
 namespace exportlens::layout {
 namespace {
 
-constexpr double kPointsPerInch = 72.0;
-
-// Locale-independent, shortest round-trip text for a number.
-std::string number(double value) {
-  char buffer[32];
-  auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
-  return std::string(buffer, end);
-}
-
-Size estimated_size(const ir::Node& node) {
-  NodeLabel label = node_label(node);
-  // Average advance of a 10 pt sans font is about 6 pt per character.
-  double text = std::max(label.title.size() * 6.5, label.subtitle.size() * 6.0);
-  return {std::max(60.0, text + 20.0), label.subtitle.empty() ? 24.0 : 38.0};
-}
-
 void check(const CancelToken* cancel) {
   if (cancel && cancel->is_cancelled()) throw Cancelled();
 }
 
-struct SimplexBounds {
-  const char* nslimit;   // x-placement network simplex: iterations per node
-  const char* nslimit1;  // ranking network simplex: iterations per node
-  const char* mclimit;   // scale of crossing-minimization passes
-  const char* searchsize;
-};
-
-// Graph-wide dot settings; bounds the expensive phases for big graphs.
-// Returns a note saying what was bounded (empty when nothing was).
-std::string apply_graph_attributes(Agraph_t* g, const LayoutOptions& options, size_t node_count) {
-  GraphvizSession::set(g, "rankdir", "TB");
-  GraphvizSession::set(g, "nodesep", number(options.node_separation / kPointsPerInch));
-  GraphvizSession::set(g, "ranksep", number(options.rank_separation / kPointsPerInch));
-  GraphvizSession::set(g, "splines", "spline");
-  if (node_count < options.big_graph_nodes) return "";
-  // Network simplex for x placement dominates on big graphs (it runs on an
-  // auxiliary graph with a node per edge segment); measured in README.md.
-  const bool huge = node_count >= options.huge_graph_nodes;
-  const SimplexBounds b = huge ? SimplexBounds{"0.01", "2", "0.25", "10"}
-                               : SimplexBounds{"1", "2", "0.5", "20"};
-  GraphvizSession::set(g, "nslimit", b.nslimit);
-  GraphvizSession::set(g, "nslimit1", b.nslimit1);
-  GraphvizSession::set(g, "mclimit", b.mclimit);
-  GraphvizSession::set(g, "searchsize", b.searchsize);
-  return std::string(huge ? "huge" : "big") + " graph (" + std::to_string(node_count) +
-         " nodes): dot bounded with nslimit=" + b.nslimit + ", nslimit1=" + b.nslimit1 +
-         ", mclimit=" + b.mclimit + ", searchsize=" + b.searchsize;
+dot::Spacing spacing_of(const LayoutOptions& options) {
+  return {options.node_separation, options.rank_separation, options.big_graph_nodes, options.huge_graph_nodes};
 }
 
-// One cluster subgraph per module scope, nested like the scopes.
-std::vector<Agraph_t*> create_clusters(Agraph_t* g, const ModuleScopeTree& tree,
-                                       const LayoutOptions& options) {
-  std::vector<Agraph_t*> clusters;
-  clusters.reserve(tree.scopes.size());
-  for (size_t i = 0; i < tree.scopes.size(); ++i) {
-    const auto& scope = tree.scopes[i];
-    Agraph_t* parent = scope.parent < 0 ? g : clusters[scope.parent];
+// One cluster subgraph per module scope (not the root), nested like the
+// scopes; clusters[s] for scope s (nullptr for the root).
+std::vector<Agraph_t*> create_clusters(Agraph_t* g, const ir::ModuleHierarchy& tree, const LayoutOptions& options) {
+  std::vector<Agraph_t*> clusters(tree.size(), nullptr);
+  for (size_t i = 1; i < tree.size(); ++i) {
+    const int parent = tree[static_cast<int>(i)].parent;
+    Agraph_t* owner = parent == ir::ModuleHierarchy::kRoot ? g : clusters[parent];
     std::string name = "cluster_" + std::to_string(i);
-    Agraph_t* sub = agsubg(parent, name.data(), 1);
+    Agraph_t* sub = agsubg(owner, name.data(), 1);
     GraphvizSession::set(sub, "label", "");
-    GraphvizSession::set(sub, "margin", number(std::max(8.0, options.cluster_label_height + 4)));
-    clusters.push_back(sub);
+    GraphvizSession::set(sub, "margin", dot::number(std::max(8.0, options.cluster_label_height + 4)));
+    clusters[i] = sub;
   }
   return clusters;
 }
 
+// Calls and get_attr nodes go into their innermost scope's cluster;
+// placeholders and the output stay outside (module_hierarchy() puts them in
+// the root). A weight sits one rank above its user, i.e. on the previous
+// module's last rank: inside its module's box it would force that box beside
+// the previous one and the graph would drift sideways block by block.
 std::vector<Agnode_t*> create_nodes(Agraph_t* g, const std::vector<ir::Node*>& nodes,
-                                    const ModuleScopeTree* tree,
-                                    const std::vector<Agraph_t*>& clusters,
+                                    const ir::ModuleHierarchy* tree, const std::vector<Agraph_t*>& clusters,
                                     const LayoutOptions& options) {
   std::vector<Agnode_t*> out;
   out.reserve(nodes.size());
   for (size_t i = 0; i < nodes.size(); ++i) {
     const ir::Node& node = *nodes[i];
-    int scope = tree ? tree->scope_of[i] : -1;
-    Agraph_t* owner = scope < 0 ? g : clusters[scope];
-    std::string id = "n" + std::to_string(i);
-    Agnode_t* n = agnode(owner, id.data(), 1);
-    Size size = options.node_size ? options.node_size(node) : estimated_size(node);
-    GraphvizSession::set(n, "shape", "box");
-    GraphvizSession::set(n, "fixedsize", "true");
-    GraphvizSession::set(n, "label", "");
-    GraphvizSession::set(n, "width", number(size.width / kPointsPerInch));
-    GraphvizSession::set(n, "height", number(size.height / kPointsPerInch));
-    out.push_back(n);
+    const int scope = tree ? tree->scope_of[i] : ir::ModuleHierarchy::kRoot;
+    Agraph_t* owner = scope == ir::ModuleHierarchy::kRoot ? g : clusters[scope];
+    out.push_back(dot::add_box(owner, "n" + std::to_string(i),
+                               options.node_size ? options.node_size(node) : estimated_box_size(node_label(node))));
   }
   return out;
 }
@@ -119,65 +74,35 @@ std::vector<std::pair<int, int>> dependencies(const std::vector<ir::Node*>& node
   return edges;
 }
 
-// Graphviz coordinates have y up and may not start at 0; ours start at the
-// top-left corner with y down.
-struct Flip {
-  boxf bb;
-  Point operator()(pointf p) const { return {p.x - bb.LL.x, bb.UR.y - p.y}; }
-  Rect operator()(boxf b) const {
-    return {b.LL.x - bb.LL.x, bb.UR.y - b.UR.y, b.UR.x - b.LL.x, b.UR.y - b.LL.y};
-  }
-};
-
-EdgeRoute read_edge(Agedge_t* e, const NodeBox& from, const NodeBox& to, const Flip& flip) {
-  EdgeRoute route{from.name, to.name, {}, {}};
-  const splines* spl = ED_spl(e);
-  if (spl) {
-    for (int b = 0; b < spl->size; ++b) {
-      const bezier& bz = spl->list[b];
-      for (int k = route.curve.empty() ? 0 : 1; k < bz.size; ++k) route.curve.push_back(flip(bz.list[k]));
-    }
-  }
-  if (route.curve.size() < 4) {
-    // Graphviz gave no route: a straight cubic from box to box.
-    Point a{from.centre.x, from.rect().bottom()}, b{to.centre.x, to.rect().y};
-    route.curve = {a, a, b, b};
-    route.arrow_tip = b;
-    return route;
-  }
-  // The curve stops short of the head to leave room for the arrowhead.
-  const bezier& last = spl->list[spl->size - 1];
-  route.arrow_tip = last.eflag ? flip(last.ep) : route.curve.back();
-  return route;
-}
-
-GraphLayout read_layout(Agraph_t* g, const std::vector<ir::Node*>& nodes,
-                        const std::vector<Agnode_t*>& gv_nodes,
-                        const std::vector<std::pair<int, int>>& edges,
-                        const std::vector<Agedge_t*>& gv_edges, const ModuleScopeTree* tree,
-                        const std::vector<Agraph_t*>& clusters) {
+GraphLayout read_layout(Agraph_t* g, const std::vector<ir::Node*>& nodes, const std::vector<Agnode_t*>& gv_nodes,
+                        const std::vector<std::pair<int, int>>& edges, const std::vector<Agedge_t*>& gv_edges,
+                        const ir::ModuleHierarchy* tree, const std::vector<Agraph_t*>& clusters) {
   GraphLayout out;
-  Flip flip{GD_bb(g)};
+  const dot::Flip flip{GD_bb(g)};
   out.bounds = flip(GD_bb(g));
   out.nodes.reserve(nodes.size());
   for (size_t i = 0; i < nodes.size(); ++i) {
-    Agnode_t* n = gv_nodes[i];
-    out.nodes.push_back({nodes[i]->name, flip(ND_coord(n)),
-                         {ND_width(n) * kPointsPerInch, ND_height(n) * kPointsPerInch}});
+    const Rect box = dot::box_of(gv_nodes[i], flip);
+    out.nodes.push_back({nodes[i]->name, box.centre(), {box.width, box.height}});
   }
   out.edges.reserve(edges.size());
-  for (size_t i = 0; i < edges.size(); ++i)
-    out.edges.push_back(read_edge(gv_edges[i], out.nodes[edges[i].first], out.nodes[edges[i].second], flip));
+  for (size_t i = 0; i < edges.size(); ++i) {
+    const NodeBox& from = out.nodes[edges[i].first];
+    const NodeBox& to = out.nodes[edges[i].second];
+    EdgeRoute route{from.name, to.name, {}, {}};
+    dot::read_route(gv_edges[i], from.rect(), to.rect(), flip, route.curve, route.arrow_tip);
+    out.edges.push_back(std::move(route));
+  }
   if (tree) {
-    out.clusters.reserve(clusters.size());
-    for (size_t i = 0; i < clusters.size(); ++i) {
-      const auto& scope = tree->scopes[i];
-      out.clusters.push_back({scope.path, scope.label, scope.depth, flip(GD_bb(clusters[i])), {}});
+    out.clusters.reserve(tree->size() - 1);
+    for (size_t i = 1; i < tree->size(); ++i) {
+      const auto& scope = (*tree)[static_cast<int>(i)];
+      out.clusters.push_back({scope.path, scope.label(), scope.depth - 1, flip(GD_bb(clusters[i])), {}});
     }
     // Every node belongs to its scope and to all the scopes around it.
     for (size_t i = 0; i < nodes.size(); ++i) {
-      for (int s = tree->scope_of[i]; s >= 0; s = tree->scopes[s].parent)
-        out.clusters[s].nodes.push_back(nodes[i]->name);
+      for (int s = tree->scope_of[i]; s > ir::ModuleHierarchy::kRoot; s = (*tree)[s].parent)
+        out.clusters[s - 1].nodes.push_back(nodes[i]->name);
     }
   }
   return out;
@@ -191,8 +116,8 @@ const NodeBox* GraphLayout::find_node(std::string_view name) const {
   return nullptr;
 }
 
-GraphLayout layout_graph(const ir::Graph& graph, const LayoutOptions& options,
-                         const CancelToken* cancel, const ProgressCallback& progress) {
+GraphLayout layout_graph(const ir::Graph& graph, const LayoutOptions& options, const CancelToken* cancel,
+                         const ProgressCallback& progress) {
   auto report = [&](double fraction, std::string_view stage) {
     if (progress) progress(fraction, stage);
   };
@@ -200,15 +125,15 @@ GraphLayout layout_graph(const ir::Graph& graph, const LayoutOptions& options,
   report(0.0, "preparing layout");
   const std::vector<ir::Node*> nodes = graph.nodes();
   if (nodes.empty()) return {};
-  ModuleScopeTree tree;
-  if (options.cluster_by_module) tree = module_scopes(graph);
-  const ModuleScopeTree* scopes = options.cluster_by_module ? &tree : nullptr;
+  ir::ModuleHierarchy tree;
+  if (options.cluster_by_module) tree = ir::module_hierarchy(graph);
+  const ir::ModuleHierarchy* scopes = options.cluster_by_module ? &tree : nullptr;
   const auto edges = dependencies(nodes);
 
   GraphvizSession session;
   check(cancel);
   Agraph_t* g = session.open_graph("program");
-  std::string note = apply_graph_attributes(g, options, nodes.size());
+  std::string note = dot::apply_graph_attributes(g, spacing_of(options), nodes.size());
   auto clusters = scopes ? create_clusters(g, tree, options) : std::vector<Agraph_t*>{};
   auto gv_nodes = create_nodes(g, nodes, scopes, clusters, options);
   std::vector<Agedge_t*> gv_edges;

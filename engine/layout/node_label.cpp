@@ -1,5 +1,7 @@
 #include "engine/layout/node_label.h"
 
+#include <algorithm>
+
 namespace exportlens::layout {
 
 std::string op_short_name(const ir::Node& node) {
@@ -34,6 +36,11 @@ std::string value_annotation(const ir::ValueInfo& value) {
 
 NodeLabel node_label(const ir::Node& node) {
   return {op_short_name(node), value_annotation(node.value)};
+}
+
+Size estimated_box_size(const NodeLabel& label) {
+  const double text = std::max(label.title.size() * 6.5, label.subtitle.size() * 6.0);
+  return {std::max(60.0, text + 20.0), label.subtitle.empty() ? 24.0 : 38.0};
 }
 
 }  // namespace exportlens::layout

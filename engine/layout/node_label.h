@@ -4,6 +4,7 @@
 #include <string>
 
 #include "engine/ir/node.h"
+#include "engine/layout/geometry.h"
 
 namespace exportlens::layout {
 
@@ -13,6 +14,9 @@ struct NodeLabel {
 };
 
 NodeLabel node_label(const ir::Node& node);
+/// A box for the label when no view measures it: a 10 pt sans font's
+/// average advance, about 6 pt per character.
+Size estimated_box_size(const NodeLabel& label);
 /// "addmm" for aten ops, "mylib::custom_op" for other namespaces, "cond",
 /// "getitem"; the node's name for placeholders, the attribute for get_attr.
 std::string op_short_name(const ir::Node& node);

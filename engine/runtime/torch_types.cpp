@@ -89,10 +89,11 @@ constexpr int64_t kMaxImpliedZeroBytes = int64_t(16) << 20;
 
 // A torch.save'd tensor inside the archive: it must be a tensor, and the one
 // the weight's metadata declares (dtype and sizes).
-at::Tensor unpickle_payload(const ir::TensorPayload& p, const std::string& name) {
-  serde::check_torch_save(p.bytes, "weight '" + name + "'");
-  const std::vector<char> data(reinterpret_cast<const char*>(p.bytes->data()),
-                               reinterpret_cast<const char*>(p.bytes->data()) + p.bytes->size());
+at::Tensor unpickle_payload(const ir::TensorPayload& p, const std::shared_ptr<const std::vector<std::byte>>& bytes,
+                            const std::string& name) {
+  serde::check_torch_save(bytes, "weight '" + name + "'");
+  const std::vector<char> data(reinterpret_cast<const char*>(bytes->data()),
+                               reinterpret_cast<const char*>(bytes->data()) + bytes->size());
   c10::IValue v;
   try {
     v = torch::jit::pickle_load(data);
@@ -114,8 +115,10 @@ at::Tensor unpickle_payload(const ir::TensorPayload& p, const std::string& name)
 }  // namespace
 
 at::Tensor payload_to_tensor(const ir::TensorPayload& p, const std::string& name, const c10::Device& device) {
-  if (!p.bytes) throw std::runtime_error("weight '" + name + "' has no data");
-  if (p.pickled) return unpickle_payload(p, name).to(device);
+  // Read now when the program was opened without its weights.
+  const std::shared_ptr<const std::vector<std::byte>> bytes = p.data();
+  if (!bytes) throw std::runtime_error("weight '" + name + "' has no data");
+  if (p.pickled) return unpickle_payload(p, bytes, name).to(device);
   const auto dtype = to_torch(p.meta.dtype);
   if (auto problem = ir::layout_problem(p.meta)) throw std::runtime_error("weight '" + name + "': tensor metadata " + *problem);
   const auto extent = ir::storage_extent(p.meta);  // elements the view reaches, overflow-checked
@@ -126,13 +129,13 @@ at::Tensor payload_to_tensor(const ir::TensorPayload& p, const std::string& name
   for (const auto& s : p.meta.strides) strides.push_back(*ir::example_value(s));
   // torch writes some lifted constants as an empty file: they read as zeros,
   // but an empty file must not make us allocate gigabytes.
-  if (p.bytes->empty() && *needed <= kMaxImpliedZeroBytes)
+  if (bytes->empty() && *needed <= kMaxImpliedZeroBytes)
     return at::zeros(sizes, at::TensorOptions().dtype(dtype).device(device));
-  if (static_cast<uint64_t>(*needed) > p.bytes->size())
+  if (static_cast<uint64_t>(*needed) > bytes->size())
     throw std::runtime_error("weight '" + name + "': its view needs " + std::to_string(*needed) +
-                             " bytes but the archive stores " + std::to_string(p.bytes->size()));
+                             " bytes but the archive stores " + std::to_string(bytes->size()));
   if (*extent == 0) return at::empty(sizes, at::TensorOptions().dtype(dtype).device(device));
-  auto flat = at::from_blob(const_cast<std::byte*>(p.bytes->data()), {*extent}, at::TensorOptions().dtype(dtype));
+  auto flat = at::from_blob(const_cast<std::byte*>(bytes->data()), {*extent}, at::TensorOptions().dtype(dtype));
   return flat.as_strided(sizes, strides, *ir::example_value(p.meta.storage_offset)).clone().to(device);
 }
 

@@ -3,9 +3,12 @@
 //   + weight files, data/constants/<name>_constants_config.json + constant files.
 #include "engine/serde/pt2_reader.h"
 
+#include <set>
+
 #include <nlohmann/json.hpp>
 
 #include "engine/ir/verifier.h"
+#include "engine/serde/archive_weights.h"
 #include "engine/serde/json_cursor.h"
 #include "engine/serde/json_document.h"
 #include "engine/serde/zip_archive.h"
@@ -50,15 +53,17 @@ Layout find_layout(const ZipArchive& zip) {
 using PayloadList = std::vector<std::pair<std::string, ir::TensorPayload>>;
 
 // Reads a payload config and its files; entries sharing a file share bytes.
-// Without `options.load_weights` the files are checked to exist, not read.
+// Without `options.load_weights` the files are checked to exist, not read:
+// each payload gets a source that reads its entry when it is needed.
 PayloadList read_payloads(const ZipArchive& zip, const std::string& dir, const std::string& config_name,
-                          const ReadOptions& options) {
+                          const ReadOptions& options, const std::shared_ptr<ArchiveWeights>& on_demand) {
   PayloadList out;
   const std::string config_path = dir + config_name;
   if (!zip.contains(config_path)) return out;
   const auto doc = parse_json_document(zip.read_text(config_path), zip.path().string() + ": " + config_path,
                                        options.limits);
   std::map<std::string, std::shared_ptr<const std::vector<std::byte>>> files;
+  std::set<std::string> checked;
   const JsonCursor root(doc, config_path);
   const auto config = root.at("config");
   config.expect_object();
@@ -71,10 +76,15 @@ PayloadList read_payloads(const ZipArchive& zip, const std::string& dir, const s
     if (item.has("tensor_meta")) p.meta = read_tensor_meta_json(item.at("tensor_meta").json(), item.path() + ".tensor_meta");
     if (!zip.contains(dir + file))
       throw Pt2Error(zip.path().string() + ": weight '" + key + "' is missing: no entry " + dir + file);
+    p.stored_size = zip.find(dir + file)->uncompressed_size;
     if (options.load_weights) {
       auto& bytes = files[file];
       if (!bytes) bytes = std::make_shared<const std::vector<std::byte>>(zip.read(dir + file));
       p.bytes = bytes;
+    } else {
+      // Not read, but refused now if reading it would be (sizes, limits, a bomb, past the end).
+      if (checked.insert(file).second) zip.check_entry(dir + file);
+      p.source = on_demand->source(dir + file);
     }
     out.emplace_back(key, std::move(p));
   }
@@ -96,7 +106,9 @@ namespace {
 
 ir::ExportedProgram read_archive(const std::filesystem::path& path, const std::string& model_name,
                                const ReadOptions& options) {
-  ZipArchive zip(path, options.limits);
+  // Kept open after reading when the weights are read on demand.
+  auto archive = std::make_shared<ZipArchive>(path, options.limits);
+  const ZipArchive& zip = *archive;
   const Layout layout = find_layout(zip);
   std::string model = model_name;
   if (model.empty()) {
@@ -110,8 +122,11 @@ ir::ExportedProgram read_archive(const std::filesystem::path& path, const std::s
       zip.read_text(json_entry), path.string() + ": " + json_entry.substr(layout.prefix.size()), options.limits);
   ep.name = model;
   try {
-    ep.state_dict = read_payloads(zip, layout.prefix + "data/weights/", model + "_weights_config.json", options);
-    ep.constants = read_payloads(zip, layout.prefix + "data/constants/", model + "_constants_config.json", options);
+    const auto on_demand = options.load_weights ? nullptr : std::make_shared<ArchiveWeights>(archive);
+    ep.state_dict =
+        read_payloads(zip, layout.prefix + "data/weights/", model + "_weights_config.json", options, on_demand);
+    ep.constants =
+        read_payloads(zip, layout.prefix + "data/constants/", model + "_constants_config.json", options, on_demand);
   } catch (const SchemaError& e) {
     throw Pt2Error(path.string() + ": " + e.what());
   }

@@ -28,8 +28,10 @@ struct Pt2Contents {
 struct ReadOptions {
   ReadLimits limits;
   /// false: weights and constants are listed and their entries checked, but
-  /// not inflated (TensorPayload::bytes stays null) — enough to print,
-  /// summarize, solve or lower a program; running it needs them.
+  /// not read (TensorPayload::bytes stays null): each payload's `source`
+  /// reads its entry when a run, a value preview or a save asks for it
+  /// (TensorPayload::data()), from the archive kept open. Opening then costs
+  /// the program's size, not its weights'.
   bool load_weights = true;
 };
 

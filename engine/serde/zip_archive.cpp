@@ -184,19 +184,33 @@ std::vector<std::byte> ZipArchive::inflate(const Entry& en, const std::vector<st
   return out;
 }
 
+uint64_t ZipArchive::data_offset(const Entry& en) const {
+  const std::string& name = en.name;
+  unsigned char lh[30];
+  read_at(en.local_header_offset, lh, 30, ("local header of '" + name + "'").c_str());
+  if (le32(lh) != kLocalHeader)
+    throw ArchiveError(label_ + ": corrupt local header of '" + name + "' at " + hex_offset(en.local_header_offset));
+  const uint64_t data_off = en.local_header_offset + 30 + le16(lh + 26) + le16(lh + 28);
+  if (data_off > size_ || en.compressed_size > size_ - data_off)
+    throw ArchiveError(label_ + ": truncated archive: data of '" + name + "' (" + std::to_string(en.compressed_size) +
+                       " bytes at offset " + hex_offset(data_off) + ") runs past the end of the file (" +
+                       std::to_string(size_) + " bytes)");
+  return data_off;
+}
+
+void ZipArchive::check_entry(const std::string& name) const {
+  const Entry* en = find(name);
+  if (!en) throw ArchiveError(label_ + ": missing entry '" + name + "'");
+  check_budget(*en);
+  data_offset(*en);
+  inflated_total_ += en->uncompressed_size;  // as if read: the total limit sees it
+}
+
 std::vector<std::byte> ZipArchive::read(const std::string& name) const {
   const Entry* en = find(name);
   if (!en) throw ArchiveError(label_ + ": missing entry '" + name + "'");
   check_budget(*en);
-  unsigned char lh[30];
-  read_at(en->local_header_offset, lh, 30, ("local header of '" + name + "'").c_str());
-  if (le32(lh) != kLocalHeader)
-    throw ArchiveError(label_ + ": corrupt local header of '" + name + "' at " + hex_offset(en->local_header_offset));
-  const uint64_t data_off = en->local_header_offset + 30 + le16(lh + 26) + le16(lh + 28);
-  if (data_off > size_ || en->compressed_size > size_ - data_off)
-    throw ArchiveError(label_ + ": truncated archive: data of '" + name + "' (" + std::to_string(en->compressed_size) +
-                       " bytes at offset " + hex_offset(data_off) + ") runs past the end of the file (" +
-                       std::to_string(size_) + " bytes)");
+  const uint64_t data_off = data_offset(*en);
   std::vector<std::byte> raw(en->compressed_size);
   read_at(data_off, raw.data(), raw.size(), ("data of '" + name + "'").c_str());
   std::vector<std::byte> out = en->method == 0 ? std::move(raw) : inflate(*en, raw);

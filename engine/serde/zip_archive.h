@@ -47,11 +47,19 @@ class ZipArchive {
   /// allocated; inflating never writes past the declared size.
   std::vector<std::byte> read(const std::string& name) const;
   std::string read_text(const std::string& name) const;
+  /// Everything read() checks before it reads the data (sizes against the
+  /// limits and the file, the local header), without reading it; the entry
+  /// counts towards the total limit as if read.
+  void check_entry(const std::string& name) const;
+  /// Counts the total inflated size afresh (for an archive kept open to read
+  /// weights on demand: each later read is a read of its own).
+  void reset_total() { inflated_total_ = 0; }
 
  private:
   void index();
   void read_at(uint64_t offset, void* out, size_t n, const char* what) const;
   void check_budget(const Entry& en) const;
+  uint64_t data_offset(const Entry& en) const;
   std::vector<std::byte> inflate(const Entry& en, const std::vector<std::byte>& raw) const;
   uint64_t size_ = 0;
   ReadLimits limits_;

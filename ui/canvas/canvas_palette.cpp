@@ -72,4 +72,9 @@ QColor CanvasPalette::clusterFill(int depth) const {
                : QColor(242 - step, 244 - step, 248 - step, 200);
 }
 
+QColor CanvasPalette::scopeFill(int depth) const {
+  const int step = std::min(depth, 4) * 5;
+  return dark_ ? QColor(52 + step, 60 + step, 80 + step) : QColor(228 - step, 234 - step, 246 - step / 2);
+}
+
 }  // namespace exportlens::ui

@@ -27,6 +27,8 @@ class CanvasPalette {
   QColor clusterFill(int depth) const;
   QColor clusterBorder() const { return cluster_border_; }
   QColor clusterText() const { return cluster_text_; }
+  /// A collapsed module scope's box (deeper scopes a little stronger).
+  QColor scopeFill(int depth) const;
   /// A node's fill tinted by its share of the run time (0: as is, 1: the slowest).
   QColor heatFill(const QColor& fill, qreal fraction) const;
   QColor heat() const { return heat_; }

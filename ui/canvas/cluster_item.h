@@ -1,11 +1,11 @@
 #pragma once
-// The box around the nodes of one module scope, and its label
-// ("layers.0.fc: Linear"). The label is a separate item so it can sit above
-// the edges that cross into the box while the box stays below them.
+// An open module scope on the canvas: the frame around its parts, and its
+// title ("▾ blocks.3: Block"). The title is a separate item so it can sit
+// above the edges that cross into the frame while the frame stays below
+// them. Double-clicking either (or clicking the ▾) collapses the scope.
 #include <QGraphicsItem>
 #include <QString>
 
-#include "engine/layout/graph_layout.h"
 #include "ui/canvas/canvas_style.h"
 
 namespace exportlens::ui {
@@ -14,18 +14,21 @@ class ClusterItem : public QGraphicsItem {
  public:
   enum { Type = UserType + 3 };
 
-  ClusterItem(const layout::ClusterBox& cluster, const CanvasStyle* style);
+  ClusterItem(int scope, const QString& path, const QString& label, int depth, const QRectF& box,
+              const CanvasStyle* style);
 
   int type() const override { return Type; }
   QRectF boundingRect() const override;
   void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
+  int scope() const { return scope_; }
   const QString& path() const { return path_; }
   const QString& label() const { return label_; }
   QRectF box() const { return box_; }
   void setStyle(const CanvasStyle* style);
 
  private:
+  int scope_;
   QString path_;
   QString label_;
   int depth_;
@@ -43,10 +46,17 @@ class ClusterLabelItem : public QGraphicsItem {
   QRectF boundingRect() const override;
   void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
   void setStyle(const CanvasStyle* style);
+  int scope() const { return scope_; }
+  /// Where the ▾ sits: a click there collapses the scope.
+  QRectF toggleRect() const;
+
+ protected:
+  void mousePressEvent(QGraphicsSceneMouseEvent* event) override;
 
  private:
   QRectF textRect() const;
 
+  int scope_;
   QString text_;
   QRectF box_;  // the cluster's
   const CanvasStyle* style_;

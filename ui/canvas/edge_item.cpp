@@ -1,7 +1,10 @@
 #include "ui/canvas/edge_item.h"
 
+#include <QFontMetricsF>
 #include <QLineF>
 #include <QPainter>
+#include <QPainterPathStroker>
+#include <QStyleOptionGraphicsItem>
 
 #include <cmath>
 
@@ -30,17 +33,41 @@ QPolygonF arrowhead(QPointF base, QPointF tip) {
   return QPolygonF({tip, back + side, back - side});
 }
 
+constexpr qreal kLowDetail = 0.2;  // below this zoom: straight lines, no arrowheads
+
 }  // namespace
 
 EdgeItem::EdgeItem(const layout::EdgeRoute& route, const CanvasStyle* style)
     : from_(QString::fromStdString(route.from)), to_(QString::fromStdString(route.to)), style_(style) {
-  curve_ = bezier_path(route.curve);
-  arrow_ = arrowhead(to_qt(route.curve.back()), to_qt(route.arrow_tip));
+  setCurve(route.curve, route.arrow_tip);
   setAcceptedMouseButtons(Qt::NoButton);
 }
 
+EdgeItem::EdgeItem(QString from, QString to, const std::vector<layout::Point>& curve, layout::Point arrowTip,
+                   int tensors, const CanvasStyle* style)
+    : from_(std::move(from)), to_(std::move(to)), tensors_(tensors), style_(style) {
+  setCurve(curve, arrowTip);
+  setAcceptedMouseButtons(Qt::NoButton);
+  if (tensors_ > 1) setAcceptHoverEvents(true);
+}
+
+void EdgeItem::setCurve(const std::vector<layout::Point>& curve, layout::Point arrowTip) {
+  curve_ = bezier_path(curve);
+  arrow_ = arrowhead(to_qt(curve.back()), to_qt(arrowTip));
+  chord_ = QLineF(to_qt(curve.front()), to_qt(arrowTip));
+}
+
+QRectF EdgeItem::countRect() const {
+  const QPointF middle = curve_.pointAtPercent(0.5);
+  const QString text = QString::number(tensors_);
+  const qreal width = QFontMetricsF(style_->clusterFont).horizontalAdvance(text) + 10;
+  return {middle.x() - width / 2, middle.y() - 8, width, 16};
+}
+
 QRectF EdgeItem::boundingRect() const {
-  return curve_.boundingRect().united(arrow_.boundingRect()).adjusted(-3, -3, 3, 3);
+  QRectF rect = curve_.boundingRect().united(arrow_.boundingRect());
+  if (tensors_ > 1) rect = rect.united(countRect());
+  return rect.adjusted(-3, -3, 3, 3);
 }
 
 void EdgeItem::setHighlighted(bool on) {
@@ -51,18 +78,48 @@ void EdgeItem::setHighlighted(bool on) {
 }
 
 void EdgeItem::setStyle(const CanvasStyle* style) {
+  prepareGeometryChange();
   style_ = style;
   update();
 }
 
-void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) {
-  const QColor color = highlighted_ ? style_->palette.highlight() : style_->palette.edge();
-  painter->setPen(QPen(color, highlighted_ ? 2.0 : 1.2, Qt::SolidLine, Qt::RoundCap));
+void EdgeItem::hoverEnterEvent(QGraphicsSceneHoverEvent* event) {
+  hovered_ = true;
+  update();
+  QGraphicsItem::hoverEnterEvent(event);
+}
+
+void EdgeItem::hoverLeaveEvent(QGraphicsSceneHoverEvent* event) {
+  hovered_ = false;
+  update();
+  QGraphicsItem::hoverLeaveEvent(event);
+}
+
+void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {
+  const QColor color = highlighted_ || hovered_ ? style_->palette.highlight() : style_->palette.edge();
+  const qreal lod = option->levelOfDetailFromTransform(painter->worldTransform());
+  // A bundle is drawn a little thicker, growing with what it carries.
+  const qreal width = (highlighted_ ? 2.0 : 1.2) + std::min(2.0, std::log2(double(tensors_)) * 0.6);
+  if (lod < kLowDetail) {
+    painter->setPen(QPen(color, 0));  // cosmetic: one pixel whatever the zoom
+    painter->drawLine(chord_);
+    return;
+  }
+  painter->setPen(QPen(color, width, Qt::SolidLine, Qt::RoundCap));
   painter->setBrush(Qt::NoBrush);
   painter->drawPath(curve_);
   painter->setPen(Qt::NoPen);
   painter->setBrush(color);
   painter->drawPolygon(arrow_);
+  if (tensors_ > 1 && lod >= 0.5) {
+    const QRectF rect = countRect();
+    painter->setBrush(style_->palette.background());
+    painter->setPen(QPen(color, 1.0));
+    painter->drawRoundedRect(rect, 7, 7);
+    painter->setFont(style_->clusterFont);
+    painter->setPen(style_->palette.clusterText());
+    painter->drawText(rect, Qt::AlignCenter, QString::number(tensors_));
+  }
 }
 
 }  // namespace exportlens::ui

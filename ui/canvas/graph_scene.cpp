@@ -2,12 +2,20 @@
 
 #include <QApplication>
 
+#include <algorithm>
+#include <set>
+#include <utility>
+
+#include "engine/layout/node_label.h"
 #include "ui/canvas/cluster_item.h"
 #include "ui/canvas/edge_item.h"
 #include "ui/canvas/node_category.h"
 #include "ui/canvas/node_item.h"
+#include "ui/canvas/scope_item.h"
 #include "ui/core/node_display.h"
 #include "ui/core/program_model.h"
+#include "ui/core/program_presentation.h"
+#include "ui/core/scope_display.h"
 
 namespace exportlens::ui {
 namespace {
@@ -16,10 +24,25 @@ constexpr qreal kSceneMargin = 40;
 
 QRectF to_qt(const layout::Rect& r) { return {r.x, r.y, r.width, r.height}; }
 
+QString scope_key(int scope) { return QStringLiteral("#%1").arg(scope); }
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+// "p_fc_weight  f32[4, 4]  64 B": a weight folded into a node, for its tooltip.
+QString weight_line(const ir::Node& weight, const ir::GraphSignature& signature) {
+  const ir::InputSpec* spec = signature.input_named(weight.name);
+  QString text = qs(spec && spec->target ? *spec->target : weight.name).toHtmlEscaped();
+  const std::string shape = layout::value_annotation(weight.value);
+  if (!shape.empty()) text += QStringLiteral(" <code>%1</code>").arg(qs(shape).toHtmlEscaped());
+  return text;
+}
+
 }  // namespace
 
 GraphScene::GraphScene(QObject* parent)
-    : QGraphicsScene(parent), style_(std::make_unique<CanvasStyle>(QApplication::palette(), QApplication::font())) {
+    : QGraphicsScene(parent),
+      style_(std::make_unique<CanvasStyle>(QApplication::palette(), QApplication::font())),
+      base_font_(QApplication::font()) {
   setItemIndexMethod(BspTreeIndex);
   setBackgroundBrush(style_->palette.background());
   connect(this, &QGraphicsScene::selectionChanged, this, &GraphScene::onSelectionChanged);
@@ -28,6 +51,7 @@ GraphScene::GraphScene(QObject* parent)
 GraphScene::~GraphScene() {
   // Items are deleted while our members still live, without selection signals.
   blockSignals(true);
+  jobs_.dropAll();
   clear();
 }
 
@@ -37,55 +61,413 @@ void GraphScene::setStyle(const QPalette& palette, const QFont& font) {
   for (auto* item : std::as_const(edges_)) item->setStyle(next.get());
   for (auto* item : std::as_const(clusters_)) item->setStyle(next.get());
   for (auto* item : std::as_const(cluster_labels_)) item->setStyle(next.get());
+  for (auto* item : std::as_const(scope_items_)) item->setStyle(next.get());
   style_ = std::move(next);
+  base_font_ = font;
   setBackgroundBrush(style_->palette.background());
 }
 
+std::shared_ptr<layout::ScopedLayoutEngine> GraphScene::engine() const {
+  if (!program_) return nullptr;
+  return weights_shown_ && weights_engine_ ? weights_engine_ : program_->layouts;
+}
+
 void GraphScene::setProgram(const LoadedProgramPtr& program) {
+  jobs_.dropAll();
   {
     const QSignalBlocker quiet(this);  // clearing is not a user's deselection
     clear();
   }
+  own_.clear();
   nodes_.clear();
   edges_.clear();
   clusters_.clear();
   cluster_labels_.clear();
-  if (!program) {
+  scope_items_.clear();
+  picture_.reset();
+  weights_engine_.reset();
+  weights_shown_ = false;
+  pending_reveal_.clear();
+  pending_scope_ = -1;
+  anchor_ = -1;
+  selected_.clear();
+  program_ = program;
+  program_nodes_ = program ? program->graph().nodes() : std::vector<ir::Node*>{};
+  if (!program || !program->openingPicture) {
+    expansion_ = {};
     setSceneRect(QRectF());
+    emit pictureChanged();
     return;
   }
-  const layout::GraphLayout& layout = program->layout;
-  for (const auto& cluster : layout.clusters) {
-    auto* item = new ClusterItem(cluster, style_.get());
-    item->setZValue(-3 + 0.01 * cluster.depth);
-    addItem(item);
-    clusters_.append(item);
-    auto* label = new ClusterLabelItem(*item, style_.get());
-    label->setZValue(-0.3);  // above edges (-1, highlighted -0.5), below nodes (0)
-    addItem(label);
-    cluster_labels_.append(label);
-  }
-  for (const auto& route : layout.edges) {
-    auto* item = new EdgeItem(route, style_.get());
-    item->setZValue(-1);
-    addItem(item);
-    edges_.append(item);
-  }
-  const ir::GraphSignature& signature = program->program->signature;
-  for (const auto& box : layout.nodes) {
-    const ir::Node* node = program->graph().find(box.name);
-    if (!node) continue;
-    auto* item = new NodeItem(*node, categorize(*node, signature), display_label(*node, signature),
-                              to_qt(box.rect()), style_.get());
-    addItem(item);
-    nodes_.insert(item->nodeName(), item);
-  }
-  setSceneRect(to_qt(layout.bounds).adjusted(-kSceneMargin, -kSceneMargin, kSceneMargin, kSceneMargin));
+  expansion_ = program->opening;
+  showPicture(program->openingPicture);
 }
 
+// ---- building the items ---------------------------------------------------------
+
+void GraphScene::clearPicture() {
+  // Items others added (expansion callouts) stay; ours go.
+  QList<QGraphicsItem*> foreign;
+  for (QGraphicsItem* item : items())
+    if (!item->parentItem() && !own_.contains(item)) foreign.append(item);
+  for (QGraphicsItem* item : std::as_const(foreign)) removeItem(item);
+  {
+    const QSignalBlocker quiet(this);
+    clear();
+  }
+  for (QGraphicsItem* item : std::as_const(foreign)) addItem(item);
+  own_.clear();
+  nodes_.clear();
+  edges_.clear();
+  clusters_.clear();
+  cluster_labels_.clear();
+  scope_items_.clear();
+}
+
+void GraphScene::addNodeItem(int index, const QRectF& box) {
+  const ir::Node& node = *program_nodes_[index];
+  const ir::GraphSignature& signature = program_->program->signature;
+  auto* item = new NodeItem(node, categorize(node, signature), display_label(node, signature), box, style_.get());
+  if (!weights_shown_ && program_->weights) {
+    const auto& weights = program_->weights->weights_of[index];
+    if (!weights.empty()) {
+      QStringList lines;
+      for (int w : weights) lines << weight_line(*program_nodes_[w], signature);
+      item->setFoldedWeights(static_cast<int>(weights.size()),
+                             tr("<b>%n weight(s) folded in</b>", nullptr, int(weights.size())) + QStringLiteral("<br/>") +
+                                 lines.join(QStringLiteral("<br/>")));
+    }
+  }
+  addItem(item);
+  own_.insert(item);
+  nodes_.insert(item->nodeName(), item);
+}
+
+QString GraphScene::endName(const layout::DrawnItem& item) const {
+  return item.kind == layout::DrawnItem::Kind::Node ? qs(program_nodes_[item.index]->name) : scope_key(item.index);
+}
+
+void GraphScene::addEdgeItem(const layout::ScopedLayout::Edge& edge) {
+  std::set<int> tensors;
+  for (const auto& [producer, consumer] : edge.members) tensors.insert(producer);
+  auto* item = new EdgeItem(endName(edge.from), endName(edge.to), edge.curve, edge.arrow_tip,
+                            static_cast<int>(tensors.size()), style_.get());
+  if (tensors.size() > 1) {
+    QStringList lines;
+    for (int producer : tensors) {
+      const ir::Node& node = *program_nodes_[producer];
+      lines << QStringLiteral("<code>%1: %2</code>")
+                   .arg(qs(node.name).toHtmlEscaped(), qs(layout::value_annotation(node.value)).toHtmlEscaped());
+    }
+    item->setToolTip(tr("<b>%n tensor(s)</b>", nullptr, int(tensors.size())) + QStringLiteral("<br/>") +
+                     lines.join(QStringLiteral("<br/>")));
+  }
+  item->setZValue(-1);
+  addItem(item);
+  own_.insert(item);
+  edges_.append(item);
+}
+
+void GraphScene::showPicture(const PicturePtr& picture) {
+  const ir::ModuleHierarchy& h = *program_->hierarchy;
+  clearPicture();
+  picture_ = picture;
+  for (const auto& placed : picture->scopes) {
+    const auto& scope = h[placed.scope];
+    const QRectF box = to_qt(placed.rect);
+    if (placed.expanded) {
+      auto* frame = new ClusterItem(placed.scope, qs(scope.path), qs(scope.label()), scope.depth - 1, box, style_.get());
+      frame->setZValue(-3 + 0.01 * scope.depth);
+      addItem(frame);
+      own_.insert(frame);
+      clusters_.append(frame);
+      auto* label = new ClusterLabelItem(*frame, style_.get());
+      label->setZValue(-0.3);  // above edges (-1, highlighted -0.5), below nodes (0)
+      addItem(label);
+      own_.insert(label);
+      cluster_labels_.append(label);
+    } else {
+      auto* box_item = new ScopeItem(placed.scope, scope.depth - 1,
+                                     scope_text(h, placed.scope, program_nodes_,
+                                                weights_shown_ ? nullptr : program_->weights.get()),
+                                     box, style_.get());
+      addItem(box_item);
+      own_.insert(box_item);
+      scope_items_.insert(placed.scope, box_item);
+    }
+  }
+  for (const auto& edge : picture->edges) addEdgeItem(edge);
+  for (const auto& placed : picture->nodes) addNodeItem(placed.node, to_qt(placed.rect));
+  setSceneRect(to_qt(picture->bounds).adjusted(-kSceneMargin, -kSceneMargin, kSceneMargin, kSceneMargin));
+  applyHeat();
+  // The shared selection, drawn again.
+  if (!selected_.isEmpty()) {
+    following_ = true;
+    const int index = program_->graph().find(selected_.toStdString())
+                          ? program_->graph().find(selected_.toStdString())->index()
+                          : -1;
+    const int stand_in = index >= 0 ? drawnStandIn(index) : -1;
+    if (NodeItem* item = stand_in >= 0 ? nodes_.value(qs(program_nodes_[stand_in]->name)) : nullptr)
+      item->setSelected(true);
+    following_ = false;
+    highlightEdgesOf(selected_);
+  }
+  if (anchor_ >= 0) {
+    const QRectF after = scopeRect(anchor_);
+    if (!after.isNull() && !anchor_before_.isNull()) emit anchorMoved(after.topLeft() - anchor_before_.topLeft());
+    anchor_ = -1;
+  }
+  emit pictureChanged();
+  applyPendingReveal();
+}
+
+// ---- laying out again -----------------------------------------------------------
+
+void GraphScene::relayout(int anchor) {
+  if (!program_) return;
+  anchor_ = anchor;
+  anchor_before_ = anchor >= 0 ? scopeRect(anchor) : QRectF();
+  jobs_.dropAll();
+  emit expansionChanged();
+  emit layoutStarted();
+  jobs_.start(
+      [engine = engine(), program = program_, expansion = expansion_](JobContext& context, PicturePtr& out) {
+        out = std::make_shared<const layout::ScopedLayout>(engine->compose(expansion, context.token().get()));
+      },
+      [this](JobOutcome<PicturePtr>& outcome) {
+        if (!outcome.ok() || !outcome.value) return;
+        emit layoutFinished(outcome.seconds * 1000);
+        showPicture(outcome.value);
+      });
+}
+
+void GraphScene::setExpanded(int scope, bool open) {
+  const ir::ModuleHierarchy* h = hierarchy();
+  if (!h || scope <= ir::ModuleHierarchy::kRoot || scope >= int(h->size())) return;
+  if (expansion_.is_expanded(scope) == open) return;
+  expansion_.set_expanded(scope, open);
+  relayout(scope);
+}
+
+void GraphScene::toggleExpanded(int scope) { setExpanded(scope, !expansion_.is_expanded(scope)); }
+
+void GraphScene::expandToDepth(int depth) {
+  const ir::ModuleHierarchy* h = hierarchy();
+  if (!h) return;
+  const layout::ScopeExpansion next = layout::ScopeExpansion::to_depth(*h, depth);
+  if (next == expansion_) return;
+  expansion_ = next;
+  relayout(-1);
+}
+
+void GraphScene::collapseAll() { expandToDepth(0); }
+
+void GraphScene::setWeightsShown(bool shown) {
+  if (!program_ || shown == weights_shown_) return;
+  weights_shown_ = shown;
+  if (shown && !weights_engine_)
+    weights_engine_ = make_layout_engine(*program_, style_->metrics, cluster_label_height(base_font_), false);
+  relayout(-1);
+}
+
+// ---- reveal -----------------------------------------------------------------------
+
+int GraphScene::homeScope(const QString& node) const {
+  if (!program_) return -1;
+  const ir::Node* n = program_->graph().find(node.toStdString());
+  return n ? engine()->home()[n->index()] : -1;
+}
+
+int GraphScene::moduleOf(const QString& node) const {
+  if (!program_) return -1;
+  const ir::Node* n = program_->graph().find(node.toStdString());
+  return n ? program_->hierarchy->scope_of[n->index()] : -1;
+}
+
+int GraphScene::drawnStandIn(int index) const {
+  // A folded weight is drawn as part of the nodes that read it: the first one stands in.
+  if (!weights_shown_ && program_->weights && program_->weights->is_folded(index)) {
+    const auto& users = program_nodes_[index]->users();
+    if (!users.empty()) return users.front()->index();
+  }
+  return index;
+}
+
+bool GraphScene::openAround(int node) {
+  const ir::ModuleHierarchy& h = *program_->hierarchy;
+  const int scope = engine()->home()[node];
+  if (expansion_.is_open_all_the_way(h, scope)) return false;
+  expansion_.reveal(h, scope);
+  expansion_.set_expanded(scope, true);
+  return true;
+}
+
+void GraphScene::revealNodes(const QStringList& names) {
+  if (!program_) return;
+  bool changed = false;
+  for (const QString& name : names) {
+    const ir::Node* node = program_->graph().find(name.toStdString());
+    if (node) changed = openAround(drawnStandIn(node->index())) || changed;
+  }
+  pending_reveal_ = names;
+  if (changed) {
+    relayout(-1);
+  } else if (!isLayingOut()) {
+    applyPendingReveal();
+  }
+}
+
+void GraphScene::revealScope(int scope) {
+  const ir::ModuleHierarchy* h = hierarchy();
+  if (!h || scope < 0 || scope >= int(h->size())) return;
+  if (!engine()->is_drawn(scope)) {
+    // A module of one op is drawn as that op: reveal it.
+    const auto nodes = h->nodes_within(scope);
+    for (int n : nodes)
+      if (engine()->shown()[n]) return revealNodes({QString::fromStdString(program_nodes_[n]->name)});
+    return;
+  }
+  pending_scope_ = scope;
+  if (expansion_.reveal(*h, scope)) {
+    relayout(-1);
+  } else if (!isLayingOut()) {
+    applyPendingReveal();
+  }
+}
+
+void GraphScene::applyPendingReveal() {
+  if (pending_scope_ >= 0) {
+    const QRectF rect = scopeRect(pending_scope_);
+    if (ScopeItem* box = scope_items_.value(pending_scope_)) {
+      following_ = true;
+      clearSelection();
+      box->setSelected(true);
+      following_ = false;
+    }
+    pending_scope_ = -1;
+    if (!rect.isNull()) emit revealRequested(rect);
+  }
+  if (pending_reveal_.isEmpty()) return;
+  const QStringList names = std::exchange(pending_reveal_, {});
+  QRectF area;
+  following_ = true;
+  for (QGraphicsItem* item : selectedItems()) item->setSelected(false);
+  for (const QString& name : names) {
+    const ir::Node* node = program_->graph().find(name.toStdString());
+    if (!node) continue;
+    if (NodeItem* item = nodes_.value(qs(program_nodes_[drawnStandIn(node->index())]->name))) {
+      item->setSelected(true);
+      area = area.united(item->box());
+    }
+  }
+  following_ = false;
+  highlightEdgesOf(names.value(0));
+  if (!area.isNull()) emit revealRequested(area);
+}
+
+// ---- selection ------------------------------------------------------------------
+
+void GraphScene::selectNode(const QString& name) {
+  selected_ = name;
+  if (name.isEmpty() || !program_ || !program_->graph().find(name.toStdString())) {
+    following_ = true;
+    for (QGraphicsItem* item : selectedItems())
+      if (item->type() == NodeItem::Type) item->setSelected(false);
+    following_ = false;
+    highlightEdgesOf(QString());
+    return;
+  }
+  revealNodes({name});
+}
+
+void GraphScene::onSelectionChanged() {
+  if (following_) return;
+  const auto selected = selectedItems();
+  QString name;
+  int scope = -1;
+  for (QGraphicsItem* item : selected) {
+    if (item->type() == NodeItem::Type) name = static_cast<NodeItem*>(item)->nodeName();
+    if (item->type() == ScopeItem::Type) scope = static_cast<ScopeItem*>(item)->scope();
+  }
+  selected_ = name;
+  highlightEdgesOf(name.isEmpty() && scope >= 0 ? scope_key(scope) : name);
+  emit nodeSelected(name);
+  if (scope >= 0) emit scopeSelected(scope);
+}
+
+void GraphScene::highlightEdgesOf(const QString& name) {
+  // A folded weight's edges are its stand-in's.
+  QString key = name;
+  if (program_ && !name.isEmpty() && !name.startsWith(QLatin1Char('#'))) {
+    if (const ir::Node* node = program_->graph().find(name.toStdString()))
+      key = qs(program_nodes_[drawnStandIn(node->index())]->name);
+  }
+  for (auto* edge : std::as_const(edges_))
+    edge->setHighlighted(!key.isEmpty() && (edge->from() == key || edge->to() == key));
+}
+
+int GraphScene::selectedScope() const {
+  for (QGraphicsItem* item : selectedItems())
+    if (item->type() == ScopeItem::Type) return static_cast<ScopeItem*>(item)->scope();
+  return -1;
+}
+
+int GraphScene::scopeOf(const QGraphicsItem* item) const {
+  if (!item) return -1;
+  switch (item->type()) {
+    case ScopeItem::Type: return static_cast<const ScopeItem*>(item)->scope();
+    case ClusterItem::Type: return static_cast<const ClusterItem*>(item)->scope();
+    case ClusterLabelItem::Type: return static_cast<const ClusterLabelItem*>(item)->scope();
+    case NodeItem::Type: return homeScope(static_cast<const NodeItem*>(item)->nodeName());
+    default: return -1;
+  }
+}
+
+ClusterItem* GraphScene::clusterItem(int scope) const {
+  for (ClusterItem* frame : clusters_)
+    if (frame->scope() == scope) return frame;
+  return nullptr;
+}
+
+QRectF GraphScene::scopeRect(int scope) const {
+  if (const ScopeItem* box = scope_items_.value(scope)) return box->box();
+  if (const ClusterItem* frame = clusterItem(scope)) return frame->box();
+  return {};
+}
+
+// ---- heat -------------------------------------------------------------------------
+
 void GraphScene::setNodeHeat(const QHash<QString, qreal>& fractions, const QHash<QString, QString>& labels) {
+  heat_ = fractions;
+  heat_labels_ = labels;
+  applyHeat();
+}
+
+void GraphScene::applyHeat() {
   for (auto it = nodes_.cbegin(); it != nodes_.cend(); ++it)
-    (*it)->setHeat(fractions.value(it.key(), -1), labels.value(it.key()));
+    (*it)->setHeat(heat_.value(it.key(), -1), heat_labels_.value(it.key()));
+  if (scope_items_.isEmpty() || !program_) return;
+  // A collapsed scope's share of the run: node times are fractions of the
+  // slowest, so their sums compare as the times do.
+  const ir::ModuleHierarchy& h = *program_->hierarchy;
+  std::vector<qreal> within(h.size(), 0);
+  qreal total = 0;
+  for (auto it = heat_.cbegin(); it != heat_.cend(); ++it) {
+    const ir::Node* node = program_->graph().find(it.key().toStdString());
+    if (!node || it.value() < 0) continue;
+    total += it.value();
+    for (int s = engine()->home()[node->index()]; s >= 0; s = h[s].parent) within[s] += it.value();
+  }
+  qreal most = 0;
+  for (auto it = scope_items_.cbegin(); it != scope_items_.cend(); ++it) most = std::max(most, within[it.key()]);
+  for (auto it = scope_items_.cbegin(); it != scope_items_.cend(); ++it) {
+    const qreal share = total > 0 ? within[it.key()] / total : 0;
+    if (heat_.isEmpty() || most <= 0) {
+      (*it)->setHeat(-1);
+    } else {
+      (*it)->setHeat(within[it.key()] / most, tr("%1 % of the run").arg(share * 100, 0, 'f', 1));
+    }
+  }
 }
 
 void GraphScene::setRunTimes(const NodeRunTimes& times) {
@@ -112,31 +494,6 @@ QRectF GraphScene::startFocus() const {
       if (focus.isNull() || item->box().top() < focus.top()) focus = item->box();
   }
   return focus;
-}
-
-void GraphScene::selectNode(const QString& name) {
-  following_ = true;
-  NodeItem* target = nodes_.value(name);
-  for (QGraphicsItem* item : selectedItems())
-    if (item != target) item->setSelected(false);
-  if (target) target->setSelected(true);
-  following_ = false;
-  highlightEdgesOf(name);
-}
-
-void GraphScene::onSelectionChanged() {
-  if (following_) return;
-  const auto selected = selectedItems();
-  QString name;
-  for (QGraphicsItem* item : selected)
-    if (item->type() == NodeItem::Type) name = static_cast<NodeItem*>(item)->nodeName();
-  highlightEdgesOf(name);
-  emit nodeSelected(name);
-}
-
-void GraphScene::highlightEdgesOf(const QString& name) {
-  for (auto* edge : std::as_const(edges_))
-    edge->setHighlighted(!name.isEmpty() && (edge->from() == name || edge->to() == name));
 }
 
 void GraphScene::follow(ProgramModel* model) {

@@ -1,13 +1,23 @@
 #pragma once
-// The canvas's items for one laid-out program: clusters, edges, nodes. Keeps
-// the scene's selection in step with the shared node selection.
+// The canvas's items for one program, browsed by its module hierarchy: open
+// scopes are frames around their parts, collapsed ones are boxes standing
+// for them, edges between boxes are bundles; weights are folded into the ops
+// that read them (a badge) unless shown as nodes. Opening or closing a scope
+// lays out again off the GUI thread (only the levels that changed; the rest
+// comes from the program's layout cache). Keeps the scene's selection in step
+// with the shared node selection, and reveals a node selected anywhere: the
+// scopes around it open, then the view is asked to centre it.
 #include <QGraphicsScene>
 #include <QHash>
 #include <QPalette>
+#include <QSet>
+#include <QStringList>
 
 #include <memory>
 
+#include "engine/layout/scoped_layout.h"
 #include "ui/canvas/canvas_style.h"
+#include "ui/core/background_jobs.h"
 #include "ui/core/loaded_program.h"
 #include "ui/core/node_run_times.h"
 
@@ -17,6 +27,7 @@ class NodeItem;
 class EdgeItem;
 class ClusterItem;
 class ClusterLabelItem;
+class ScopeItem;
 class ProgramModel;
 
 class GraphScene : public QGraphicsScene {
@@ -25,7 +36,9 @@ class GraphScene : public QGraphicsScene {
   explicit GraphScene(QObject* parent = nullptr);
   ~GraphScene() override;
 
+  /// Shows a program as it opens (its upper module levels, laid out already).
   void setProgram(const LoadedProgramPtr& program);
+  const LoadedProgramPtr& program() const { return program_; }
   /// Shows the model's program and selection; a node picked here selects it there.
   void follow(ProgramModel* model);
   /// Fonts and colours; call again when the system palette changes.
@@ -37,36 +50,120 @@ class GraphScene : public QGraphicsScene {
   NodeItem* nodeItem(const QString& name) const { return nodes_.value(name); }
   QList<NodeItem*> nodeItems() const { return nodes_.values(); }
   const QList<EdgeItem*>& edgeItems() const { return edges_; }
+  /// The frames of the open scopes, and the boxes of the collapsed ones drawn.
   const QList<ClusterItem*>& clusterItems() const { return clusters_; }
+  QList<ScopeItem*> scopeItems() const { return scope_items_.values(); }
+  ScopeItem* scopeItem(int scope) const { return scope_items_.value(scope); }
+  ClusterItem* clusterItem(int scope) const;
+  /// Where a scope is drawn (its box or its frame); null when it is not drawn.
+  QRectF scopeRect(int scope) const;
   /// Tints nodes by run time (fraction of the slowest, with a label for the
-  /// tooltip); nodes not listed lose their tint. An empty map clears it.
+  /// tooltip) and collapsed scopes by their share of it; nodes not listed
+  /// lose their tint. An empty map clears it.
   void setNodeHeat(const QHash<QString, qreal>& fractions, const QHash<QString, QString>& labels = {});
   /// The heat of a run's per-node times (while the tint is shown).
   void setRunTimes(const NodeRunTimes& times);
   bool heatShown() const { return heat_shown_; }
 
+  // Browsing by the module hierarchy.
+  const ir::ModuleHierarchy* hierarchy() const { return program_ ? program_->hierarchy.get() : nullptr; }
+  const layout::ScopeExpansion& expansion() const { return expansion_; }
+  /// The picture on screen (null before a program is shown).
+  const layout::ScopedLayout* picture() const { return picture_.get(); }
+  bool isLayingOut() const { return jobs_.isBusy(); }
+  bool weightsShown() const { return weights_shown_; }
+  /// The scope a node is drawn in: its module scope, or the nearest drawn
+  /// one around it (a module of one op is not drawn; a shown weight sits in
+  /// its users' scope); -1 if unknown.
+  int homeScope(const QString& node) const;
+  /// The node's innermost module scope (as traced), drawn or not; -1 if unknown.
+  int moduleOf(const QString& node) const;
+  /// The innermost scope an item is or belongs to: a box's or frame's own
+  /// scope, a node's home; -1 for anything else.
+  int scopeOf(const QGraphicsItem* item) const;
+  /// The selected collapsed box's scope, else -1.
+  int selectedScope() const;
+
  public slots:
   /// Whether run times tint the nodes (on by default).
   void setHeatShown(bool shown);
-  /// Follows the shared selection (does not emit nodeSelected).
+  /// Follows the shared selection (does not emit nodeSelected); a node not
+  /// drawn is revealed first (the scopes around it open).
   void selectNode(const QString& name);
+  void setExpanded(int scope, bool open);
+  void toggleExpanded(int scope);
+  /// Every scope down to `depth` open, every deeper one collapsed (0: the top-level modules are boxes).
+  void expandToDepth(int depth);
+  void collapseAll();
+  /// Weights as nodes beside the ops that read them, or folded into them.
+  void setWeightsShown(bool shown);
+  /// Makes `names` drawn (opening the scopes around them), selects them and
+  /// asks the view to bring them into sight (revealRequested).
+  void revealNodes(const QStringList& names);
+  /// Makes a scope drawn (opening the scopes around it) and asks the view to bring it into sight.
+  void revealScope(int scope);
 
  signals:
-  /// The user picked a node on the canvas (empty: clicked the background).
+  /// The user picked a node on the canvas (empty: clicked the background or a box).
   void nodeSelected(const QString& name);
+  /// The user picked a collapsed scope's box.
+  void scopeSelected(int scope);
+  /// Which scopes are open changed; a new picture follows.
+  void expansionChanged();
+  /// New items are drawn (a program shown, or laid out again).
+  void pictureChanged();
+  /// The scope the user opened or closed moved by `delta` in the new picture:
+  /// a view scrolls by it so the box stays where the eye was.
+  void anchorMoved(const QPointF& delta);
+  /// Something selected or revealed that the view should bring into sight.
+  void revealRequested(const QRectF& rect);
+  /// Laying out a new expansion started / finished (ms on the worker).
+  void layoutStarted();
+  void layoutFinished(double milliseconds);
 
  private:
+  using PicturePtr = std::shared_ptr<const layout::ScopedLayout>;
+  void relayout(int anchor);
+  void showPicture(const PicturePtr& picture);
+  void clearPicture();
+  void addNodeItem(int index, const QRectF& box);
+  void addEdgeItem(const layout::ScopedLayout::Edge& edge);
+  QString endName(const layout::DrawnItem& item) const;
+  void applyHeat();
+  void applyPendingReveal();
+  /// The node a selection of `index` highlights: itself, or a folded weight's first user.
+  int drawnStandIn(int index) const;
+  /// Opens what `node` needs to be drawn; true when something changed.
+  bool openAround(int node);
   void onSelectionChanged();
   void highlightEdgesOf(const QString& name);
+  std::shared_ptr<layout::ScopedLayoutEngine> engine() const;
 
   std::unique_ptr<CanvasStyle> style_;
+  QFont base_font_;
+  LoadedProgramPtr program_;
+  std::vector<ir::Node*> program_nodes_;
+  layout::ScopeExpansion expansion_;
+  PicturePtr picture_;
+  bool weights_shown_ = false;
+  std::shared_ptr<layout::ScopedLayoutEngine> weights_engine_;  // weights as nodes (made when first asked)
   QHash<QString, NodeItem*> nodes_;
   QList<EdgeItem*> edges_;
   QList<ClusterItem*> clusters_;
   QList<ClusterLabelItem*> cluster_labels_;
+  QHash<int, ScopeItem*> scope_items_;
+  QSet<QGraphicsItem*> own_;  // what showPicture() made (other items, e.g. expansions, stay)
+  QHash<QString, qreal> heat_;
+  QHash<QString, QString> heat_labels_;
+  QString selected_;          // the shared selection
+  QStringList pending_reveal_;
+  int pending_scope_ = -1;
+  int anchor_ = -1;
+  QRectF anchor_before_;
   bool following_ = false;  // true while applying a selection from outside
   bool heat_shown_ = true;
   NodeRunTimes run_times_;
+  BackgroundJobs<PicturePtr> jobs_{this};  // last: destroyed (waiting for its jobs) first
 };
 
 }  // namespace exportlens::ui

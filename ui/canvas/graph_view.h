@@ -1,11 +1,25 @@
 #pragma once
 // The canvas's viewport: zoom with the wheel or Ctrl++ / Ctrl+-, pan by
-// dragging, fit the whole graph, bring a node into view.
+// dragging, fit the whole picture, bring a node into view. Browsing the
+// module hierarchy: double-click a box to open it (its title to close it),
+// + / - open the selected box or close the scope around the selection (with
+// nothing selected: one level deeper / shallower everywhere), the context
+// menu and View › Modules (open to a depth, collapse all, weights as nodes).
+// An overview in the corner (minimap) and the module path of what is under
+// the cursor or selected (breadcrumbs) float over it.
 #include <QGraphicsView>
+
+#include <optional>
+#include <utility>
+
+class QAction;
+class QMenu;
 
 namespace exportlens::ui {
 
+class BreadcrumbBar;
 class GraphScene;
+class Minimap;
 class ProgramModel;
 
 class GraphView : public QGraphicsView {
@@ -14,30 +28,67 @@ class GraphView : public QGraphicsView {
   explicit GraphView(QWidget* parent = nullptr);
 
   qreal zoom() const;
-  /// Scrolls (and, when zoomed far out, zooms) so that `rect` is readable.
+  /// Scrolls (and, when zoomed far out, zooms) so that `rect` is readable,
+  /// centring it when it was not wholly in sight.
   void reveal(const QRectF& rect);
   /// A new program starts at its first view; a selected node is scrolled
   /// into sight. Call after `scene` follows the model (it lays out first).
   void follow(ProgramModel* model, GraphScene* scene);
+  /// For the panes that have no model (Compare levels): the scene's reveals and pictures.
+  void watch(GraphScene* scene);
+
+  Minimap* minimap() const { return minimap_; }
+  BreadcrumbBar* breadcrumbs() const { return breadcrumbs_; }
+  QAction* showWeightsAction() const { return show_weights_; }
+  QAction* minimapAction() const { return show_minimap_; }
+  /// View › Modules: open to a depth, collapse all, weights as nodes, overview.
+  void addBrowseMenu(QMenu* parent);
+  /// A scope's entries for a context menu: open or close it, the scope around it, depths.
+  void addScopeActions(QMenu* menu, int scope);
 
  public slots:
   void zoomIn();
   void zoomOut();
   void resetZoom();
-  /// Shows the whole graph, never enlarging it beyond 100 %.
+  /// Shows the whole picture, never enlarging it beyond 100 %; a picture too
+  /// big to read whole is shown as wide as fits (readable) from its top, and
+  /// a second Fit then shows all of it.
   void fitAll();
   /// The first view of a new graph: all of it when that stays readable,
   /// otherwise `focus` (where the inputs are) near the top, at 100 %.
   void showStart(const QRectF& focus);
+  /// + and -: open the selected box; close the scope around the selection;
+  /// with nothing selected, one level deeper or shallower everywhere.
+  void expandSelection();
+  void collapseSelection();
 
  signals:
   void zoomChanged(qreal zoom);
 
  protected:
   void wheelEvent(QWheelEvent* event) override;
+  void keyPressEvent(QKeyEvent* event) override;
+  void mouseDoubleClickEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void leaveEvent(QEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
+  void scrollContentsBy(int dx, int dy) override;
 
  private:
   void zoomBy(qreal factor);
+  GraphScene* graph() const;
+  void showContextMenu(const QPoint& pos);
+  void placeOverlays();
+  void keepAnchor(const QPointF& delta);
+  void updateRenderHints();
+
+  Minimap* minimap_;
+  BreadcrumbBar* breadcrumbs_;
+  QAction* show_weights_;
+  QAction* show_minimap_;
+  QRectF visible_before_layout_;
+  std::optional<std::pair<qreal, QPointF>> last_fit_;  // zoom and centre of the last readable fit
+  bool has_centre_before_layout_ = false;
 };
 
 }  // namespace exportlens::ui

@@ -10,6 +10,7 @@ namespace exportlens::ui {
 namespace {
 
 constexpr qreal kSelectedPen = 2.5;
+constexpr qreal kBadgeSize = 13;
 
 QString tooltip(const ir::Node& node, NodeCategory category, const layout::NodeLabel& label) {
   QString text = QStringLiteral("<b>%1</b><br/>%2").arg(QString::fromStdString(node.name).toHtmlEscaped(),
@@ -43,14 +44,37 @@ NodeItem::NodeItem(const ir::Node& node, NodeCategory category, layout::NodeLabe
 
 void NodeItem::setHeat(qreal fraction, const QString& timeText) {
   heat_ = fraction;
-  setToolTip(timeText.isEmpty() ? base_tooltip_
-                                : base_tooltip_ + QStringLiteral("<br/>run time: <b>%1</b>").arg(timeText.toHtmlEscaped()));
+  time_text_ = timeText;
+  refreshTooltip();
   update();
+}
+
+void NodeItem::setFoldedWeights(int count, const QString& html) {
+  prepareGeometryChange();
+  folded_weights_ = count;
+  weights_html_ = html;
+  refreshTooltip();
+  update();
+}
+
+void NodeItem::refreshTooltip() {
+  QString text = base_tooltip_;
+  if (!time_text_.isEmpty()) text += QStringLiteral("<br/>run time: <b>%1</b>").arg(time_text_.toHtmlEscaped());
+  if (folded_weights_ > 0) text += QStringLiteral("<br/>") + weights_html_;
+  setToolTip(text);
+}
+
+QRectF NodeItem::badgeRect() const {
+  if (folded_weights_ <= 0) return {};
+  const qreal size = kBadgeSize;
+  const qreal width = folded_weights_ > 9 ? size + 6 : size;
+  return {box_.right() - width + 4, box_.top() - size / 2, width, size};
 }
 
 QRectF NodeItem::boundingRect() const {
   const qreal m = kSelectedPen;
-  return box_.adjusted(-m, -m, m, m);
+  QRectF rect = box_.adjusted(-m, -m, m, m);
+  return folded_weights_ > 0 ? rect.united(badgeRect().adjusted(-1, -1, 1, 1)) : rect;
 }
 
 QPainterPath NodeItem::shape() const {
@@ -70,15 +94,21 @@ void NodeItem::setStyle(const CanvasStyle* style) {
 
 void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {
   const NodeColors colors = style_->palette.node(category_);
+  const QColor fill = heat_ >= 0 ? style_->palette.heatFill(colors.fill, heat_) : colors.fill;
+  const qreal lod = option->levelOfDetailFromTransform(painter->worldTransform());
   const bool selected = isSelected();
+  if (lod < 0.15 && !selected) {  // far out: the colour is all that reads
+    painter->fillRect(box_, fill);
+    return;
+  }
   QPen pen(selected ? style_->palette.highlight() : colors.border, selected ? kSelectedPen : (hovered_ ? 1.8 : 1.0));
   painter->setPen(pen);
-  painter->setBrush(heat_ >= 0 ? style_->palette.heatFill(colors.fill, heat_) : colors.fill);
+  painter->setBrush(fill);
   painter->drawRoundedRect(box_, cornerRadius(), cornerRadius());
   if (heat_ >= 0) paintHeatBar(painter);
   // Zoomed far out text is unreadable and slow: boxes only.
-  const qreal lod = option->levelOfDetailFromTransform(painter->worldTransform());
   if (lod < 0.35) return;
+  if (folded_weights_ > 0) paintBadge(painter);
   paintText(painter, box_.adjusted(NodeMetrics::kPaddingX / 2, NodeMetrics::kPaddingY, -NodeMetrics::kPaddingX / 2,
                                    -NodeMetrics::kPaddingY));
 }
@@ -90,6 +120,20 @@ void NodeItem::paintHeatBar(QPainter* painter) const {
   painter->setPen(Qt::NoPen);
   painter->setBrush(style_->palette.heat().darker(130));
   painter->drawRect(QRectF(track.topLeft(), QSizeF(track.width() * std::clamp(heat_, 0.02, 1.0), track.height())));
+}
+
+void NodeItem::paintBadge(QPainter* painter) const {
+  const QRectF rect = badgeRect();
+  const CanvasPalette& palette = style_->palette;
+  const NodeColors weights = palette.node(NodeCategory::Parameter);
+  painter->setPen(QPen(weights.border, 1.0));
+  painter->setBrush(weights.fill);
+  painter->drawRoundedRect(rect, rect.height() / 2, rect.height() / 2);
+  QFont font = style_->clusterFont;
+  font.setPointSizeF(std::max(6.0, font.pointSizeF() - 1.5));
+  painter->setFont(font);
+  painter->setPen(weights.text);
+  painter->drawText(rect, Qt::AlignCenter, QString::number(folded_weights_));
 }
 
 void NodeItem::paintText(QPainter* painter, const QRectF& inner) const {

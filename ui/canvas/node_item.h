@@ -1,6 +1,7 @@
 #pragma once
 // A node's box on the canvas: rounded rectangle coloured by category, op
-// name and output shape.
+// name and output shape, and a badge counting the weights folded into it.
+// Far out it is a plain coloured rectangle.
 #include <QGraphicsItem>
 #include <QString>
 
@@ -32,6 +33,12 @@ class NodeItem : public QGraphicsItem {
   /// Tints the box by run time relative to the slowest node (negative: no tint).
   void setHeat(qreal fraction, const QString& timeText = QString());
   qreal heat() const { return heat_; }
+  /// The weights folded into this node (parameters, buffers, constants it
+  /// reads): a small badge with their count; `html` lists them for the tooltip.
+  void setFoldedWeights(int count, const QString& html);
+  int foldedWeights() const { return folded_weights_; }
+  /// The badge's rectangle (empty without folded weights).
+  QRectF badgeRect() const;
 
  protected:
   void hoverEnterEvent(QGraphicsSceneHoverEvent* event) override;
@@ -41,6 +48,8 @@ class NodeItem : public QGraphicsItem {
   qreal cornerRadius() const;
   void paintText(QPainter* painter, const QRectF& inner) const;
   void paintHeatBar(QPainter* painter) const;
+  void paintBadge(QPainter* painter) const;
+  void refreshTooltip();
 
   QString name_;
   NodeCategory category_;
@@ -50,6 +59,9 @@ class NodeItem : public QGraphicsItem {
   bool pill_;  // inputs and the output: the program's boundary, drawn as pills
   bool hovered_ = false;
   qreal heat_ = -1;
+  QString time_text_;
+  int folded_weights_ = 0;
+  QString weights_html_;
   QString base_tooltip_;
 };
 

@@ -17,6 +17,8 @@ class NodeMetrics {
 
   const QFont& titleFont() const { return title_font_; }
   const QFont& shapeFont() const { return shape_font_; }
+  /// A collapsed module scope's second line ("blocks.3 · 38 ops").
+  const QFont& detailFont() const { return detail_font_; }
   /// Inner padding around the text, in scene units (points).
   static constexpr qreal kPaddingX = 12;
   static constexpr qreal kPaddingY = 6;
@@ -26,10 +28,16 @@ class NodeMetrics {
 
   /// The box a label needs. Reentrant (safe from a worker thread).
   layout::Size boxSize(const layout::NodeLabel& label) const;
+  /// The box a collapsed module scope needs for its three lines (title,
+  /// detail, boundary shapes), with room for its "+" on the right.
+  layout::Size scopeBoxSize(const QString& title, const QString& detail, const QString& boundary) const;
+  static constexpr qreal kScopeExtraWidth = 22;  // the "+" mark
+  static constexpr qreal kMaxScopeWidth = 420;
 
  private:
   QFont title_font_;
   QFont shape_font_;
+  QFont detail_font_;
 };
 
 }  // namespace exportlens::ui

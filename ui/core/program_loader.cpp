@@ -4,7 +4,6 @@
 #include <QFile>
 #include <QFileInfo>
 
-#include "engine/layout/layout_graph.h"
 #include "engine/sources/program_source.h"
 #include "ui/core/program_presentation.h"
 
@@ -29,7 +28,13 @@ LoadedProgramPtr read_and_present(const JobContext& context, const ProgramReader
 }  // namespace
 
 ProgramReader pt2_reader() {
-  return [](const QString& path) { return sources::open_program(QFile::encodeName(path).toStdString()); };
+  return [](const QString& path) {
+    // A .pt2: the program and the weights' index only; a run, the value
+    // preview or a save reads the weights when it needs them (TensorPayload::data()).
+    sources::OpenRequest request;
+    request.read.load_weights = false;
+    return sources::open_program(QFile::encodeName(path).toStdString(), request);
+  };
 }
 
 ProgramLoader::ProgramLoader(QObject* parent) : QObject(parent), reader_(pt2_reader()) {

@@ -1,7 +1,8 @@
 #pragma once
 // What the window needs to show a program, made on a worker thread: its
-// layout (boxes sized with the canvas's fonts), printed text and prepared
-// shapes. Shared by the file loader and the IR-level switch.
+// module hierarchy, folded weights, a layout engine (boxes sized with the
+// canvas's fonts) and the picture the canvas opens with, its printed text
+// and prepared shapes. Shared by the file loader and the IR-level switch.
 #include <QString>
 
 #include <functional>
@@ -26,6 +27,15 @@ using PresentationProgress = std::function<void(double fraction, const QString& 
 
 /// The label height the canvas's cluster boxes leave room for with `font`.
 qreal cluster_label_height(const QFont& font);
+
+/// The items the canvas opens with at most (the depth of the module tree is chosen to fit).
+constexpr size_t kOpeningItemBudget = 150;
+
+/// A layout engine for `program`'s canvas: node and scope boxes sized by
+/// `metrics`; weights folded into their users, or drawn as nodes beside them.
+std::shared_ptr<layout::ScopedLayoutEngine> make_layout_engine(const LoadedProgram& program,
+                                                               const NodeMetrics& metrics, qreal labelHeight,
+                                                               bool weightsFolded);
 
 /// Lays out, prints and prepares `program`. Throws layout::Cancelled when the
 /// request's token is cancelled, std::exception when the layout fails (a

@@ -33,8 +33,7 @@ ExpansionItem::ExpansionItem(std::shared_ptr<const ExpansionResult> result, cons
   const layout::Rect& bounds = result_->layout.bounds;
   const qreal width = std::max(bounds.width + 2 * kPad, metrics.horizontalAdvance(headerText()) + 2 * kPad);
   full_frame_ = frame_ = QRectF(0, 0, width, header + bounds.height + 2 * kPad);
-  setPos(anchor.right() + kGap, anchor.center().y() - header / 2);
-  anchor_ = mapFromScene(QPointF(anchor.right(), anchor.center().y()));
+  setAnchor(anchor);
   // The body: the layout's boxes and edges, shifted under the header.
   const QPointF offset((width - bounds.width) / 2, header + kPad);
   // Its placeholders are the node's inputs, by name: weights look like weights.
@@ -55,6 +54,12 @@ ExpansionItem::ExpansionItem(std::shared_ptr<const ExpansionResult> result, cons
     body_.append(item);
   }
   setToolTip(tr("%1 lowered by the \"%2\" table; click the header to collapse").arg(result_->node, result_->table));
+}
+
+void ExpansionItem::setAnchor(const QRectF& anchor) {
+  prepareGeometryChange();
+  setPos(anchor.right() + kGap, anchor.center().y() - header_height(style_) / 2);
+  anchor_ = mapFromScene(QPointF(anchor.right(), anchor.center().y()));
 }
 
 QStringList ExpansionItem::ops() const {

@@ -43,6 +43,9 @@ class ExpansionItem : public QGraphicsObject {
   QStringList nonCoreOps() const;
   bool isCollapsed() const { return collapsed_; }
   void setCollapsed(bool collapsed);
+  /// Moves the callout beside the expanded node's box (scene coordinates),
+  /// after the canvas laid its picture out again.
+  void setAnchor(const QRectF& anchor);
   /// The frame in scene coordinates.
   QRectF frame() const { return mapRectToScene(frame_); }
   QString headerText() const;

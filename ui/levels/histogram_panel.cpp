@@ -30,6 +30,9 @@ HistogramPanel::HistogramPanel(IrLevelController* controller, QWidget* parent)
   layout->setContentsMargins(6, 4, 6, 4);
   layout->addWidget(summary_);
   layout->addWidget(table_);
+  connect(table_, &QTableView::activated, this, [this](const QModelIndex& index) {
+    emit opActivated(model_->index(index.row(), HistogramModel::OpColumn).data().toString());
+  });
   connect(controller_, &IrLevelController::levelsChanged, this, &HistogramPanel::refresh);
   connect(controller_, &IrLevelController::currentChanged, this, [this](const LevelChoice& current) {
     if (current.level == passes::IrLevel::Core) core_ = current;  // the table last chosen

@@ -2,7 +2,7 @@
 // The Op histogram dock: each op's count at the training, functional and
 // core level (the core level of the table chosen in the IR switch), ops
 // outside Core ATen flagged. Levels are lowered in the background when the
-// dock is shown.
+// dock is shown. Activating a row steps through the nodes calling that op.
 #include <QWidget>
 
 #include "ui/levels/histogram_model.h"
@@ -28,6 +28,10 @@ class HistogramPanel : public QWidget {
   /// Lowers the levels not lowered yet (in the background), then fills the table.
   void computeAll();
   void refresh();
+
+ signals:
+  /// A row was activated (double-click, Enter): its op ("aten.addmm.default").
+  void opActivated(const QString& op);
 
  protected:
   void showEvent(QShowEvent* event) override;

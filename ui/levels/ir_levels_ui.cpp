@@ -14,6 +14,7 @@
 #include <QTableView>
 #include <QToolBar>
 
+#include "engine/ir/op_key.h"
 #include "ui/canvas/graph_scene.h"
 #include "ui/canvas/graph_view.h"
 #include "ui/canvas/node_item.h"
@@ -257,6 +258,10 @@ QMenu* IrLevelsUi::nodeMenu(const QString& node) {
     expand->setEnabled(expander_->canExpand(node));
   }
   if (expansion) menu->addAction(tr("Remove Decomposition"), expander_, [this, node] { expander_->remove(node); });
+  // Its module scope: close it, open to a depth, weights as nodes.
+  menu->addSeparator();
+  parts_.view->addScopeActions(menu, parts_.scene->homeScope(node));
+  menu->addSeparator();
   // The same node at the other levels (what it lowers to / comes from).
   QMenu* show = menu->addMenu(tr("Show At Level"));
   for (const LevelChoice& level : controller_->choices()) {
@@ -292,6 +297,18 @@ void IrLevelsUi::updatePanel() {
 
 void IrLevelsUi::createHistogramDock() {
   histogram_ = new HistogramPanel(controller_, parts_.window);
+  // A row steps through the nodes calling its op at the level shown (each revealed on the canvas).
+  connect(histogram_, &HistogramPanel::opActivated, this, [this](const QString& op) {
+    const ir::ExportedProgram* program = parts_.model->program();
+    if (!program) return;
+    QStringList calls;
+    for (const ir::Node* n : program->graph().nodes())
+      if (n->op == ir::OpKind::CallFunction && QString::fromStdString(ir::op_key(n->target)) == op)
+        calls << QString::fromStdString(n->name);
+    if (calls.isEmpty()) return;
+    const int at = calls.indexOf(parts_.model->selectedName());
+    parts_.model->selectNode(calls[(at + 1) % calls.size()]);
+  });
   histogram_dock_ = new QDockWidget(tr("Op histogram"), parts_.window);
   histogram_dock_->setObjectName(QStringLiteral("histogramDock"));
   histogram_dock_->setWidget(histogram_);

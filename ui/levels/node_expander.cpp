@@ -30,7 +30,20 @@ std::shared_ptr<const ExpansionResult> make_expansion(const LoadedProgramPtr& pr
 
 }  // namespace
 
-NodeExpander::NodeExpander(GraphScene* scene, QObject* parent) : QObject(parent), scene_(scene) {}
+NodeExpander::NodeExpander(GraphScene* scene, QObject* parent) : QObject(parent), scene_(scene) {
+  // The canvas lays out again when a module scope opens or closes: each
+  // callout follows its node, and hides while the node is inside a closed box.
+  connect(scene_, &GraphScene::pictureChanged, this, [this] {
+    for (auto it = items_.cbegin(); it != items_.cend(); ++it) {
+      if (!it.value()) continue;
+      NodeItem* anchor = scene_->nodeItem(it.key());
+      it.value()->setVisible(anchor != nullptr);
+      if (!anchor) continue;
+      it.value()->setAnchor(anchor->box());
+      scene_->setSceneRect(scene_->sceneRect().united(it.value()->sceneBoundingRect().adjusted(-40, -40, 40, 40)));
+    }
+  });
+}
 
 NodeExpander::~NodeExpander() = default;  // jobs_ waits for the running expansions
 

@@ -36,6 +36,7 @@ QWidget* SideBySideView::makePane(Side side) {
   pane.scene = new GraphScene(this);
   pane.view = new GraphView(widget);
   pane.view->setScene(pane.scene);
+  pane.view->watch(pane.scene);  // reveals, the overview, the module path
   auto* top = new QHBoxLayout;
   top->addWidget(pane.box);
   top->addWidget(pane.caption, 1);
@@ -126,15 +127,12 @@ void SideBySideView::linkFrom(Side side, const QString& name) {
   QStringList related;
   const ir::Node* node = source && !name.isEmpty() ? source->graph().find(name.toStdString()) : nullptr;
   if (node && target.shown) related = related_nodes(*node, level(side), *target.shown->program, level(other));
-  target.scene->selectNode(related.value(0));
-  QRectF area;
-  for (const QString& n : std::as_const(related)) {
-    if (NodeItem* item = target.scene->nodeItem(n)) {
-      item->setSelected(true);
-      area = area.united(item->box());
-    }
+  // Inside a closed module box the scopes around them open first; the pane's view then centres them.
+  if (related.isEmpty()) {
+    target.scene->selectNode(QString());
+  } else {
+    target.scene->revealNodes(related);
   }
-  if (!area.isNull()) target.view->reveal(area);
   linking_ = false;
 }
 

@@ -10,6 +10,9 @@
 #include "ui/program_views/node_report.h"
 
 namespace exportlens::ui {
+namespace {
+constexpr char kPreviewScheme[] = "preview";
+}  // namespace
 
 InspectorWidget::InspectorWidget(QWidget* parent) : QWidget(parent), browser_(new QTextBrowser(this)) {
   auto* layout = new QVBoxLayout(this);
@@ -20,11 +23,19 @@ InspectorWidget::InspectorWidget(QWidget* parent) : QWidget(parent), browser_(ne
   browser_->document()->setDocumentMargin(10);
   connect(browser_, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
     if (url.scheme() == QLatin1String(kNodeLinkScheme)) emit nodeActivated(url.path());
+    if (url.scheme() == QLatin1String(kPreviewScheme)) previewValues(url.path());
   });
   render();
 }
 
 void InspectorWidget::setProgram(const LoadedProgramPtr& program) {
+  if (program_ && program && program_->program->state_dict.size() == program->program->state_dict.size() &&
+      program_->path == program->path) {
+    // Another IR level of the same file: the weights are the same.
+  } else {
+    values_.clear();
+  }
+  jobs_.dropAll();
   program_ = program;
   facts_.clear();
   node_.clear();
@@ -59,8 +70,62 @@ void InspectorWidget::render() {
   const ir::ExportedProgram& program = *program_->program;
   const ir::Node* node = node_.isEmpty() ? nullptr : program.graph().find(node_.toStdString());
   const auto facts = facts_.constFind(node_);
-  browser_->setHtml(node ? node_report_html(*node, program, colors, facts == facts_.constEnd() ? nullptr : &*facts)
-                         : program_summary_html(program, program_->displayName, program_->path, colors));
+  QString html = node ? node_report_html(*node, program, colors, facts == facts_.constEnd() ? nullptr : &*facts)
+                      : program_summary_html(program, program_->displayName, program_->path, colors);
+  if (const ir::TensorPayload* payload = node ? payloadOf(*node) : nullptr) {
+    const int at = html.indexOf(QStringLiteral("<p style=\"margin-top:12px;"));
+    const QString values = QStringLiteral("<p style=\"margin-top:12px; margin-bottom:3px; color:%1;\"><b>%2</b></p>%3")
+                               .arg(colors.heading.name(), tr("Values"), valuesHtml(*node, *payload));
+    html = at < 0 ? html + values : html.insert(at, values);
+  }
+  browser_->setHtml(html);
+}
+
+const ir::TensorPayload* InspectorWidget::payloadOf(const ir::Node& node) const {
+  if (node.op != ir::OpKind::Placeholder || !program_) return nullptr;
+  const ir::ExportedProgram& program = *program_->program;
+  const ir::InputSpec* spec = program.signature.input_named(node.name);
+  if (!spec || !spec->target) return nullptr;
+  if (spec->kind == ir::InputKind::Parameter || spec->kind == ir::InputKind::Buffer) return program.find_state(*spec->target);
+  if (spec->kind == ir::InputKind::ConstantTensor) return program.find_constant(*spec->target);
+  return nullptr;
+}
+
+QString InspectorWidget::valuesHtml(const ir::Node& node, const ir::TensorPayload& payload) const {
+  const QString name = QString::fromStdString(node.name);
+  if (values_.contains(name)) return values_.value(name);
+  const QString where = payload.bytes ? tr("read with the program") : tr("read from the file only now");
+  return tr("<a href=\"%1:%2\">Show its values</a> (%3 bytes, %4)")
+      .arg(QLatin1String(kPreviewScheme), name.toHtmlEscaped())
+      .arg(payload.stored_size)
+      .arg(where);
+}
+
+void InspectorWidget::previewValues(const QString& name) {
+  const ir::Node* node = program_ ? program_->graph().find(name.toStdString()) : nullptr;
+  const ir::TensorPayload* payload = node ? payloadOf(*node) : nullptr;
+  if (!payload) return;
+  jobs_.start([program = program_, payload](JobContext&, ir::PayloadValues& out) { out = ir::payload_values(*payload); },
+              [this, name](JobOutcome<ir::PayloadValues>& outcome) {
+                if (!outcome.ok()) {
+                  values_.insert(name, tr("cannot show: %1").arg(outcome.error.toHtmlEscaped()));
+                } else {
+                  const ir::PayloadValues& v = outcome.value;
+                  QStringList first;
+                  for (double x : v.first) first << QString::number(x, 'g', 6);
+                  if (v.count > int64_t(v.first.size())) first << QStringLiteral("…");
+                  values_.insert(name, tr("<code>%1</code><br/>min <code>%2</code> &nbsp;max <code>%3</code> &nbsp;mean "
+                                          "<code>%4</code><br/>%5 elements, %6 bytes read")
+                                           .arg(first.join(QStringLiteral(", ")).toHtmlEscaped())
+                                           .arg(v.min, 0, 'g', 6)
+                                           .arg(v.max, 0, 'g', 6)
+                                           .arg(v.mean, 0, 'g', 6)
+                                           .arg(v.count)
+                                           .arg(v.bytes));
+                }
+                if (node_ == name) render();
+                emit valuesShown(name);
+              });
 }
 
 void InspectorWidget::follow(ProgramModel* model) {

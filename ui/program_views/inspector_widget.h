@@ -1,9 +1,13 @@
 #pragma once
 // Everything known about the selected node: op, target, schema, arguments
 // (referenced nodes are links), output dtype / symbolic shape / strides /
-// device, users, source line, module stack, source_fn and stack trace.
+// device, users, source line, module stack, source_fn and stack trace; for
+// a weight, its values on request (read from the file only then).
+#include <QHash>
 #include <QWidget>
 
+#include "engine/ir/payload_values.h"
+#include "ui/core/background_jobs.h"
 #include "ui/core/loaded_program.h"
 #include "ui/core/node_solve_facts.h"
 
@@ -28,21 +32,30 @@ class InspectorWidget : public QWidget {
 
  public slots:
   void showNode(const QString& name);
+  /// Reads a weight's bytes (on a worker) and shows its first values, min, max and mean.
+  void previewValues(const QString& name);
 
  signals:
   /// A link to another node was clicked.
   void nodeActivated(const QString& name);
+  /// A weight's values are shown (or why they cannot be).
+  void valuesShown(const QString& name);
 
  protected:
   void changeEvent(QEvent* event) override;
 
  private:
   void render();
+  /// The stored tensor behind a weight placeholder, or null.
+  const ir::TensorPayload* payloadOf(const ir::Node& node) const;
+  QString valuesHtml(const ir::Node& node, const ir::TensorPayload& payload) const;
 
   QTextBrowser* browser_;
   LoadedProgramPtr program_;
   NodeSolveFactsMap facts_;
   QString node_;
+  QHash<QString, QString> values_;  // a weight's preview, by node
+  BackgroundJobs<ir::PayloadValues> jobs_{this};
 };
 
 }  // namespace exportlens::ui

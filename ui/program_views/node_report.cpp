@@ -3,6 +3,9 @@
 #include <QObject>
 #include <QStringList>
 
+#include <algorithm>
+#include <vector>
+
 #include "engine/layout/node_label.h"
 #include "ui/canvas/node_category.h"
 #include "ui/program_views/argument_text.h"
@@ -106,6 +109,40 @@ QString users_html(const ir::Node& node) {
   return links.isEmpty() ? QString() : code(links.join(QStringLiteral(", ")));
 }
 
+bool is_weight(const ir::InputSpec* spec) {
+  return spec && (spec->kind == ir::InputKind::Parameter || spec->kind == ir::InputKind::Buffer ||
+                  spec->kind == ir::InputKind::ConstantTensor);
+}
+
+QString byte_text(int64_t bytes) {
+  if (bytes < 1024) return QObject::tr("%1 B").arg(bytes);
+  if (bytes < (int64_t(1) << 20)) return QObject::tr("%1 KiB").arg(bytes / 1024.0, 0, 'f', 1);
+  if (bytes < (int64_t(1) << 30)) return QObject::tr("%1 MiB").arg(bytes / double(1 << 20), 0, 'f', 1);
+  return QObject::tr("%1 GiB").arg(bytes / double(int64_t(1) << 30), 0, 'f', 2);
+}
+
+// The parameters, buffers and constants the node reads: the canvas folds
+// them into its box, so the inspector lists them.
+QString weights_html(const ir::Node& node, const ir::ExportedProgram& program, const ReportColors& colors) {
+  Table t(colors);
+  std::vector<const ir::Node*> seen;
+  node.for_each_input([&](const ir::Node* input) {
+    if (!input || input->op != ir::OpKind::Placeholder) return;
+    if (std::find(seen.begin(), seen.end(), input) != seen.end()) return;
+    const ir::InputSpec* spec = program.signature.input_named(input->name);
+    if (!is_weight(spec)) return;
+    seen.push_back(input);
+    QString value = node_link_html(input);
+    if (const auto* meta = input->value.tensor()) {
+      value += QStringLiteral(" ") + code(qs(meta->annotation()).toHtmlEscaped());
+      if (const auto numel = meta->static_numel())
+        value += QStringLiteral(" &nbsp;") + byte_text(*numel * ir::element_size(meta->dtype)).toHtmlEscaped();
+    }
+    t.row(spec->target ? qs(*spec->target) : qs(ir::kind_name(spec->kind)), value);
+  });
+  return t.empty() ? QString() : t.html();
+}
+
 QString source_html(const ir::NodeMetadata& meta, const ReportColors& colors) {
   Table t(colors);
   if (auto frame = meta.innermost_frame()) {
@@ -163,6 +200,8 @@ QString node_report_html(const ir::Node& node, const ir::ExportedProgram& progra
   value_rows(output, node.value, QString());
   if (!output.empty()) html += section(QObject::tr("Output"), output.html(), colors);
   if (solved) html += solve_html(*solved, colors);
+  if (QString weights = weights_html(node, program, colors); !weights.isEmpty())
+    html += section(QObject::tr("Weights (folded into it on the canvas)"), weights, colors);
   if (QString users = users_html(node); !users.isEmpty()) html += section(QObject::tr("Used by"), users, colors);
   if (QString source = source_html(node.meta, colors); !source.isEmpty())
     html += section(QObject::tr("Source"), source, colors);

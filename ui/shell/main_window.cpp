@@ -37,6 +37,7 @@
 #include "ui/program_views/code_view.h"
 #include "ui/program_views/find_bar.h"
 #include "ui/program_views/inspector_widget.h"
+#include "ui/program_views/modules_panel.h"
 #include "ui/program_views/range_constraints_model.h"
 #include "ui/program_views/signature_table_model.h"
 #include "ui/run/run_panel.h"
@@ -133,6 +134,7 @@ void MainWindow::createDocks() {
   addDockWidget(Qt::BottomDockWidgetArea, range_dock_);
   createShapesDocks();
   createRunDock();
+  createModulesDock();
   structure_panel_ = new StructurePanel(this);
   structure_dock_ = make_dock(tr("Repeated structure"), QStringLiteral("structureDock"), structure_panel_, this);
   addDockWidget(Qt::BottomDockWidgetArea, structure_dock_);
@@ -168,6 +170,13 @@ void MainWindow::createRunDock() {
   run_dock_ = make_dock(tr("Run"), QStringLiteral("runDock"), run_panel_, this);
   addDockWidget(Qt::BottomDockWidgetArea, run_dock_);
   connect(run_panel_->heatAction(), &QAction::toggled, scene_, &GraphScene::setHeatShown);
+}
+
+void MainWindow::createModulesDock() {
+  modules_panel_ = new ModulesPanel(this);
+  modules_dock_ = make_dock(tr("Modules"), QStringLiteral("modulesDock"), modules_panel_, this);
+  addDockWidget(Qt::LeftDockWidgetArea, modules_dock_);
+  resizeDocks({modules_dock_}, {260}, Qt::Horizontal);
 }
 
 void MainWindow::createActions() {
@@ -252,12 +261,14 @@ void MainWindow::createMenus() {
   view_menu_->addAction(zoom_reset_action_);
   view_menu_->addSeparator();
   view_menu_->addAction(find_action_);
+  view_->addBrowseMenu(view_menu_);
   view_menu_->addSeparator();
   ir_levels_->addToViewMenu(view_menu_);
   view_menu_->addSeparator();
   add_colour_legend(view_menu_, scene_);
   view_menu_->addSeparator();
   view_menu_->addAction(inspector_dock_->toggleViewAction());
+  view_menu_->addAction(modules_dock_->toggleViewAction());
   view_menu_->addAction(signature_dock_->toggleViewAction());
   view_menu_->addAction(range_dock_->toggleViewAction());
   view_menu_->addAction(guards_dock_->toggleViewAction());
@@ -337,6 +348,7 @@ void MainWindow::connectSelection() {
   scene_->follow(model_);
   view_->follow(model_, scene_);
   code_->follow(model_);
+  modules_panel_->follow(model_, scene_);
   inspector_->follow(model_);
   find_bar_->follow(model_);
   signature_model_->follow(model_);
@@ -444,16 +456,12 @@ void MainWindow::onLoaded(const LoadedProgramPtr& program) {
   if (pending_remember_) recent_.add(program->path);
   model_->setOpened(program);  // every view and panel follows the model
   updateTitle();
-  const auto scopes = program->layout.clusters.size();
-  QString message = tr("%1: %2 nodes, %3 %4, opened in %5 s")
-                        .arg(program->displayName)
-                        .arg(program->graph().size())
-                        .arg(scopes)
-                        .arg(scopes == 1 ? tr("module scope") : tr("module scopes"))
-                        .arg(program->seconds, 0, 'f', 2);
-  if (!program->layout.strategy_note.empty())
-    message += QStringLiteral(" — ") + QString::fromStdString(program->layout.strategy_note);
-  status_label_->setText(message);
+  const int calls = int(program->hierarchy->size()) - 1;
+  status_label_->setText(tr("%1: %2 nodes, %n module call(s), opened in %3 s, shown to depth %4", nullptr, calls)
+                             .arg(program->displayName)
+                             .arg(program->graph().size())
+                             .arg(program->seconds, 0, 'f', 2)
+                             .arg(program->openingDepth));
   if (!reselect_after_load_.isEmpty()) model_->selectNode(reselect_after_load_);
   reselect_after_load_.clear();
   emit programShown(program->path);

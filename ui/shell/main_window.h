@@ -36,6 +36,7 @@ class GraphScene;
 class GraphView;
 class InspectorWidget;
 class IrLevelsUi;
+class ModulesPanel;
 class ProgramLoader;
 class ProgramModel;
 class RangeConstraintsModel;
@@ -64,6 +65,8 @@ class MainWindow : public QMainWindow {
   QTableView* guardsTable() const { return guards_table_; }
   RunWorker* runWorker() const { return run_worker_; }
   RunPanel* runPanel() const { return run_panel_; }
+  /// The Modules dock: the module tree, in step with the canvas.
+  ModulesPanel* modulesPanel() const { return modules_panel_; }
   StructurePanel* structurePanel() const { return structure_panel_; }
   /// Asked before a model library is loaded (its code runs in this process);
   /// false leaves it unloaded. The application asks the user (confirm_library_load).
@@ -109,6 +112,7 @@ class MainWindow : public QMainWindow {
   void createDocks();
   void createShapesDocks();
   void createRunDock();
+  void createModulesDock();
   void createActions();
   void createMenus();
   void createToolBar();
@@ -162,6 +166,8 @@ class MainWindow : public QMainWindow {
   QDockWidget* violations_dock_ = nullptr;
   QDockWidget* shapes_dock_ = nullptr;
   QDockWidget* run_dock_ = nullptr;
+  ModulesPanel* modules_panel_ = nullptr;
+  QDockWidget* modules_dock_ = nullptr;
 
   QMenu* recent_menu_ = nullptr;
   QMenu* view_menu_ = nullptr;

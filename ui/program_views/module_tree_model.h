@@ -1,0 +1,49 @@
+#pragma once
+// The program's module calls as a tree (the Modules dock): name, class, op
+// count and, after a run, each call's share of the run time. Rows are module
+// scopes of the shown program's hierarchy (ScopeRole gives the index).
+#include <QAbstractItemModel>
+#include <QHash>
+
+#include <vector>
+
+#include "ui/core/loaded_program.h"
+
+namespace exportlens::ui {
+
+class ModuleTreeModel : public QAbstractItemModel {
+  Q_OBJECT
+ public:
+  enum Column { Name, Class, Ops, Time, ColumnCount };
+  static constexpr int ScopeRole = Qt::UserRole + 101;
+
+  explicit ModuleTreeModel(QObject* parent = nullptr);
+
+  void setProgram(const LoadedProgramPtr& program);
+  const LoadedProgramPtr& program() const { return program_; }
+  /// Per-node run times in milliseconds (empty: no run); a scope's share is
+  /// the sum of its nodes' over the whole run's.
+  void setNodeTimes(const QHash<QString, double>& milliseconds);
+  /// The row of a scope (the root has none: invalid index).
+  QModelIndex indexOf(int scope, int column = 0) const;
+  int scopeAt(const QModelIndex& index) const;
+  /// A scope's share of the last run, in [0, 1] (negative: no run).
+  double timeShare(int scope) const;
+
+  QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
+  QModelIndex parent(const QModelIndex& child) const override;
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+ private:
+  const ir::ModuleHierarchy* hierarchy() const { return program_ ? program_->hierarchy.get() : nullptr; }
+
+  LoadedProgramPtr program_;
+  std::vector<int> row_in_parent_;  // per scope
+  std::vector<double> time_ms_;     // per scope (nested included)
+  double total_ms_ = 0;
+};
+
+}  // namespace exportlens::ui
