@@ -10,6 +10,14 @@ namespace {
 
 constexpr double kArrowLength = 8;
 
+BoxRoute plain_route(const Rect& a, const Rect& b) {
+  BoxRoute route;
+  const Point start{a.centre().x, a.bottom()}, tip{b.centre().x, b.y};
+  append_vertical_cubic(route.curve, start, {tip.x, tip.y - kArrowLength});
+  route.arrow_tip = tip;
+  return route;
+}
+
 // Edges 0->1, 1->2, ..., n-2->n-1 and nothing else: what dot would stack in
 // one column, placed without it.
 bool is_simple_chain(const BoxGraph& g) {
@@ -33,39 +41,46 @@ BoxGraphLayout stack_in_a_column(const BoxGraph& g, const dot::Spacing& spacing)
     y += s.height + spacing.rank_separation;
   }
   out.size = {width, g.boxes.empty() ? 0 : y - spacing.rank_separation};
-  for (auto [from, to] : g.edges) {
-    const Rect& a = out.boxes[from];
-    const Rect& b = out.boxes[to];
-    BoxRoute route;
-    const Point start{a.centre().x, a.bottom()}, tip{b.centre().x, b.y};
-    append_vertical_cubic(route.curve, start, {tip.x, tip.y - std::min(kArrowLength, (tip.y - start.y) / 2)});
-    route.arrow_tip = tip;
-    out.routes.push_back(std::move(route));
-  }
+  for (auto [from, to] : g.edges) out.routes.push_back(plain_route(out.boxes[from], out.boxes[to]));
   return out;
 }
 
 BoxGraphLayout run_dot(const BoxGraph& g, const dot::Spacing& spacing) {
+  // Wide fan-outs stay out of dot (see BoxGraph::max_routed_fan_out).
+  std::vector<size_t> fan_out(g.boxes.size(), 0);
+  for (auto [from, to] : g.edges) ++fan_out[from];
+  std::vector<bool> routed(g.edges.size());
+  size_t routed_count = 0;
+  for (size_t i = 0; i < g.edges.size(); ++i) {
+    routed[i] = fan_out[g.edges[i].first] <= g.max_routed_fan_out;
+    routed_count += routed[i];
+  }
   GraphvizSession session;
   Agraph_t* graph = session.open_graph("level");
   BoxGraphLayout out;
   out.used_dot = true;
-  out.strategy_note = dot::apply_graph_attributes(graph, spacing, g.boxes.size());
+  // dot's cost grows with edges as much as with boxes: both count towards the bounds.
+  out.strategy_note = dot::apply_graph_attributes(graph, spacing, g.boxes.size() + routed_count);
   std::vector<Agnode_t*> nodes;
   nodes.reserve(g.boxes.size());
   for (size_t i = 0; i < g.boxes.size(); ++i) nodes.push_back(dot::add_box(graph, "b" + std::to_string(i), g.boxes[i]));
-  std::vector<Agedge_t*> edges;
-  edges.reserve(g.edges.size());
-  for (auto [from, to] : g.edges) edges.push_back(agedge(graph, nodes[from], nodes[to], nullptr, 1));
+  std::vector<Agedge_t*> edges(g.edges.size(), nullptr);
+  for (size_t i = 0; i < g.edges.size(); ++i)
+    if (routed[i]) edges[i] = agedge(graph, nodes[g.edges[i].first], nodes[g.edges[i].second], nullptr, 1);
   session.run_layout("dot");
   const dot::Flip flip{GD_bb(graph)};
   const Rect bounds = flip(GD_bb(graph));
   out.size = {bounds.width, bounds.height};
   for (Agnode_t* n : nodes) out.boxes.push_back(dot::box_of(n, flip));
-  for (size_t i = 0; i < edges.size(); ++i) {
+  for (size_t i = 0; i < g.edges.size(); ++i) {
+    const Rect& from = out.boxes[g.edges[i].first];
+    const Rect& to = out.boxes[g.edges[i].second];
+    if (!edges[i]) {
+      out.routes.push_back(plain_route(from, to));
+      continue;
+    }
     BoxRoute route;
-    dot::read_route(edges[i], out.boxes[g.edges[i].first], out.boxes[g.edges[i].second], flip, route.curve,
-                    route.arrow_tip);
+    dot::read_route(edges[i], from, to, flip, route.curve, route.arrow_tip);
     out.routes.push_back(std::move(route));
   }
   return out;

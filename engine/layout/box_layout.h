@@ -14,6 +14,11 @@ namespace exportlens::layout {
 struct BoxGraph {
   std::vector<Size> boxes;
   std::vector<std::pair<int, int>> edges;  // (from, to) box indices, each pair once
+  /// A box feeding more boxes than this (a symbolic size read by every
+  /// block) does not steer dot: its edges are left out of the dot run and
+  /// drawn as plain curves afterwards, so dozens of long edges do not make
+  /// network simplex crawl.
+  size_t max_routed_fan_out = 8;
 };
 
 struct BoxRoute {

@@ -4,7 +4,9 @@
 // the planted instances are rows under it with their differences; a click
 // selects a node of that instance; the instance selector lists the node's
 // counterpart in every instance (nested stacks multiply) and selects it.
-// Screenshots of a folded stack and of flagged odd instances.
+// On the canvas, every drawn instance carries its badge (the odd ones "!"),
+// and the selected node's counterparts are ringed. Screenshots of a folded
+// stack, of flagged odd instances, and of the canvas's badges.
 #include <QtTest>
 
 #include <QComboBox>
@@ -17,7 +19,11 @@
 #include "support/screenshot.h"
 #include "ui/core/node_name_role.h"
 #include "ui/core/program_model.h"
+#include "ui/canvas/cluster_item.h"
+#include "ui/canvas/graph_scene.h"
+#include "ui/canvas/scope_item.h"
 #include "ui/shell/main_window.h"
+#include "ui/structure/stack_marks.h"
 #include "ui/structure/structure_panel.h"
 
 using namespace exportlens;
@@ -146,6 +152,40 @@ class TestStructurePanel : public QObject {
     raise_dock();
     panel()->tree()->scrollTo(st);
     save_screenshot(window_.get(), QStringLiteral("structure_odd_instances.png"), QSize(800, 500));
+  }
+
+  void marks_instances_on_the_canvas() {
+    open("odd_blocks");
+    auto* marks = window_->findChild<ui::StackMarks*>(QStringLiteral("stackMarks"));
+    QVERIFY(marks);
+    ui::GraphScene* scene = window_->graphScene();
+    QTRY_VERIFY_WITH_TIMEOUT(!scene->isLayingOut(), 60000);
+    const auto record = structure_record("odd_blocks");
+    const auto planted = record["planted"].toObject();
+    const auto* h = scene->hierarchy();
+    QVERIFY(h);
+    const auto instances = record["expected_stacks"].toArray()[0].toObject()["instances"].toArray();
+    int drawn = 0;
+    const auto badges = marks->badges();
+    for (int i = 0; i < instances.size(); ++i) {
+      const QString path = instances[i].toArray()[0].toString();
+      const int sc = h->find_path(path.toStdString());
+      QVERIFY(sc > 0);
+      if (!scene->scopeItem(sc) && !scene->clusterItem(sc)) continue;
+      ++drawn;
+      const QString want = (planted.contains(path) ? "! " : "") + QString("%1/%2").arg(i + 1).arg(instances.size());
+      QCOMPARE(badges.value(sc), want);
+    }
+    QVERIFY2(drawn == instances.size(), "every block is drawn when the program opens");
+    QCOMPARE(int(badges.size()), drawn);
+    // The first op of blocks.2: its counterpart in every other block is ringed, drawn or boxed.
+    const ir::Node* add = first_op_in(instances[2].toArray()[0].toString());
+    QVERIFY(add);
+    window_->programModel()->selectNode(QString::fromStdString(add->name));
+    QTRY_VERIFY_WITH_TIMEOUT(!scene->isLayingOut(), 60000);
+    QCoreApplication::processEvents();
+    QCOMPARE(int(marks->ringedNodes().size() + marks->ringedScopes().size()), int(instances.size() - 1));
+    save_screenshot(window_.get(), QStringLiteral("structure_canvas_badges.png"), QSize(800, 500));
   }
 
   void folds_a_nested_stack_and_links_every_instance() {

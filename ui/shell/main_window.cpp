@@ -51,6 +51,7 @@
 #include "ui/shell/builtin_example.h"
 #include "ui/shell/source_dialogs.h"
 #include "ui/shell/trace_controller.h"
+#include "ui/structure/stack_marks.h"
 #include "ui/structure/structure_panel.h"
 
 namespace exportlens::ui {
@@ -357,6 +358,7 @@ void MainWindow::connectSelection() {
   spec_session_->follow(model_);
   run_panel_->follow(model_);
   structure_panel_->follow(model_);
+  new StackMarks(scene_, structure_panel_, model_, this);  // instance badges and counterpart rings on the canvas
   connect(model_, &ProgramModel::programOpened, run_action_, [this] { run_action_->setEnabled(true); });
   connect(model_, &ProgramModel::programChanged, signature_table_, &QTableView::resizeColumnsToContents);
   connect(model_, &ProgramModel::programChanged, range_table_, &QTableView::resizeColumnsToContents);

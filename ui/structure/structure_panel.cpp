@@ -71,7 +71,7 @@ void StructurePanel::analyse() {
       [program, times](JobContext& context, StructureSnapshotPtr& out) {
         auto s = std::make_shared<StructureSnapshot>();
         s->program = program;
-        s->hierarchy = ir::module_hierarchy(program->graph());
+        s->hierarchy = program->hierarchy ? *program->hierarchy : ir::module_hierarchy(program->graph());
         std::string note;
         structure::NodeFacts facts = structure::solve_guard_facts(*program->program, &note);
         context.checkCancelled();
