@@ -13,6 +13,7 @@ apt_packages=(
   libgraphviz-dev nlohmann-json3-dev
   python3 python3-venv
   xvfb xauth
+  clang libclang-rt-dev  # the fuzz targets (libFuzzer), which CI runs after the tests
 )
 
 missing=()

@@ -11,16 +11,27 @@ using ST = ir::ScalarType;
 
 SymValue unary(RuleContext& ctx) { return same_shape(ctx.tensor(0, "self")); }
 
+// softmax.int / log_softmax.int / cumsum / cumprod (self, dim, dtype=None): the
+// dtype argument, when given, is the result's.
+SymValue unary_to_dtype(RuleContext& ctx) {
+  SymTensor t = ctx.tensor(0, "self");
+  if (auto d = ctx.dtype(2, "dtype")) t.dtype = *d;
+  return SymValue::of(std::move(t));
+}
+
 SymValue unary_bool(RuleContext& ctx) {
   SymTensor t = ctx.tensor(0, "self");
   t.dtype = ST::Bool;
   return SymValue::of(std::move(t));
 }
 
+// The result's dtype: a dtype argument, or another tensor's (type_as, to.other).
 SymValue to_dtype(RuleContext& ctx) {
   SymTensor t = ctx.tensor(0, "self");
-  for (size_t i = 1; i < ctx.node.args.size(); ++i)
+  for (size_t i = 1; i < ctx.node.args.size(); ++i) {
     if (auto d = ctx.dtype(i)) t.dtype = *d;
+    else if (auto other = ctx.optional_tensor(i)) t.dtype = other->dtype;
+  }
   if (auto d = ctx.dtype(99, "dtype")) t.dtype = *d;
   return SymValue::of(std::move(t));
 }
@@ -91,12 +102,12 @@ void add_pointwise_rules(RuleTable& t) {
                     "hardsigmoid", "hardsigmoid_", "mish", "softplus", "softshrink", "hardshrink", "threshold", "relu6",
                     "clone", "alias", "detach", "detach_", "contiguous", "lift_fresh_copy", "lift_fresh", "dropout",
                     "dropout_", "feature_dropout", "alpha_dropout", "bitwise_not", "clamp", "clamp_", "clamp_min",
-                    "clamp_max", "nan_to_num", "softmax", "_softmax", "log_softmax", "_log_softmax", "cumsum",
-                    "cumprod", "cummax", "flip", "roll", "tril", "triu", "fill", "fill_", "zero_", "zeros_like",
+                    "clamp_max", "nan_to_num", "_softmax", "_log_softmax", "cummax", "flip", "roll", "tril", "triu", "fill", "fill_", "zero_", "zeros_like",
                     "ones_like", "empty_like", "full_like", "rand_like", "randn_like", "randint_like", "_safe_softmax",
                     "square", "logit", "digamma", "lgamma", "sinc", "deg2rad", "rad2deg", "positive", "_conj", "conj",
                     "resolve_conj", "resolve_neg", "bernoulli", "bernoulli_", "uniform_", "normal_", "exponential_",
                     "random_", "copy", "_assert_tensor_metadata_like"}, unary);
+  set_aten_rule(t, {"softmax", "log_softmax", "cumsum", "cumprod"}, unary_to_dtype);
   set_aten_rule(t, {"isnan", "isinf", "isfinite", "isneginf", "isposinf", "logical_not", "signbit"}, unary_bool);
   set_aten_rule(t, {"_to_copy", "to", "type_as", "_autocast_to_reduced_precision",
                     "_autocast_to_full_precision"}, to_dtype);

@@ -11,8 +11,10 @@
 #include <map>
 #include <optional>
 
+#include "engine/runtime/declared_values.h"
 #include "engine/runtime/op_safety.h"
 #include "engine/runtime/program_runner.h"
+#include "engine/runtime/run_memory.h"
 #include "engine/runtime/torch_types.h"
 
 namespace exportlens::runtime {
@@ -142,6 +144,12 @@ struct GraphRunner {
     std::string reason;
   };
   std::vector<UnsafeCall> unsafe;  // ops that do more than compute (op_safety.h)
+  DeclaredValues* declared = nullptr;  // this run's check of values against the program's metadata
+
+  void check_with(DeclaredValues* d) {
+    declared = d;
+    for (auto& [name, sub] : subgraphs) sub->check_with(d);
+  }
 
   GraphRunner(const ir::GraphModule& g, c10::Device dev) : gm(g), device(dev) {
     for (const Node* n : gm.graph.nodes()) {
@@ -414,13 +422,16 @@ struct GraphRunner {
           if (next_input >= placeholders.size())
             throw RunError("graph expects more inputs than were given (at placeholder '" + n->name + "')");
           env.values[n->index()] = placeholders[next_input++];
+          if (declared) declared->after(*n, env.values[n->index()]);
           continue;
         case OpKind::GetAttr:
           continue;  // subgraphs are resolved by the op that uses them
         case OpKind::Output:
           return outputs(n, env);
         case OpKind::CallFunction:
+          if (declared) declared->before(*n);
           env.values[n->index()] = call_function(n, env);
+          if (declared) declared->after(*n, env.values[n->index()]);
           break;
       }
       if (after_node) {
@@ -488,7 +499,18 @@ std::vector<IValue> Interpreter::run_graph(const std::vector<IValue>& user_input
   if (timing_) {
     hook = [&](const Node* n, double ms) { timings_.push_back({n->name, ms}); };
   }
-  auto outs = impl_->runner->run(placeholders, hook, progress_);
+  // What the run allocates is bounded (run_memory.h), and every value is checked against its declaration.
+  DeclaredValues declared(memory_limit_);
+  struct Checked {
+    GraphRunner& runner;
+    ~Checked() { runner.check_with(nullptr); }
+  } checked{*impl_->runner};
+  impl_->runner->check_with(&declared);
+  std::vector<IValue> outs;
+  {
+    RunMemoryScope charged(std::make_shared<RunMemoryBudget>(memory_limit_));
+    outs = impl_->runner->run(placeholders, hook, progress_);
+  }
   // Buffer mutations become the buffers' new values, as ep.module() does.
   for (size_t i = 0; i < ep_.signature.outputs.size() && i < outs.size(); ++i) {
     const auto& spec = ep_.signature.outputs[i];
