@@ -99,6 +99,7 @@ ir::Argument matmul_tensors(GraphBuilder& b, ir::Node* t1_in, ir::Node* t2_in) {
     output_shape.insert(output_shape.begin(), b.hints().eq(a, ir::SymInt(int64_t{1})) ? c : a);
   }
   const ir::SymInt batch = product(output_shape);
+  b.sym(batch);  // _matmul_impl multiplies the batch out before it expands (torch's node order)
   Dims expand1 = output_shape;
   expand1.push_back(n);
   expand1.push_back(m1);

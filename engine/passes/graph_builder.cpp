@@ -77,9 +77,18 @@ GraphBuilder::GraphBuilder(ir::Graph& graph, const DecompositionTable& table, co
 
 void GraphBuilder::set_origin(const ir::Node* source) { origin_ = source; }
 
+ir::NodeMetadata GraphBuilder::meta_for_new_node() const {
+  ir::NodeMetadata m = inherited_meta(origin_, pass_);
+  if (trace_override_) {
+    m.stack_trace = trace_override_->stack_trace;
+    m.custom = trace_override_->custom;
+  }
+  return m;
+}
+
 std::unique_ptr<ir::Node> GraphBuilder::new_node(ir::OpKind op, std::string_view name_candidate) {
   auto n = nodes_.node(op, name_candidate);
-  n->meta = inherited_meta(origin_, pass_);
+  n->meta = meta_for_new_node();
   return n;
 }
 
@@ -162,12 +171,32 @@ ir::Argument GraphBuilder::emit(const ir::Target& target, std::vector<ir::Argume
     }
   }
   n->name = nodes_.name(name_candidate(target));
-  n->meta = inherited_meta(origin_, pass_);
+  n->meta = meta_for_new_node();
   name_assert_operand(*n);
   ir::Node* placed = place(std::move(n));
+  if (computes_sizes_in_meta(target)) compute_output_sizes(*placed);
   if (placed->value.tuple()) return add_getitems(placed);
   if (placed->value.sym_int()) remember_sym(placed);
   return placed;
+}
+
+bool GraphBuilder::computes_sizes_in_meta(const ir::Target& target) {
+  if (!target.is_torch_op()) return false;
+  const std::string name = target.op_name();
+  for (const char* prefix : {"conv", "max_pool", "avg_pool"})
+    if (name.rfind(prefix, 0) == 0) return true;
+  return false;
+}
+
+void GraphBuilder::compute_output_sizes(const ir::Node& n) {
+  // torch's meta for convolution and pooling computes the output sizes with
+  // SymInt arithmetic while the op is traced: the size nodes follow the op
+  // (with its stack trace), and later uses take them (unused ones are dead).
+  const ir::TensorMeta* t = n.value.tensor();
+  if (!t && n.value.tuple() && !n.value.tuple()->empty()) t = (*n.value.tuple())[0].tensor();
+  if (!t) return;
+  for (const auto& s : t->sizes)
+    if (!s.expr.as_integer() && !s.expr.is_symbol()) sym(s);
 }
 
 ir::Argument GraphBuilder::add_getitems(ir::Node* parent) {
@@ -268,6 +297,14 @@ ir::Argument GraphBuilder::sym_list(const Dims& dims) {
   return l;
 }
 
+ir::Argument GraphBuilder::sym_add_args(const ir::SymInt& a, const ir::SymInt& b) {
+  const ir::SymInt sum = sym_add(a, b);
+  if (auto v = sum.expr.as_integer()) return *v;
+  if (a.expr.as_integer() == std::optional<int64_t>(0)) return sym(b);
+  if (auto it = sym_nodes_.find(sum.expr); it != sym_nodes_.end()) return it->second;
+  return sym_binary("add", sym(a), sym(b), hints_.sym(sum.expr));
+}
+
 ir::Node* GraphBuilder::sym_binary(const char* op, ir::Argument a, ir::Argument b, const ir::SymInt& value) {
   auto n = new_node(ir::OpKind::CallFunction, op);
   n->target = ir::Target(std::string("_operator.") + op);
@@ -302,6 +339,24 @@ ir::Node* GraphBuilder::sym_size_node(const symbolic::Expr& symbol) {
   throw DecompositionError("no input size holds the symbol " + symbol.str());
 }
 
+std::vector<symbolic::Expr> GraphBuilder::factors_in_input_order(const symbolic::Expr& product) const {
+  // torch multiplies sizes as the code walks the dimensions (s72 * s70 for
+  // a [s72, s70, ...] input), where sympy sorts them: input symbols go by
+  // the (input, dim) that holds them, anything else keeps its place after.
+  auto position = [&](const symbolic::Expr& f) -> std::pair<size_t, size_t> {
+    if (!f.is_symbol()) return {SIZE_MAX, SIZE_MAX};
+    for (size_t i = 0; i < placeholders_.size(); ++i)
+      if (const ir::TensorMeta* t = placeholders_[i]->value.tensor())
+        for (size_t d = 0; d < t->sizes.size(); ++d)
+          if (t->sizes[d].expr == f) return {i, d};
+    return {SIZE_MAX, SIZE_MAX};
+  };
+  std::vector<symbolic::Expr> factors = product.args();
+  std::stable_sort(factors.begin(), factors.end(),
+                   [&](const symbolic::Expr& a, const symbolic::Expr& b) { return position(a) < position(b); });
+  return factors;
+}
+
 ir::Node* GraphBuilder::materialize(const ir::SymInt& s) {
   using K = symbolic::Expr::Kind;
   if (auto it = sym_nodes_.find(s.expr); it != sym_nodes_.end()) return it->second;
@@ -313,7 +368,7 @@ ir::Node* GraphBuilder::materialize(const ir::SymInt& s) {
       ir::Argument acc;
       bool first = true;
       symbolic::Expr partial(1);
-      for (const auto& f : e.args()) {
+      for (const auto& f : factors_in_input_order(e)) {
         if (auto c = f.as_integer()) {
           coefficient = c;
           continue;

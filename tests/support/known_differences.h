@@ -38,6 +38,13 @@ inline constexpr KnownDifference kKnownDifferences[] = {
      "torch's retrace allocates fresh unbacked symbols (u3, u5, ...) whose ranges stay in its range constraints; "
      "compared with symbol and node numbering renumbered and those extra range lines dropped"},
 
+    // ---- tests/corpus/test_corpus: the real-architecture corpus.
+    {"corpus", "lowered programs", "per-process tokens",
+     "torch's retrace numbers the nodes of run_decompositions() after nodes it made and dropped while re-running "
+     "the exported graph (sym_size_int_37, sub_10, add_895: counters ExportLens has no trace to reproduce), and an "
+     "inlined wrap_with_set_grad_enabled body's frame is its generated code, <eval_with_key>.N, N a counter of "
+     "the process's modules; lowered text is compared with node numbering renumbered by first use and N normalised"},
+
     // ---- tests/trace/test_trace: the port asserts its own documented outcome
     // (gallery Example::expected) instead of torch's.
     {"trace", "bad2_strict", "outcome",

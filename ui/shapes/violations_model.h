@@ -1,5 +1,7 @@
 #pragma once
-// The latest solve's violations: which part of the spec is violated, torch's
+// The latest solve's problems, all of them in one pass (draft_export style,
+// engine/ops/problem_report.h): each violated spec item, specialization,
+// guard on a data-dependent value and op without a shape rule, with torch's
 // message, the guard at fault, and the node and source line behind it.
 #include <QAbstractTableModel>
 
@@ -11,7 +13,7 @@ namespace exportlens::ui {
 class ViolationsModel : public QAbstractTableModel {
   Q_OBJECT
  public:
-  enum Column { SpecItem, Guard, Node, Source, Problem, ColumnCount };  // the long text last: it stretches
+  enum Column { Kind, SpecItem, Guard, Node, Source, Problem, ColumnCount };  // the long text last: it stretches
 
   explicit ViolationsModel(QObject* parent = nullptr);
 
@@ -26,6 +28,9 @@ class ViolationsModel : public QAbstractTableModel {
   QString nodeAt(int row) const;
 
  private:
+  /// The rows: the solve's problems; a result without a problem list (a
+  /// traced program's report) lists its violations.
+  std::vector<ops::ProblemInfo> rows_;
   SolveResultPtr result_;
 };
 
