@@ -131,6 +131,7 @@ ir::Argument flatten(GraphBuilder& b, const OpCall& c) {
   if (start == end) return self;
   Dims shape(sizes.begin(), sizes.begin() + start);
   shape.push_back(product(sizes, start, end + 1));
+  b.sym_product(sizes, size_t(start), size_t(end + 1));
   shape.insert(shape.end(), sizes.begin() + end + 1, sizes.end());
   return reshape_to(b, self, shape);
 }
@@ -181,7 +182,8 @@ ir::Argument chunk(GraphBuilder& b, const OpCall& c) {
   if (!static_size) c.fail("chunk of a symbolic size");
   const int64_t split_size = (*static_size + chunks - 1) / chunks;
   std::vector<ir::Argument> args{self, split_size};
-  if (dim != 0) args.push_back(dim);
+  // at::native::chunk passes the dim on as given (-1 stays -1)
+  if (const int64_t given = c.integer_or(2, "dim", 0); given != 0) args.push_back(given);
   return b.call("aten.split.Tensor", std::move(args));
 }
 

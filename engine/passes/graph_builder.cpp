@@ -339,22 +339,25 @@ ir::Node* GraphBuilder::sym_size_node(const symbolic::Expr& symbol) {
   throw DecompositionError("no input size holds the symbol " + symbol.str());
 }
 
-std::vector<symbolic::Expr> GraphBuilder::factors_in_input_order(const symbolic::Expr& product) const {
-  // torch multiplies sizes as the code walks the dimensions (s72 * s70 for
-  // a [s72, s70, ...] input), where sympy sorts them: input symbols go by
-  // the (input, dim) that holds them, anything else keeps its place after.
-  auto position = [&](const symbolic::Expr& f) -> std::pair<size_t, size_t> {
-    if (!f.is_symbol()) return {SIZE_MAX, SIZE_MAX};
-    for (size_t i = 0; i < placeholders_.size(); ++i)
-      if (const ir::TensorMeta* t = placeholders_[i]->value.tensor())
-        for (size_t d = 0; d < t->sizes.size(); ++d)
-          if (t->sizes[d].expr == f) return {i, d};
-    return {SIZE_MAX, SIZE_MAX};
-  };
-  std::vector<symbolic::Expr> factors = product.args();
-  std::stable_sort(factors.begin(), factors.end(),
-                   [&](const symbolic::Expr& a, const symbolic::Expr& b) { return position(a) < position(b); });
-  return factors;
+ir::Argument GraphBuilder::sym_product(const Dims& dims, size_t begin, size_t end) {
+  // c10::multiply_integers: acc = acc * d from 1, in the dims' order, a node
+  // for each step that is symbolic (1 * d is d itself).
+  ir::SymInt acc(int64_t{1});
+  ir::Argument arg = int64_t{1};
+  for (size_t i = begin; i < dims.size() && i < end; ++i) {
+    const ir::SymInt next = sym_mul(acc, dims[i]);
+    if (auto v = next.expr.as_integer()) {
+      arg = *v;
+    } else if (auto it = sym_nodes_.find(next.expr); it != sym_nodes_.end()) {
+      arg = it->second;
+    } else if (acc.expr.as_integer() == std::optional<int64_t>(1)) {
+      arg = sym(dims[i]);
+    } else {
+      arg = sym_binary("mul", arg, sym(dims[i]), hints_.sym(next.expr));
+    }
+    acc = next;
+  }
+  return arg;
 }
 
 ir::Node* GraphBuilder::materialize(const ir::SymInt& s) {
@@ -368,7 +371,7 @@ ir::Node* GraphBuilder::materialize(const ir::SymInt& s) {
       ir::Argument acc;
       bool first = true;
       symbolic::Expr partial(1);
-      for (const auto& f : factors_in_input_order(e)) {
+      for (const auto& f : e.args()) {
         if (auto c = f.as_integer()) {
           coefficient = c;
           continue;

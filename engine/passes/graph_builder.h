@@ -12,6 +12,7 @@
 //    lowered, and records it as its origin (provenance);
 //  * values (sizes, dtype, strides) come from the shape rules (meta_inference.h);
 //  * a symbolic size used as an argument becomes sym_size.int / operator nodes.
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -66,6 +67,11 @@ class GraphBuilder {
   ir::Argument sym(const ir::SymInt& s);
   /// A list of sizes as an argument ([2, mul_5]).
   ir::Argument sym_list(const Dims& dims);
+  /// The product of dims[begin, end) as a composite computes it
+  /// (c10::multiply_integers: left to right, one operator.mul node per
+  /// symbolic step), so the nodes have torch's operand order (s72 * s70 for
+  /// an [s72, s70, ...] tensor, where the expression is sorted s70*s72).
+  ir::Argument sym_product(const Dims& dims, size_t begin = 0, size_t end = SIZE_MAX);
   /// a + b the way a C++ composite computes it on SymInts: an operator.add
   /// node with the operands in that order ("1 + sym_size_int_1"); a literal
   /// when both are known, `b` itself when `a` is 0.
@@ -108,7 +114,6 @@ class GraphBuilder {
   ir::Node* place(std::unique_ptr<ir::Node> node);
   ir::Argument add_getitems(ir::Node* parent);
   ir::Node* materialize(const ir::SymInt& s);
-  std::vector<symbolic::Expr> factors_in_input_order(const symbolic::Expr& product) const;
   static bool computes_sizes_in_meta(const ir::Target& target);
   void compute_output_sizes(const ir::Node& n);
   ir::Node* sym_size_node(const symbolic::Expr& symbol);

@@ -419,50 +419,9 @@ void ShapeEnv::maybe_guard_relation(const Expr& guard, const Provenance& origin)
   }
 }
 
-namespace {
-
-/// torch's try_solve for a // d == c (d > 0): c*d <= a < (c+1)*d, as two
-/// inequalities (conv and pool output sizes: (1 + ((s - 1) // 32)) == 1 is
-/// 1 <= s - 1 + 1 <= 32, a range, not a specialization).
-std::optional<std::pair<Expr, Expr>> floordiv_equality_as_range(const Expr& eq) {
-  Expr lhs = eq.args()[0], rhs = eq.args()[1];
-  if (!has_kind(lhs, K::FloorDiv)) std::swap(lhs, rhs);
-  if (lhs.kind() == K::Add) {
-    Expr division(0), rest(0);
-    bool found = false;
-    for (const Expr& a : lhs.args()) {
-      if (a.kind() == K::FloorDiv && !found) {
-        division = a;
-        found = true;
-      } else if (a.is_integer()) {
-        rest = rest + a;
-      } else {
-        return std::nullopt;
-      }
-    }
-    if (!found) return std::nullopt;
-    lhs = division;
-    rhs = rhs - rest;
-  }
-  if (lhs.kind() != K::FloorDiv) return std::nullopt;
-  const auto d = lhs.args()[1].as_integer();
-  const auto c = rhs.as_integer();
-  if (!d || *d <= 0 || !c) return std::nullopt;
-  const Expr& numerator = lhs.args()[0];
-  return std::make_pair(Expr::ge(numerator, Expr(*c * *d)), Expr::lt(numerator, Expr((*c + 1) * *d)));
-}
-
-}  // namespace
-
 void ShapeEnv::refine_ranges(const Expr& relation, const Provenance& origin) {
   const Expr e = replace(relation);
   if (!is_relation(e.kind())) return;
-  if (e.kind() == K::Eq)
-    if (auto range = floordiv_equality_as_range(e)) {
-      refine_ranges(range->first, origin);
-      refine_ranges(range->second, origin);
-      return;
-    }
   for (const std::string& name : e.free_symbols()) {
     const Expr s = Expr::symbol(name);
     auto it = symbols_.find(name);
