@@ -67,6 +67,18 @@ SymValue comparison(RuleContext& ctx) {
   return SymValue::of(std::move(t));
 }
 
+/// diff(self, n, dim, prepend, append): the dim grows by prepend's and append's sizes there, then shrinks by n.
+SymValue diff(RuleContext& ctx) {
+  SymTensor t = ctx.tensor(0, "self");
+  const int64_t n = ctx.static_integer_or(1, "n", 1);
+  const int64_t dim = ctx.wrap_dim(ctx.static_integer_or(2, "dim", -1), t.sizes.size());
+  for (auto [index, name] : {std::pair<size_t, const char*>{3, "prepend"}, {4, "append"}})
+    if (auto extra = ctx.optional_tensor(index, name); extra && size_t(dim) < extra->sizes.size())
+      t.sizes[size_t(dim)] = t.sizes[size_t(dim)] + extra->sizes[size_t(dim)];
+  t.sizes[size_t(dim)] = ctx.simplify(t.sizes[size_t(dim)] - Expr(n));
+  return SymValue::of(std::move(t));
+}
+
 SymValue ternary(RuleContext& ctx) { return SymValue::of(broadcast_operands(ctx, 3, {"self", "tensor1", "tensor2"})); }
 
 SymValue where(RuleContext& ctx) {
@@ -125,6 +137,9 @@ void add_pointwise_rules(RuleTable& t) {
   set_aten_rule(t, {"add_", "sub_", "mul_", "div_", "pow_", "copy_", "masked_fill", "masked_fill_", "clamp_min_",
                     "clamp_max_", "lerp_", "addcmul_", "addcdiv_"}, inplace);
   set_aten_rule(t, {"native_dropout"}, native_dropout);
+  set_aten_rule(t, {"diff"}, diff);
+  t["aten.min.other"] = binary;  // min / max of two tensors (their other overloads reduce)
+  t["aten.max.other"] = binary;
 }
 
 }  // namespace exportlens::ops
