@@ -11,11 +11,19 @@ using ST = ir::ScalarType;
 
 SymValue unary(RuleContext& ctx) { return same_shape(ctx.tensor(0, "self")); }
 
-// softmax.int / log_softmax.int / cumsum / cumprod (self, dim, dtype=None): the
-// dtype argument, when given, is the result's.
+// softmax.int / log_softmax.int (self, dim, dtype=None): the dtype argument,
+// when given, is the result's.
 SymValue unary_to_dtype(RuleContext& ctx) {
   SymTensor t = ctx.tensor(0, "self");
   if (auto d = ctx.dtype(2, "dtype")) t.dtype = *d;
+  return SymValue::of(std::move(t));
+}
+
+// cumsum / cumprod (self, dim, *, dtype=None): the dtype argument, else int64 for
+// integral and bool inputs (torch accumulates them in int64), else the input's.
+SymValue cumulative(RuleContext& ctx) {
+  SymTensor t = ctx.tensor(0, "self");
+  t.dtype = ctx.dtype(2, "dtype").value_or(summed_dtype(t.dtype));
   return SymValue::of(std::move(t));
 }
 
@@ -119,7 +127,8 @@ void add_pointwise_rules(RuleTable& t) {
                     "square", "logit", "digamma", "lgamma", "sinc", "deg2rad", "rad2deg", "positive", "_conj", "conj",
                     "resolve_conj", "resolve_neg", "bernoulli", "bernoulli_", "uniform_", "normal_", "exponential_",
                     "random_", "copy", "_assert_tensor_metadata_like"}, unary);
-  set_aten_rule(t, {"softmax", "log_softmax", "cumsum", "cumprod"}, unary_to_dtype);
+  set_aten_rule(t, {"softmax", "log_softmax"}, unary_to_dtype);
+  set_aten_rule(t, {"cumsum", "cumprod"}, cumulative);
   set_aten_rule(t, {"isnan", "isinf", "isfinite", "isneginf", "isposinf", "logical_not", "signbit"}, unary_bool);
   set_aten_rule(t, {"_to_copy", "to", "type_as", "_autocast_to_reduced_precision",
                     "_autocast_to_full_precision"}, to_dtype);
