@@ -102,7 +102,9 @@ std::set<std::string> allowed_ops_option(const ParsedArgs& a) {
 int cmd_run(const ParsedArgs& a) {
   runtime::RunRequest req;
   req.allowed_ops = allowed_ops_option(a);
-  req.max_input_bytes = limits_option(a).max_input_bytes;
+  const serde::ReadLimits limits = limits_option(a);
+  req.max_input_bytes = limits.max_input_bytes;
+  req.max_run_bytes = limits.max_run_bytes;
   const auto ep = load_program_argument(a, "run", Weights::Load);
   if (auto in = a.option("--inputs")) req.inputs_file = *in;
   req.random_inputs = a.flag("--random");
