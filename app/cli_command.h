@@ -39,8 +39,11 @@ ir::ExportedProgram load_program_at_ir(const ParsedArgs& a, const std::string& c
 /// `info --ir core`: the ops outside the Core ATen set, or that there are none.
 std::string core_ir_report(const ir::ExportedProgram& ep);
 
-/// print, info, run, dot.
+/// print, info, dot.
 std::vector<Command> program_commands();
+
+/// run, devices.
+std::vector<Command> run_commands();
 
 /// check (dynamic_shapes solving).
 std::vector<Command> check_commands();

@@ -27,12 +27,18 @@ InspectorWidget::InspectorWidget(QWidget* parent) : QWidget(parent), browser_(ne
 void InspectorWidget::setProgram(const LoadedProgramPtr& program) {
   program_ = program;
   facts_.clear();
+  run_facts_.clear();
   node_.clear();
   render();
 }
 
 void InspectorWidget::setSolveFacts(const NodeSolveFactsMap& facts) {
   facts_ = facts;
+  render();
+}
+
+void InspectorWidget::setRunFacts(const NodeRunFactsMap& facts) {
+  run_facts_ = facts;
   render();
 }
 
@@ -59,8 +65,11 @@ void InspectorWidget::render() {
   const ir::ExportedProgram& program = *program_->program;
   const ir::Node* node = node_.isEmpty() ? nullptr : program.graph().find(node_.toStdString());
   const auto facts = facts_.constFind(node_);
-  browser_->setHtml(node ? node_report_html(*node, program, colors, facts == facts_.constEnd() ? nullptr : &*facts)
-                         : program_summary_html(program, program_->displayName, program_->path, colors));
+  QString html = node ? node_report_html(*node, program, colors, facts == facts_.constEnd() ? nullptr : &*facts)
+                      : program_summary_html(program, program_->displayName, program_->path, colors);
+  if (const auto run = run_facts_.constFind(node_); node && run != run_facts_.constEnd())
+    html += run_facts_html(*run, colors.label.name());
+  browser_->setHtml(html);
 }
 
 void InspectorWidget::follow(ProgramModel* model) {

@@ -1,9 +1,9 @@
 #include "ui/run/run_outputs_model.h"
 
+#include <QColor>
 #include <QFontDatabase>
 
 #include "ui/core/shape_text.h"
-#include "ui/run/output_comparison.h"
 
 namespace exportlens::ui {
 namespace {
@@ -27,18 +27,10 @@ void RunOutputsModel::setOutcome(const LoadedProgramPtr& program, const RunOutco
   if (outcome.report && program) {
     const auto names = program->program->signature.user_outputs();
     const auto& outputs = outcome.report->outputs;
+    const auto* cmp = outcome.report->comparison ? &*outcome.report->comparison : nullptr;
     for (size_t i = 0; i < outputs.size(); ++i) {
-      Row row{i < names.size() ? QString::fromStdString(names[i]->arg.name) : tr("output %1").arg(i), outputs[i], {}, {}};
-      if (outcome.reference && i < outcome.reference->outputs.size()) {
-        const OutputComparison c = compare_outputs(outputs[i], outcome.reference->outputs[i]);
-        row.vsCpu = comparison_text(c);
-        row.vsCpuTip = tr("CPU reference: %1\nThe runtime reports min/max/mean, not elements: max |GPU − CPU| is at "
-                          "least the largest difference of those.")
-                           .arg(QString::fromStdString(outcome.reference->outputs[i].text));
-      } else if (!outcome.referenceError.isEmpty()) {
-        row.vsCpu = tr("CPU reference failed");
-        row.vsCpuTip = outcome.referenceError;
-      }
+      Row row{i < names.size() ? QString::fromStdString(names[i]->arg.name) : tr("output %1").arg(i), outputs[i], {}};
+      if (cmp && i < cmp->outputs.size()) row.vsCpu = cmp->outputs[i];
       rows_.append(row);
     }
   }
@@ -65,11 +57,29 @@ QVariant RunOutputsModel::data(const QModelIndex& index, int role) const {
       case Min: return stats ? number(v.min) : QString();
       case Max: return stats ? number(v.max) : QString();
       case Mean: return stats ? number(v.mean) : QString();
-      case VsCpu: return row.vsCpu;
+      case VsCpu: return !row.vsCpu ? QString() : row.vsCpu->mismatch.empty() ? number(row.vsCpu->max_abs)
+                                                                                 : QString::fromStdString(row.vsCpu->mismatch);
+      case MaxRel: return row.vsCpu && row.vsCpu->mismatch.empty() ? number(row.vsCpu->max_rel) : QString();
+      case Close:
+        if (!row.vsCpu) return QString();
+        if (row.vsCpu->close) return tr("✓ close");
+        if (!row.vsCpu->mismatch.empty()) return tr("✗ not comparable");
+        return tr("✗ %1 of %2").arg(row.vsCpu->mismatched).arg(row.vsCpu->elements);
     }
   } else if (role == Qt::ToolTipRole) {
-    return index.column() == VsCpu && !row.vsCpuTip.isEmpty() ? row.vsCpuTip : QString::fromStdString(v.text);
-  } else if (role == Qt::TextAlignmentRole && index.column() >= Min && index.column() <= Mean) {
+    if (index.column() >= VsCpu && row.vsCpu)
+      return tr("Against the CPU run as exported, same inputs: element-wise max |run − CPU| %1, max relative %2;\n"
+                "allclose with torch.testing's tolerances for %3: rtol %4, atol %5 (%6 of %7 elements beyond)")
+          .arg(number(row.vsCpu->max_abs), number(row.vsCpu->max_rel), QString::fromStdString(row.vsCpu->dtype))
+          .arg(row.vsCpu->tolerance.rtol)
+          .arg(row.vsCpu->tolerance.atol)
+          .arg(row.vsCpu->mismatched)
+          .arg(row.vsCpu->elements);
+    return QString::fromStdString(v.text);
+  } else if (role == Qt::ForegroundRole && index.column() == Close && row.vsCpu) {
+    return row.vsCpu->close ? QColor(40, 150, 70) : QColor(208, 69, 58);
+  } else if (role == Qt::TextAlignmentRole && ((index.column() >= Min && index.column() <= Mean) ||
+                                               index.column() == VsCpu || index.column() == MaxRel)) {
     return int(Qt::AlignRight | Qt::AlignVCenter);
   } else if (role == Qt::FontRole && index.column() != DType) {
     return QFontDatabase::systemFont(QFontDatabase::FixedFont);
@@ -87,6 +97,8 @@ QVariant RunOutputsModel::headerData(int section, Qt::Orientation orientation, i
     case Max: return tr("Max");
     case Mean: return tr("Mean");
     case VsCpu: return tr("max |Δ| vs CPU");
+    case MaxRel: return tr("max rel");
+    case Close: return tr("allclose");
   }
   return {};
 }

@@ -1,7 +1,11 @@
 #pragma once
-// A run's user outputs: name, dtype, shape, min / max / mean and, for a GPU
-// run, how far each is from the CPU reference.
+// A run's user outputs: name, dtype, shape, min / max / mean and, when the
+// run was compared with the CPU, how far each is from the reference:
+// element-wise max |Δ|, max relative error and the allclose verdict with
+// torch.testing's tolerances for the dtype.
 #include <QAbstractTableModel>
+
+#include <optional>
 
 #include "ui/core/loaded_program.h"
 #include "ui/core/node_name_role.h"
@@ -12,7 +16,7 @@ namespace exportlens::ui {
 class RunOutputsModel : public QAbstractTableModel {
   Q_OBJECT
  public:
-  enum Column { Output, DType, Shape, Min, Max, Mean, VsCpu, ColumnCount };
+  enum Column { Output, DType, Shape, Min, Max, Mean, VsCpu, MaxRel, Close, ColumnCount };
 
   explicit RunOutputsModel(QObject* parent = nullptr);
 
@@ -31,7 +35,7 @@ class RunOutputsModel : public QAbstractTableModel {
   struct Row {
     QString name;
     runtime::ValueSummary value;
-    QString vsCpu, vsCpuTip;
+    std::optional<runtime::ValueComparison> vsCpu;
   };
   QVector<Row> rows_;
 };
