@@ -18,7 +18,11 @@ int main(int argc, char** argv) {
   if (!args.empty() && exportlens::app::is_cli_invocation(args[0])) return exportlens::app::run_cli(args);
 #ifndef EXPORTLENS_WITH_GUI
   // The headless build (EXPORTLENS_GUI=OFF): commands only.
-  std::cerr << "exportlens: this build has no GUI (EXPORTLENS_GUI=OFF); give a command\n\n" << exportlens::app::main_help();
+  if (!args.empty())
+    std::cerr << "exportlens: error: unknown command '" << args[0] << "' (this build has no GUI; its commands:)\n\n";
+  else
+    std::cerr << "exportlens: this build has no GUI (EXPORTLENS_GUI=OFF); give a command\n\n";
+  std::cerr << exportlens::app::main_help();
   return 2;
 #else
   if (args.size() == 1 && args[0] == "--example")

@@ -23,6 +23,14 @@
 namespace exportlens::runtime {
 namespace {
 
+// The kernel record layout of the CUPTI compiled against (the wheel's own,
+// the one loaded at run time): CUDA 13's CUPTI writes version 10.
+#if defined(CUPTI_API_VERSION) && CUPTI_API_VERSION >= 130000
+using KernelActivity = CUpti_ActivityKernel10;
+#else
+using KernelActivity = CUpti_ActivityKernel9;
+#endif
+
 // The CUPTI entry points used, resolved once.
 struct Cupti {
   decltype(&cuptiActivityRegisterCallbacks) register_callbacks = nullptr;
@@ -88,7 +96,7 @@ void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, siz
   std::lock_guard lock(c.mutex);
   while (api.next_record && api.next_record(buffer, valid, &record) == CUPTI_SUCCESS) {
     if (record->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL || record->kind == CUPTI_ACTIVITY_KIND_KERNEL) {
-      const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
+      const auto* k = reinterpret_cast<const KernelActivity*>(record);
       KernelRecord r;
       r.name = demangle(k->name);
       r.ms = double(k->end - k->start) / 1e6;

@@ -11,7 +11,7 @@ std::optional<Precision> parse_precision(const std::string& text) {
 
 std::string precision_name(Precision p) {
   switch (p) {
-    case Precision::AsExported: return "float32 (as exported)";
+    case Precision::AsExported: return "as exported";
     case Precision::BFloat16: return "bfloat16";
     case Precision::Float16: return "float16";
   }

@@ -12,7 +12,7 @@ enum class Precision { AsExported, BFloat16, Float16 };
 
 /// "fp32" (also "float32", "as-exported"), "bf16" / "bfloat16", "fp16" / "float16" / "half".
 std::optional<Precision> parse_precision(const std::string& text);
-/// "float32 (as exported)", "bfloat16", "float16".
+/// "as exported", "bfloat16", "float16".
 std::string precision_name(Precision p);
 
 }  // namespace exportlens::runtime

@@ -58,7 +58,7 @@ std::string profile_json(const RunReport& r, const std::string& program) {
               {"total_ms", r.total_ms},
               {"host_total_ms", r.host_total_ms},
               {"run_ms", r.run_ms},
-              {"precision", r.cast.precision.empty() ? "float32 (as exported)" : r.cast.precision},
+              {"precision", r.cast.precision.empty() ? "as exported" : r.cast.precision},
               {"cast", r.cast.text()},
               {"nodes", std::move(nodes)},
               {"outputs", std::move(outputs)},

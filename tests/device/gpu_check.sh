@@ -55,7 +55,7 @@ read -r torch_version torch_cuda cuda_ok torch_prefix <<<"$torch_facts"
 say "torch $torch_version (CUDA $torch_cuda, GPU visible: $cuda_ok) from $python"
 { command -v nvidia-smi >/dev/null && nvidia-smi -L; command -v nvcc >/dev/null && nvcc --version | tail -1;
   cmake --version | head -1; command -v ninja >/dev/null && echo "ninja $(ninja --version)"; } 2>&1 | tee -a "$log" || true
-if [ "$device" != cpu ] && [ "$cuda_ok" != True ]; then
+if [ "$build_only" = 0 ] && [ "$device" != cpu ] && [ "$cuda_ok" != True ]; then
   say "this torch sees no CUDA device: run with --device cpu, or on a machine with a GPU"
   exit 1
 fi
