@@ -9,6 +9,7 @@
 #include "engine/ir/program_summary.h"
 #include "engine/runtime/program_runner.h"
 #include "engine/serde/pt2_reader.h"
+#include "engine/sources/program_source.h"
 
 namespace exportlens::app {
 
@@ -29,8 +30,11 @@ serde::ReadLimits limits_option(const ParsedArgs& a) {
   return limits;
 }
 
-std::string limits_help() {
-  return "\n--limit KEY=VALUE[,KEY=VALUE...] raises (or lowers) what a file may make\n"
+std::string file_help() {
+  return "\nFILE.pt2 may also be a C++ model library (LIB.so: its only model is traced\n"
+         "with its own spec) or example:NAME (a built-in example, traced; `exportlens\n"
+         "example --list` lists them).\n"
+         "\n--limit KEY=VALUE[,KEY=VALUE...] raises (or lowers) what a file may make\n"
          "ExportLens read, nest and allocate; the defaults:\n" +
          serde::describe_limits();
 }
@@ -38,10 +42,10 @@ std::string limits_help() {
 ir::ExportedProgram load_program_argument(const ParsedArgs& a, const std::string& command, Weights weights) {
   if (a.positionals.size() != 1)
     throw UsageError(command + " takes exactly one FILE.pt2 (got " + std::to_string(a.positionals.size()) + ")");
-  serde::ReadOptions options;
-  options.limits = limits_option(a);
-  options.load_weights = weights == Weights::Load;
-  return serde::read_pt2(a.positionals[0], "", options);
+  sources::OpenRequest request;  // a model library or example:NAME is traced with its own spec
+  request.read.limits = limits_option(a);
+  request.read.load_weights = weights == Weights::Load;
+  return sources::open_program(a.positionals[0], request);
 }
 
 namespace {
@@ -83,18 +87,18 @@ std::vector<Command> program_commands() {
       {"print", "print the program exactly as torch's print(ep)",
        "usage: exportlens print FILE.pt2 [--ir training|functional|core] [--table NAME]\n\n"
        "Prints the exported program in torch's print(ep) form; with --ir, lowered to\n"
-       "that IR first (as `exportlens decompose`).\n" + limits_help(),
+       "that IR first (as `exportlens decompose`).\n" + file_help(),
        {"--ir", "--table", "--limit"}, {}, cmd_print},
       {"info", "summary: op histogram, inputs/outputs, parameter count and bytes",
        "usage: exportlens info FILE.pt2 [--ir training|functional|core] [--table NAME]\n\n"
        "Prints a summary: ops by count, inputs and outputs with their kinds and\n"
        "shapes, parameter and buffer sizes, range constraints, and any op this\nprocess cannot run. "
        "With --ir, of the program lowered to that IR; --ir core\nalso lists any op outside the Core ATen set.\n"
-       "Ops that `run` refuses without --allow-op are listed too.\n" + limits_help(),
+       "Ops that `run` refuses without --allow-op are listed too.\n" + file_help(),
        {"--ir", "--table", "--limit"}, {}, cmd_info},
       {"dot", "print the graph as Graphviz DOT",
        "usage: exportlens dot FILE.pt2 [--no-clusters]\n\nPrints Graphviz DOT text; nodes are grouped in module-scope clusters\n"
-       "unless --no-clusters is given.\n" + limits_help(),
+       "unless --no-clusters is given.\n" + file_help(),
        {"--limit"}, {"--no-clusters"}, cmd_dot},
   };
 }

@@ -196,7 +196,7 @@ std::vector<Command> run_commands() {
        "that touches files, processes, the network, process-wide state or raw\n"
        "memory (aten::from_file, aten::save, aten::_print, aten::set_, ...) is\n"
        "refused before any node runs; --allow-op names the ones you trust\n"
-       "(`exportlens info` lists them).\n" + limits_help(),
+       "(`exportlens info` lists them).\n" + file_help(),
        {"--inputs", "--out", "--seed", "--device", "--save-inputs", "--allow-op", "--limit", "--dtype", "--warmup",
         "--repeat", "--compare", "--profile", "--trace"},
        {"--random", "--time", "--cuda-graph", "--compare-nodes"},

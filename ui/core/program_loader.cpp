@@ -4,10 +4,8 @@
 #include <QFile>
 #include <QFileInfo>
 
-#include <filesystem>
-
 #include "engine/layout/layout_graph.h"
-#include "engine/serde/pt2_reader.h"
+#include "engine/sources/program_source.h"
 #include "ui/core/program_presentation.h"
 
 namespace exportlens::ui {
@@ -31,9 +29,7 @@ LoadedProgramPtr read_and_present(const JobContext& context, const ProgramReader
 }  // namespace
 
 ProgramReader pt2_reader() {
-  return [](const QString& path) {
-    return serde::read_pt2(std::filesystem::path(QFile::encodeName(path).toStdString()));
-  };
+  return [](const QString& path) { return sources::open_program(QFile::encodeName(path).toStdString()); };
 }
 
 ProgramLoader::ProgramLoader(QObject* parent) : QObject(parent), reader_(pt2_reader()) {

@@ -7,25 +7,26 @@
 
 #include <algorithm>
 
+#include "ui/core/program_model.h"
 #include "ui/run/run_panel.h"
 
 namespace exportlens::ui {
 
-HeatLegend::HeatLegend(QWidget* view, RunPanel* panel, QColor cold, QColor hot)
-    : QWidget(view), panel_(panel), cold_(cold), hot_(hot) {
+HeatLegend::HeatLegend(QWidget* view, ProgramModel* model, RunPanel* panel, QColor cold, QColor hot)
+    : QWidget(view), model_(model), panel_(panel), cold_(cold), hot_(hot) {
   setObjectName(QStringLiteral("heatLegend"));
   setAttribute(Qt::WA_TransparentForMouseEvents);
   view->installEventFilter(this);
-  connect(panel, &RunPanel::heatChanged, this, [this] { refresh(); });
+  connect(model, &ProgramModel::runFinished, this, &HeatLegend::refresh);
+  connect(panel->heatAction(), &QAction::toggled, this, &HeatLegend::refresh);
   hide();
 }
 
 void HeatLegend::refresh() {
   const RunOutcome& last = panel_->lastOutcome();
   slowest_ms_ = 0;
-  if (last.report)
-    for (const auto& t : last.report->node_times) slowest_ms_ = std::max(slowest_ms_, t.milliseconds);
-  const bool on = panel_->heatAction()->isChecked() && slowest_ms_ > 0;
+  for (const double ms : model_->runTimes()) slowest_ms_ = std::max(slowest_ms_, ms);
+  const bool on = panel_->heatAction()->isChecked() && slowest_ms_ > 0 && last.report;
   if (on) {
     text_ = tr("node time on %1 (%2)").arg(device_display_name(last.settings.device),
                                            QString::fromStdString(last.report->time_source));

@@ -7,14 +7,16 @@
 
 namespace exportlens::ui {
 
+class ProgramModel;
 class RunPanel;
 
 class HeatLegend : public QWidget {
   Q_OBJECT
  public:
-  /// Placed over `view`'s bottom-left corner; `cold` / `hot` are the
-  /// canvas's node fill and heat colours.
-  HeatLegend(QWidget* view, RunPanel* panel, QColor cold, QColor hot);
+  /// Placed over `view`'s bottom-left corner; follows the model's run times
+  /// and the panel's heat toggle; `cold` / `hot` are the canvas's node fill
+  /// and heat colours.
+  HeatLegend(QWidget* view, ProgramModel* model, RunPanel* panel, QColor cold, QColor hot);
 
   QString text() const { return text_; }
 
@@ -26,6 +28,7 @@ class HeatLegend : public QWidget {
   void refresh();
   void place();
 
+  ProgramModel* model_;
   RunPanel* panel_;
   QColor cold_, hot_;
   QString text_;

@@ -1,7 +1,6 @@
 #include "ui/run/run_outputs_model.h"
 
 #include <QColor>
-#include <QFontDatabase>
 
 #include "ui/core/shape_text.h"
 
@@ -19,12 +18,22 @@ QString number(double v) { return QString::number(v, 'g', 6); }
 
 }  // namespace
 
-RunOutputsModel::RunOutputsModel(QObject* parent) : QAbstractTableModel(parent) {}
+RunOutputsModel::RunOutputsModel(QObject* parent)
+    : NodeTableModel({{tr("Output"), false, true},
+                      {tr("dtype")},
+                      {tr("Shape"), false, true},
+                      {tr("Min"), true, true},
+                      {tr("Max"), true, true},
+                      {tr("Mean"), true, true},
+                      {tr("max |Δ| vs CPU"), true, true},
+                      {tr("max rel"), true, true},
+                      {tr("allclose")}},
+                     parent) {}
 
 void RunOutputsModel::setOutcome(const LoadedProgramPtr& program, const RunOutcome& outcome) {
-  beginResetModel();
-  rows_.clear();
-  if (outcome.report && program) {
+  resetRows([&] {
+    rows_.clear();
+    if (!outcome.report || !program) return;
     const auto names = program->program->signature.user_outputs();
     const auto& outputs = outcome.report->outputs;
     const auto* cmp = outcome.report->comparison ? &*outcome.report->comparison : nullptr;
@@ -33,76 +42,49 @@ void RunOutputsModel::setOutcome(const LoadedProgramPtr& program, const RunOutco
       if (cmp && i < cmp->outputs.size()) row.vsCpu = cmp->outputs[i];
       rows_.append(row);
     }
-  }
-  endResetModel();
+  });
 }
 
-int RunOutputsModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : static_cast<int>(rows_.size());
-}
-
-int RunOutputsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
-
-QVariant RunOutputsModel::data(const QModelIndex& index, int role) const {
-  if (!index.isValid() || index.row() >= rows_.size()) return {};
-  if (role == NodeNameRole) return nodeAt(index.row());
-  const Row& row = rows_[index.row()];
-  const runtime::ValueSummary& v = row.value;
+QVariant RunOutputsModel::text(int row, int column) const {
+  const Row& r = rows_[row];
+  const runtime::ValueSummary& v = r.value;
   const bool stats = has_statistics(v);
-  if (role == Qt::DisplayRole) {
-    switch (index.column()) {
-      case Output: return row.name;
-      case DType: return v.kind == "tensor" ? QString::fromStdString(v.dtype) : QString::fromStdString(v.kind);
-      case Shape: return v.kind == "tensor" ? shape_text(v.shape) : QString::fromStdString(v.text);
-      case Min: return stats ? number(v.min) : QString();
-      case Max: return stats ? number(v.max) : QString();
-      case Mean: return stats ? number(v.mean) : QString();
-      case VsCpu: return !row.vsCpu ? QString() : row.vsCpu->mismatch.empty() ? number(row.vsCpu->max_abs)
-                                                                                 : QString::fromStdString(row.vsCpu->mismatch);
-      case MaxRel: return row.vsCpu && row.vsCpu->mismatch.empty() ? number(row.vsCpu->max_rel) : QString();
-      case Close:
-        if (!row.vsCpu) return QString();
-        if (row.vsCpu->close) return tr("✓ close");
-        if (!row.vsCpu->mismatch.empty()) return tr("✗ not comparable");
-        return tr("✗ %1 of %2").arg(row.vsCpu->mismatched).arg(row.vsCpu->elements);
-    }
-  } else if (role == Qt::ToolTipRole) {
-    if (index.column() >= VsCpu && row.vsCpu)
-      return tr("Against the CPU run as exported, same inputs: element-wise max |run − CPU| %1, max relative %2;\n"
-                "allclose with torch.testing's tolerances for %3: rtol %4, atol %5 (%6 of %7 elements beyond)")
-          .arg(number(row.vsCpu->max_abs), number(row.vsCpu->max_rel), QString::fromStdString(row.vsCpu->dtype))
-          .arg(row.vsCpu->tolerance.rtol)
-          .arg(row.vsCpu->tolerance.atol)
-          .arg(row.vsCpu->mismatched)
-          .arg(row.vsCpu->elements);
-    return QString::fromStdString(v.text);
-  } else if (role == Qt::ForegroundRole && index.column() == Close && row.vsCpu) {
-    return row.vsCpu->close ? QColor(40, 150, 70) : QColor(208, 69, 58);
-  } else if (role == Qt::TextAlignmentRole && ((index.column() >= Min && index.column() <= Mean) ||
-                                               index.column() == VsCpu || index.column() == MaxRel)) {
-    return int(Qt::AlignRight | Qt::AlignVCenter);
-  } else if (role == Qt::FontRole && index.column() != DType) {
-    return QFontDatabase::systemFont(QFontDatabase::FixedFont);
+  const auto& c = r.vsCpu;
+  switch (column) {
+    case Output: return r.name;
+    case DType: return v.kind == "tensor" ? QString::fromStdString(v.dtype) : QString::fromStdString(v.kind);
+    case Shape: return v.kind == "tensor" ? shape_text(v.shape) : QString::fromStdString(v.text);
+    case Min: return stats ? number(v.min) : QString();
+    case Max: return stats ? number(v.max) : QString();
+    case Mean: return stats ? number(v.mean) : QString();
+    case VsCpu: return !c ? QString() : c->mismatch.empty() ? number(c->max_abs) : QString::fromStdString(c->mismatch);
+    case MaxRel: return c && c->mismatch.empty() ? number(c->max_rel) : QString();
+    case Close:
+      if (!c) return QString();
+      if (c->close) return tr("✓ close");
+      if (!c->mismatch.empty()) return tr("✗ not comparable");
+      return tr("✗ %1 of %2").arg(c->mismatched).arg(c->elements);
   }
   return {};
 }
 
-QVariant RunOutputsModel::headerData(int section, Qt::Orientation orientation, int role) const {
-  if (role != Qt::DisplayRole || orientation != Qt::Horizontal) return {};
-  switch (section) {
-    case Output: return tr("Output");
-    case DType: return tr("dtype");
-    case Shape: return tr("Shape");
-    case Min: return tr("Min");
-    case Max: return tr("Max");
-    case Mean: return tr("Mean");
-    case VsCpu: return tr("max |Δ| vs CPU");
-    case MaxRel: return tr("max rel");
-    case Close: return tr("allclose");
-  }
-  return {};
+QVariant RunOutputsModel::toolTip(int row, int column) const {
+  const Row& r = rows_[row];
+  if (column < VsCpu || !r.vsCpu) return QString::fromStdString(r.value.text);
+  const auto& c = *r.vsCpu;
+  return tr("Against the CPU run as exported, same inputs: element-wise max |run − CPU| %1, max relative %2;\n"
+            "allclose with torch.testing's tolerances for %3: rtol %4, atol %5 (%6 of %7 elements beyond)")
+      .arg(number(c.max_abs), number(c.max_rel), QString::fromStdString(c.dtype))
+      .arg(c.tolerance.rtol)
+      .arg(c.tolerance.atol)
+      .arg(c.mismatched)
+      .arg(c.elements);
 }
 
-QString RunOutputsModel::nodeAt(int row) const { return row >= 0 && row < rows_.size() ? rows_[row].name : QString(); }
+QVariant RunOutputsModel::otherRole(int row, int column, int role) const {
+  const auto& c = rows_[row].vsCpu;
+  if (role == Qt::ForegroundRole && column == Close && c) return c->close ? QColor(40, 150, 70) : QColor(208, 69, 58);
+  return {};
+}
 
 }  // namespace exportlens::ui

@@ -3,17 +3,15 @@
 // run was compared with the CPU, how far each is from the reference:
 // element-wise max |Δ|, max relative error and the allclose verdict with
 // torch.testing's tolerances for the dtype.
-#include <QAbstractTableModel>
-
 #include <optional>
 
 #include "ui/core/loaded_program.h"
-#include "ui/core/node_name_role.h"
+#include "ui/core/node_table_model.h"
 #include "ui/run/run_outcome.h"
 
 namespace exportlens::ui {
 
-class RunOutputsModel : public QAbstractTableModel {
+class RunOutputsModel : public NodeTableModel {
   Q_OBJECT
  public:
   enum Column { Output, DType, Shape, Min, Max, Mean, VsCpu, MaxRel, Close, ColumnCount };
@@ -23,13 +21,13 @@ class RunOutputsModel : public QAbstractTableModel {
   /// Shows a successful outcome's outputs (anything else clears the table).
   void setOutcome(const LoadedProgramPtr& program, const RunOutcome& outcome);
 
-  int rowCount(const QModelIndex& parent = QModelIndex()) const override;
-  int columnCount(const QModelIndex& parent = QModelIndex()) const override;
-  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-  QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-
-  /// The graph node a row's output is (empty for constants).
-  QString nodeAt(int row) const;
+ protected:
+  int rows() const override { return static_cast<int>(rows_.size()); }
+  QVariant text(int row, int column) const override;
+  /// The graph node a row's output is.
+  QString rowNode(int row) const override { return rows_[row].name; }
+  QVariant toolTip(int row, int column) const override;
+  QVariant otherRole(int row, int column, int role) const override;
 
  private:
   struct Row {

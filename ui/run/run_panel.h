@@ -30,6 +30,7 @@ namespace exportlens::ui {
 
 class MemoryTimelineView;
 class NodeTimesModel;
+class ProgramModel;
 class RunOutputsModel;
 class RunWorker;
 
@@ -39,6 +40,8 @@ class RunPanel : public QWidget {
   RunPanel(RunWorker* worker, QWidget* parent = nullptr);
 
   void setProgram(const LoadedProgramPtr& program);
+  /// Runs the model's opened program; a run's per-node times go to the model.
+  void follow(ProgramModel* model);
   RunSettings settings() const;
   void setSettings(const RunSettings& settings);
 
@@ -74,8 +77,6 @@ class RunPanel : public QWidget {
 
  signals:
   void nodeActivated(const QString& name);
-  /// The per-node heat to show on the canvas changed (empty: none).
-  void heatChanged(const QHash<QString, qreal>& fractions, const QHash<QString, QString>& labels);
   /// What the last run says per node, for the inspector (empty: none).
   void runFactsChanged(const exportlens::ui::NodeRunFactsMap& facts);
 
@@ -90,7 +91,6 @@ class RunPanel : public QWidget {
   void updateDeviceNote();
   void updateInputsMode();
   void chooseInputsFile();
-  void publishHeat();
   void publishRunFacts();
   void showDetails(const RunOutcome& outcome);
   void remember() const;
@@ -100,6 +100,7 @@ class RunPanel : public QWidget {
   RunWorker* worker_;
   OpApproval approve_ops_;
   LoadedProgramPtr program_;
+  ProgramModel* model_ = nullptr;
   RunOutcome last_;
   RunOutputsModel* outputs_;
   NodeTimesModel* times_;
