@@ -5,6 +5,9 @@ memory timeline, reduced precision and the per-node comparison.
       [[node, bytes], ...]: after each call_function node of the graph (run
       by torch.fx.Interpreter, which frees each value after its last use as
       ExportLens does), the bytes of the distinct storages its environment holds.
+  run_oracle.py batch TASK [TASK ...]
+      each TASK "memory|PROGRAM.pt2|INPUTS.pt" or "precision|PROGRAM.pt2|INPUTS.pt|bf16";
+      prints {TASK: answer}: one torch import for them all.
   run_oracle.py precision PROGRAM.pt2 INPUTS.pt bf16|fp16
       {"max_abs": [...], "cast": {...}, "first_divergent": name or None}:
       per output, max |reduced - fp32| of ep.module() with the program cast
@@ -126,13 +129,18 @@ def precision(ep, inputs, name):
     return {"max_abs": max_abs, "cast": kinds, "first_divergent": first}
 
 
-def main():
-    what, program, inputs_file = sys.argv[1:4]
+def answer(what, program, inputs_file, *rest):
     ep = torch.export.load(program)
     inputs = torch.load(inputs_file, weights_only=True)
     inputs = tuple(inputs) if isinstance(inputs, (tuple, list)) else (inputs,)
-    out = memory(ep, inputs) if what == "memory" else precision(ep, inputs, sys.argv[4])
-    print(json.dumps(out))
+    return memory(ep, inputs) if what == "memory" else precision(ep, inputs, rest[0])
+
+
+def main():
+    if sys.argv[1] == "batch":
+        print(json.dumps({task: answer(*task.split("|")) for task in sys.argv[2:]}))
+    else:
+        print(json.dumps(answer(*sys.argv[1:])))
 
 
 if __name__ == "__main__":

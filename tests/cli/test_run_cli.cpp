@@ -19,14 +19,24 @@ using namespace exportlens::testing;
 
 namespace {
 
-QJsonDocument python_json(const QStringList& args) {
+// torch's answers for every task at once (one torch import): run_oracle.py batch.
+QJsonObject python_batch(const QStringList& tasks) {
   QProcess p;
-  p.start(EXPORTLENS_PYTHON, QStringList{QString(EXPORTLENS_SOURCE_DIR) + "/tests/cli/run_oracle.py"} + args);
-  if (!p.waitForFinished(300000)) qFatal("run_oracle.py did not finish");
+  p.start(EXPORTLENS_PYTHON, QStringList{QString(EXPORTLENS_SOURCE_DIR) + "/tests/cli/run_oracle.py", "batch"} + tasks);
+  if (!p.waitForFinished(600000)) qFatal("run_oracle.py did not finish");
   const QByteArray out = p.readAllStandardOutput();
   if (p.exitCode() != 0) qFatal("run_oracle.py failed: %s", p.readAllStandardError().constData());
-  return QJsonDocument::fromJson(out);
+  return QJsonDocument::fromJson(out).object();
 }
+
+QString memory_task(const QString& name) {
+  return "memory|" + fixture_file(name, "program.pt2") + "|" + fixture_file(name, "inputs.pt");
+}
+QString precision_task(const QString& name, const QString& dtype) {
+  return "precision|" + fixture_file(name, "program.pt2") + "|" + fixture_file(name, "inputs.pt") + "|" + dtype;
+}
+
+const char* const kReduced[] = {"book_mlp", "small_cnn", "transformer_block"};
 
 QJsonObject read_object(const QString& path) {
   QFile f(path);
@@ -44,13 +54,24 @@ const char* const kPrograms[] = {"book_mlp", "dynamic_model_auto", "small_cnn", 
 class TestRunCli : public QObject {
   Q_OBJECT
   QTemporaryDir tmp_;
+  QJsonObject torch_;  // run_oracle.py's answers
 
   ProcessResult run_on(const QString& name, const QStringList& extra) {
     return run_exportlens(QStringList{"run", fixture_file(name, "program.pt2"), "--inputs", fixture_file(name, "inputs.pt")} + extra);
   }
 
  private slots:
-  void initTestCase() { QVERIFY(tmp_.isValid()); }
+  void initTestCase() {
+    QVERIFY(tmp_.isValid());
+    QStringList tasks;
+    for (const char* n : kPrograms) {
+      if (!QFile::exists(fixture_file(n, "program.pt2"))) QFAIL(qPrintable(QString("fixture missing: ") + n));
+      tasks << memory_task(n);
+    }
+    for (const char* n : kReduced) tasks << precision_task(n, "bf16") << precision_task(n, "fp16");
+    torch_ = python_batch(tasks);
+    QCOMPARE(torch_.size(), tasks.size());
+  }
 
   void profile_has_torchs_nodes_and_memory_data() {
     QTest::addColumn<QString>("name");
@@ -82,8 +103,7 @@ class TestRunCli : public QObject {
     }
     QVERIFY2(sum <= p["total_ms"].toDouble() * (1 + 1e-9), qPrintable(QString("nodes %1 > run %2").arg(sum).arg(p["total_ms"].toDouble())));
     // The memory after each node: what torch.fx.Interpreter's environment holds there.
-    const QJsonArray torch_memory =
-        python_json({"memory", fixture_file(name, "program.pt2"), fixture_file(name, "inputs.pt")}).array();
+    const QJsonArray torch_memory = torch_[memory_task(name)].toArray();
     QCOMPARE(torch_memory.size(), nodes.size());
     qint64 peak = 0;
     for (int i = 0; i < nodes.size(); ++i) {
@@ -128,7 +148,7 @@ class TestRunCli : public QObject {
   void reduced_precision_is_torchs_data() {
     QTest::addColumn<QString>("name");
     QTest::addColumn<QString>("dtype");
-    for (const char* n : {"book_mlp", "small_cnn", "transformer_block"}) {
+    for (const char* n : kReduced) {
       QTest::newRow(qPrintable(QString(n) + " bf16")) << QString(n) << QString("bf16");
       QTest::newRow(qPrintable(QString(n) + " fp16")) << QString(n) << QString("fp16");
     }
@@ -141,8 +161,7 @@ class TestRunCli : public QObject {
     const QString profile = tmp_.filePath(name + dtype + ".json");
     const auto r = run_on(name, {"--dtype", dtype, "--compare-nodes", "--profile", profile});
     QVERIFY2(r.code == 0, qPrintable(r.err));
-    const QJsonObject want =
-        python_json({"precision", fixture_file(name, "program.pt2"), fixture_file(name, "inputs.pt"), dtype}).object();
+    const QJsonObject want = torch_[precision_task(name, dtype)].toObject();
     const QJsonObject p = read_object(profile);
     const QJsonObject c = p["comparison"].toObject();
     const QJsonArray outputs = c["outputs"].toArray();
