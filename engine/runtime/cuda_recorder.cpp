@@ -207,13 +207,10 @@ class CudaRecorder final : public DeviceRecorder {
     if (!kernels_note_.empty()) return;
     auto& c = collected();
     std::lock_guard lock(c.mutex);
-    size_t unattributed = 0;
+    // Kernels outside every node (the buffer updates after the graph) belong to no node.
     for (size_t i = 0; i < c.kernels.size(); ++i) {
       auto ext = c.external.find(c.kernel_correlation[i]);
-      if (ext == c.external.end() || ext->second == 0 || ext->second > nodes_.size()) {
-        ++unattributed;
-        continue;
-      }
+      if (ext == c.external.end() || ext->second == 0 || ext->second > nodes_.size()) continue;
       auto it = by_name.find(nodes_[ext->second - 1].name);
       if (it == by_name.end()) continue;
       KernelRecord k = c.kernels[i];
@@ -221,8 +218,6 @@ class CudaRecorder final : public DeviceRecorder {
       it->second->kernels.push_back(std::move(k));
     }
     if (c.kernels.empty()) report.kernels_note = "CUPTI recorded no kernels for this run";
-    else if (unattributed)
-      report.kernels_note = std::to_string(unattributed) + " kernel(s) could not be tied to a node";
   }
 
  private:

@@ -11,7 +11,7 @@ recorded and the CUDA graph was captured (or, for a program that cannot be,
 says why); the trace is Chrome trace-event JSON. Then the benchmark figures:
 ExportLens's eager interpretation and CUDA-graph replay against torch eager.
 
-usage: python check_reports.py --models DIR --runs DIR --device cuda|cpu --out DIR
+usage: python check_reports.py --models DIR --runs DIR --device cuda|cpu --out DIR [--build-seconds FILE]
 """
 import argparse
 import json
@@ -117,10 +117,15 @@ def main():
     ap.add_argument("--runs", required=True)
     ap.add_argument("--device", default="cuda")
     ap.add_argument("--out", required=True)
+    ap.add_argument("--build-seconds", help="file holding the headless build's seconds (absent: not built here)")
     args = ap.parse_args()
     facts = json.load(open(os.path.join(args.models, "torch_facts.json")))
+    if args.build_seconds and os.path.exists(args.build_seconds):
+        facts["build_seconds"] = int(open(args.build_seconds).read().strip())
     results, lines = {}, []
     lines.append(f"# Device check on {facts['device_name']} (torch {facts['torch']}, CUDA {facts['cuda']})\n")
+    if "build_seconds" in facts:
+        lines.append(f"Headless CLI built here in {facts['build_seconds']} s.\n")
     lines.append("| program | result | nodes | run ms | node sum ms | host ms | torch eager ms | eager speedup | graph replay ms | graph speedup | kernels | peak MiB | max abs vs CPU |")
     lines.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     failed = False

@@ -4,13 +4,18 @@
 # CNN, a transformer block, a torch.cond, a buffer-mutating model), runs
 #   exportlens run --device cuda --compare cpu --profile --trace --cuda-graph
 # on each, and checks the results against torch (check_reports.py). The
-# report goes to $OUT/device_check/ (report.md, report.json, every run's
-# files), where the device machine's output is collected.
+# report goes to $OUT/device_check/, where the device machine's output is
+# collected: four files only (report.md, report.json, check.log and
+# runs.tar.gz with every run's profile, trace and output), since only a few
+# files, at most two folders down, come back from such a machine; the
+# exported programs and the runs themselves stay in the work folder.
 #
 # usage: tests/device/gpu_check.sh [--device cuda|cpu] [--python PY] [--exportlens BIN]
-#                                  [--out DIR] [--build-dir DIR] [--build-only] [--jobs N]
+#                                  [--out DIR] [--work DIR] [--build-dir DIR] [--build-only] [--jobs N]
 #   --device cpu    the same check on the CPU (what CI runs: no kernels, no CUDA graph)
 #   --exportlens    use this binary instead of building one
+#   --out DIR       the report's folder (default $OUT/device_check, else BUILD/device_check)
+#   --work DIR      programs and runs (default BUILD/device_check_work)
 #   --build-only    configure and build the headless CLI, nothing else
 #
 # What the machine needs: Python torch (CUDA build for --device cuda), g++,
@@ -21,22 +26,25 @@
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 here="$repo/tests/device"
-device=cuda python="" exportlens="" out="" build="" build_only=0 jobs=$(nproc)
+device=cuda python="" exportlens="" out="" work="" build="" build_only=0 jobs=$(nproc)
 while [ $# -gt 0 ]; do
   case "$1" in
     --device) device="$2"; shift 2 ;;
     --python) python="$2"; shift 2 ;;
     --exportlens) exportlens="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
+    --work) work="$2"; shift 2 ;;
     --build-dir) build="$2"; shift 2 ;;
     --build-only) build_only=1; shift ;;
     --jobs) jobs="$2"; shift 2 ;;
     *) echo "gpu_check.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
-out="${out:-${OUT:-$repo/build-device}/device_check}"
 build="${build:-$repo/build-device}"
-mkdir -p "$out"
+out="${out:-${OUT:-$build}/device_check}"
+work="${work:-$build/device_check_work}"
+mkdir -p "$out" "$work"
+rm -f "$work/build_seconds"
 log="$out/check.log"
 : >"$log"
 say() { echo "gpu_check: $*" | tee -a "$log"; }
@@ -64,10 +72,13 @@ fi
 if [ -z "$exportlens" ]; then
   carry="$here/carry"
   extra=()
-  if [ -f "$carry/nlohmann/json.hpp" ] && ! [ -f /usr/include/nlohmann/json.hpp ]; then
+  lacks="run tests/device/prepare_carry.sh on a machine that has it and bring tests/device/carry along"
+  if ! [ -f /usr/include/nlohmann/json.hpp ]; then
+    [ -f "$carry/nlohmann/json.hpp" ] || { say "no nlohmann/json.hpp here nor in $carry: $lacks"; exit 1; }
     extra+=("-DEXPORTLENS_JSON_INCLUDE_DIR=$carry")
   fi
-  if ! [ -f /usr/include/zlib.h ] && [ -f "$carry/zlib/zlib.h" ]; then
+  if ! [ -f /usr/include/zlib.h ]; then
+    [ -f "$carry/zlib/zlib.h" ] || { say "no zlib.h here nor in $carry/zlib: $lacks"; exit 1; }
     libz=$(ldconfig -p 2>/dev/null | awk '/libz\.so\.1 .*x86-64/ {print $NF; exit}')
     extra+=("-DZLIB_INCLUDE_DIR=$carry/zlib" "-DZLIB_LIBRARY=${libz:-/lib/x86_64-linux-gnu/libz.so.1}")
   fi
@@ -83,13 +94,13 @@ if [ -z "$exportlens" ]; then
     { grep -m20 -B2 -A6 "error" "$log" | tail -60; say "build failed (full log: $log)"; exit 1; }
   exportlens="$build/app/exportlens"
   say "built $exportlens in $(elapsed "$tb") s"
-  echo "$(elapsed "$tb")" >"$out/build_seconds"
+  echo "$(elapsed "$tb")" >"$work/build_seconds"
 fi
 "$exportlens" devices | tee -a "$log"
 [ "$build_only" = 1 ] && exit 0
 
 # --- programs, runs, checks ----------------------------------------------------
-models="$out/models" runs="$out/runs"
+models="$work/models" runs="$work/runs"
 rm -rf "$models" "$runs"
 say "exporting the programs with torch $torch_version"
 PYTHONDONTWRITEBYTECODE=1 "$python" "$here/device_models.py" --out "$models" --device "$device" 2>&1 | tee -a "$log"
@@ -107,8 +118,9 @@ for dir in "$models"/*/; do
 done
 set +e
 PYTHONDONTWRITEBYTECODE=1 "$python" "$here/check_reports.py" --models "$models" --runs "$runs" --device "$device" \
-  --out "$out" 2>&1 | tee -a "$log"
+  --build-seconds "$work/build_seconds" --out "$out" 2>&1 | tee -a "$log"
 status=${PIPESTATUS[0]}
+tar -czf "$out/runs.tar.gz" -C "$work" runs
 set -e
 say "done in $(elapsed "$t0") s; report: $out/report.md"
 exit "$status"
