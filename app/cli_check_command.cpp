@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "app/cli_command.h"
+#include "engine/ops/problem_report.h"
 #include "engine/ops/program_solver.h"
 #include "engine/ops/spec_json.h"
 #include "engine/symbolic/dynamic_shapes_spec.h"
@@ -14,7 +15,7 @@ namespace exportlens::app {
 namespace {
 
 const char* kUsage =
-    "usage: exportlens check FILE.pt2 [--spec SPEC | --spec-json SPEC] [--json] [-v]\n\n"
+    "usage: exportlens check FILE.pt2 [--spec SPEC | --spec-json SPEC] [--report] [--json] [-v]\n\n"
     "Solves a torch.export dynamic_shapes spec against the program, the way\n"
     "torch.export would trace it with that spec, and prints the outcome: the\n"
     "range constraints and symbolic input shapes, or the violated parts of the\n"
@@ -26,6 +27,10 @@ const char* kUsage =
     "  --spec-json SPEC  the spec in its JSON form (text or @FILE; see --json's spec_json)\n"
     "  --json        machine-readable result (status, range_constraints, input_shapes,\n"
     "                guards, violations, suggested_fixes, ...)\n"
+    "  --report      every problem in one pass, as torch's draft_export reports them:\n"
+    "                each violated spec item, each specialization, each guard on a\n"
+    "                data-dependent value, each op without a shape rule, with its\n"
+    "                origin (node, op, rule, source line); with --json, `problems`\n"
     "  -v            add the guard log (TORCH_LOGS=+dynamic style)\n\n"
     "  --limit KEY=VALUE,...  read limits, as for `exportlens print --help`\n\n"
     "Exit status: 0 ok, 1 violation, 2 error (bad spec, unreadable file, usage).\n";
@@ -51,6 +56,7 @@ int exit_code(ops::SolveStatus s) {
 int cmd_check(const ParsedArgs& a) {
   const bool json = a.flag("--json");
   const bool verbose = a.flag("-v") || a.flag("--verbose");
+  const bool report = a.flag("--report");
   const auto spec_arg = a.option("--spec");
   const auto json_arg = a.option("--spec-json");
   if (spec_arg && json_arg) throw UsageError("give either --spec or --spec-json, not both");
@@ -62,6 +68,7 @@ int cmd_check(const ParsedArgs& a) {
     const ops::PreparedProgram prepared(ep);
     ops::SolveOptions options;
     options.log = verbose || json;
+    options.collect_all = report;
     if (spec_arg) result = ops::solve(prepared, spec_text, options);
     else if (json_arg) result = ops::solve(prepared, ops::spec_from_json(spec_json), options);
     else result = ops::solve(prepared, prepared.recorded_spec(), options);
@@ -78,6 +85,8 @@ int cmd_check(const ParsedArgs& a) {
   }
   if (json) {
     std::cout << ops::to_json(result);
+  } else if (report && result.error_kind != "spec" && result.error_kind != "program") {
+    std::cout << ops::format_report(result);
   } else if (result.status == ops::SolveStatus::Error) {
     std::cerr << "exportlens check: error: " << result.message << "\n";
   } else {
@@ -90,7 +99,7 @@ int cmd_check(const ParsedArgs& a) {
 
 std::vector<Command> check_commands() {
   return {{"check", "solve a dynamic_shapes spec: guards, range constraints, violations, fixes", kUsage,
-           {"--spec", "--spec-json", "--limit"}, {"--json", "-v", "--verbose"}, cmd_check}};
+           {"--spec", "--spec-json", "--limit"}, {"--json", "--report", "-v", "--verbose"}, cmd_check}};
 }
 
 }  // namespace exportlens::app

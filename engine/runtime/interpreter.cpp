@@ -1,6 +1,8 @@
 #include "engine/runtime/interpreter.h"
 
+#include <ATen/autocast_mode.h>
 #include <ATen/core/List.h>
+#include <c10/core/GradMode.h>
 #include <ATen/ops/scalar_tensor.h>
 #include <ATen/ops/stack.h>
 #include <c10/core/InferenceMode.h>
@@ -11,8 +13,10 @@
 #include <map>
 #include <optional>
 
+#include "engine/runtime/declared_values.h"
 #include "engine/runtime/op_safety.h"
 #include "engine/runtime/program_runner.h"
+#include "engine/runtime/run_memory.h"
 #include "engine/runtime/torch_types.h"
 
 namespace exportlens::runtime {
@@ -126,6 +130,36 @@ IValue wrapped_number(const IValue& v) {
   return t;
 }
 
+// Several observers of one run: each begins in order and ends in reverse.
+class ObserverChain final : public NodeObserver {
+ public:
+  void add(NodeObserver* o) {
+    if (o) observers_.push_back(o);
+  }
+  const std::vector<NodeObserver*>& members() const { return observers_; }
+  void node_begin(const Node& n) override {
+    for (auto* o : observers_) o->node_begin(n);
+  }
+  void node_end(const Node& n, const IValue& v) override {
+    for (auto it = observers_.rbegin(); it != observers_.rend(); ++it) (*it)->node_end(n, v);
+  }
+  void input_bound(const Node& n, const IValue& v) override {
+    for (auto* o : observers_) o->input_bound(n, v);
+  }
+  bool wants_live_values() const override {
+    for (auto* o : observers_)
+      if (o->wants_live_values()) return true;
+    return false;
+  }
+  void live_values(const Node& n, const std::vector<IValue>& values) override {
+    for (auto* o : observers_)
+      if (o->wants_live_values()) o->live_values(n, values);
+  }
+
+ private:
+  std::vector<NodeObserver*> observers_;
+};
+
 }  // namespace
 
 // One graph (top level or a branch) with its resolved ops.
@@ -172,6 +206,7 @@ struct GraphRunner {
 
   struct Env {
     std::vector<IValue> values;
+    NodeObserver* nested = nullptr;  // the observers that see the subgraphs this run enters
     const IValue& get(const Node* n) const { return values.at(n->index()); }
   };
 
@@ -336,11 +371,53 @@ struct GraphRunner {
     return *it->second;
   }
 
+  /// Runs a subgraph from inside a node of this one, watched by the observers that see subgraphs.
+  static std::vector<IValue> enter(const GraphRunner& body, const std::vector<IValue>& operands, const Env& env) {
+    return body.run(operands, env.nested, env.nested);
+  }
+
   IValue call_cond(const Node* n, const Env& env) const {
     const IValue pred = convert_plain(n->args.at(0), env);
     const bool take_true = pred.isTensor() ? pred.toTensor().item<bool>() : pred.toBool();
     auto& b = branch(n->args.at(take_true ? 1 : 2), n);
-    return c10::ivalue::Tuple::create(b.run(operand_list(n->args.at(3), env)));
+    return c10::ivalue::Tuple::create(enter(b, operand_list(n->args.at(3), env), env));
+  }
+
+  /// The operands a wrapper HOP passes on to its subgraph: arguments from `first` on.
+  std::vector<IValue> operands_from(const Node* n, size_t first, const Env& env) const {
+    std::vector<IValue> out;
+    for (size_t i = first; i < n->args.size(); ++i) out.push_back(convert_plain(n->args[i], env));
+    return out;
+  }
+
+  // wrap_with_set_grad_enabled(enable_grad, body, *args): body under torch.set_grad_enabled.
+  IValue call_set_grad_enabled(const Node* n, const Env& env) const {
+    const bool enabled = convert_plain(n->args.at(0), env).toBool();
+    auto& body = branch(n->args.at(1), n);
+    c10::AutoGradMode mode(enabled);
+    return c10::ivalue::Tuple::create(enter(body, operands_from(n, 2, env), env));
+  }
+
+  // wrap_with_autocast(device_type, dtype, enabled, cache_enabled, body, *args):
+  // body under torch.autocast, the process's autocast state restored after.
+  IValue call_autocast(const Node* n, const Env& env) const {
+    const std::string device = convert_plain(n->args.at(0), env).toStringRef();
+    const IValue dtype = convert_plain(n->args.at(1), env);
+    const bool enabled = convert_plain(n->args.at(2), env).toBool();
+    auto& body = branch(n->args.at(4), n);
+    const c10::DeviceType type = c10::Device(device).type();
+    struct Restore {
+      c10::DeviceType type;
+      bool enabled;
+      at::ScalarType dtype;
+      ~Restore() {
+        at::autocast::set_autocast_enabled(type, enabled);
+        at::autocast::set_autocast_dtype(type, dtype);
+      }
+    } restore{type, at::autocast::is_autocast_enabled(type), at::autocast::get_autocast_dtype(type)};
+    at::autocast::set_autocast_enabled(type, enabled);
+    if (!dtype.isNone()) at::autocast::set_autocast_dtype(type, dtype.toScalarType());
+    return c10::ivalue::Tuple::create(enter(body, operands_from(n, 5, env), env));
   }
 
   // map_impl(body, xs, args): apply body to each slice xs[i] along dim 0 and stack.
@@ -355,7 +432,7 @@ struct GraphRunner {
       std::vector<IValue> in;
       for (const auto& x : xs) in.emplace_back(x.toTensor().select(0, i));
       in.insert(in.end(), extra.begin(), extra.end());
-      auto outs = body.run(in);
+      auto outs = enter(body, in, env);
       per_output.resize(outs.size());
       for (size_t k = 0; k < outs.size(); ++k) per_output[k].push_back(outs[k].toTensor());
     }
@@ -390,6 +467,8 @@ struct GraphRunner {
     if (t.is_higher_order()) {
       if (t.op_name() == "cond") return call_cond(n, env);
       if (t.op_name() == "map_impl") return call_map(n, env);
+      if (t.op_name() == "wrap_with_set_grad_enabled") return call_set_grad_enabled(n, env);
+      if (t.op_name() == "wrap_with_autocast") return call_autocast(n, env);
       throw RunError(node_context(n) + ": higher-order op '" + t.op_name() + "' is not supported by the runtime");
     }
     if (t.is_torch_op()) return call_op(n, env);
@@ -409,9 +488,11 @@ struct GraphRunner {
     return result;
   }
 
+  /// `observer` sees this graph's nodes, `nested` those of the subgraphs it enters.
   std::vector<IValue> run(const std::vector<IValue>& placeholders, NodeObserver* observer = nullptr,
-                          const std::function<bool(int, int)>& progress = {}) const {
+                          NodeObserver* nested = nullptr, const std::function<bool(int, int)>& progress = {}) const {
     Env env;
+    env.nested = nested;
     const auto nodes = gm.graph.nodes();
     env.values.resize(nodes.size());
     size_t next_input = 0;
@@ -424,6 +505,7 @@ struct GraphRunner {
           if (next_input >= placeholders.size())
             throw RunError("graph expects more inputs than were given (at placeholder '" + n->name + "')");
           env.values[n->index()] = placeholders[next_input++];
+          if (observer) observer->input_bound(*n, env.values[n->index()]);
           continue;
         case OpKind::GetAttr:
           continue;  // subgraphs are resolved by the op that uses them
@@ -549,7 +631,19 @@ std::vector<IValue> Interpreter::run_graph(const std::vector<IValue>& user_input
     if (it == impl_->state.end()) throw RunError("weight '" + *spec.target + "' is missing from the program");
     placeholders.emplace_back(it->second);
   }
-  auto outs = impl_->runner->run(placeholders, observer_, progress_);
+  // What the run allocates is bounded (run_memory.h), and every value is
+  // checked against its declaration: the first observer, wrapping the others.
+  DeclaredValues declared(memory_limit_, precision_ != Precision::AsExported);
+  ObserverChain observers, nested;
+  observers.add(&declared);
+  for (NodeObserver* o : observers_) observers.add(o);
+  for (NodeObserver* o : observers.members())
+    if (o->sees_subgraphs()) nested.add(o);
+  std::vector<IValue> outs;
+  {
+    RunMemoryScope charged(std::make_shared<RunMemoryBudget>(memory_limit_));
+    outs = impl_->runner->run(placeholders, &observers, &nested, progress_);
+  }
   // Buffer mutations become the buffers' new values, as ep.module() does.
   for (size_t i = 0; i < ep_.signature.outputs.size() && i < outs.size(); ++i) {
     const auto& spec = ep_.signature.outputs[i];

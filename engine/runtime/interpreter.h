@@ -15,8 +15,10 @@
 #include <vector>
 
 #include "engine/ir/exported_program.h"
+#include "engine/runtime/node_observer.h"
 #include "engine/runtime/precision.h"
 #include "engine/runtime/run_report.h"
+#include "engine/serde/read_limits.h"
 
 namespace exportlens::runtime {
 
@@ -24,20 +26,6 @@ namespace exportlens::runtime {
 class RunError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
-};
-
-/// Sees every top-level call_function node of a run: clocks, kernel
-/// recorders, memory probes and per-node comparisons are observers.
-class NodeObserver {
- public:
-  virtual ~NodeObserver() = default;
-  virtual void node_begin(const ir::Node& node) = 0;
-  /// `value` is the node's result, alive until the interpreter frees it.
-  virtual void node_end(const ir::Node& node, const c10::IValue& value) = 0;
-  /// Observers that say yes see, after each node and the values it was the
-  /// last reader of are freed, every value the graph still holds.
-  virtual bool wants_live_values() const { return false; }
-  virtual void live_values(const ir::Node& node, const std::vector<c10::IValue>& values) {}
 };
 
 class Interpreter {
@@ -60,13 +48,17 @@ class Interpreter {
   std::vector<c10::IValue> prepare_inputs(const std::vector<c10::IValue>& user_inputs) const;
   /// What the precision cast (parameters, buffers, inputs) and kept.
   CastReport cast_report(const std::vector<c10::IValue>& user_inputs) const;
-  /// Sees the top-level nodes of later runs (nullptr: none); not owned.
-  void set_observer(NodeObserver* observer) { observer_ = observer; }
+  /// Watch later runs' nodes (node_observer.h), in this order, after the
+  /// run's own check of declared values; nullptrs are skipped; not owned.
+  void set_observers(std::vector<NodeObserver*> observers) { observers_ = std::move(observers); }
   /// Called between nodes; return false to cancel (RunError "cancelled").
   void set_progress(std::function<bool(int done, int total)> cb) { progress_ = std::move(cb); }
   /// Ops the user allows although they do more than compute (op_safety.h);
   /// without them such a program is refused before any node runs.
   void set_allowed_ops(std::set<std::string> ops) { allowed_ops_ = std::move(ops); }
+  /// Bytes a run may allocate on the CPU, and the most any node may declare
+  /// (run_memory.h, declared_values.h); over it the run fails naming the node.
+  void set_memory_limit(uint64_t bytes) { memory_limit_ = bytes; }
 
   const c10::Device& device() const { return device_; }
 
@@ -76,9 +68,10 @@ class Interpreter {
   const ir::ExportedProgram& ep_;
   c10::Device device_;
   Precision precision_;
-  NodeObserver* observer_ = nullptr;
+  std::vector<NodeObserver*> observers_;
   std::function<bool(int, int)> progress_;
   std::set<std::string> allowed_ops_;
+  uint64_t memory_limit_ = serde::ReadLimits().max_run_bytes;
 };
 
 /// A summary of the ops a program uses that this process cannot run.

@@ -21,6 +21,7 @@
 #include "engine/ir/op_key.h"
 #include "engine/runtime/interpreter.h"
 #include "engine/runtime/numerics.h"
+#include "engine/runtime/run_memory.h"
 #include "engine/runtime/run_probes.h"
 #include "engine/runtime/torch_types.h"
 #include "engine/serde/torch_save_check.h"
@@ -250,6 +251,7 @@ class NodeValueCapture final : public NodeObserver {
       return;
     }
     budget_ -= bytes;
+    RunMemoryScope uncharged(nullptr);  // the copies are the comparison's (bounded above), not the program's
     values_.emplace(node.name, copy_to_cpu(value));
   }
   const std::map<std::string, c10::IValue>& values() const { return values_; }
@@ -292,6 +294,7 @@ class NodeValueCompare final : public NodeObserver {
   void node_end(const ir::Node& node, const c10::IValue& value) override {
     auto it = run_.values().find(node.name);
     if (it == run_.values().end()) return;
+    RunMemoryScope uncharged(nullptr);  // the comparison's temporaries, not the program's
     auto c = compare_values(node.name, it->second, value);
     if (!c.close && !out_.first_divergent_node) out_.first_divergent_node = node.name;
     out_.nodes.push_back(std::move(c));
@@ -300,33 +303,6 @@ class NodeValueCompare final : public NodeObserver {
  private:
   const NodeValueCapture& run_;
   Comparison& out_;
-};
-
-// Several observers of one run, in order.
-class ObserverChain final : public NodeObserver {
- public:
-  void add(NodeObserver* o) {
-    if (o) observers_.push_back(o);
-  }
-  bool empty() const { return observers_.empty(); }
-  void node_begin(const ir::Node& n) override {
-    for (auto* o : observers_) o->node_begin(n);
-  }
-  void node_end(const ir::Node& n, const c10::IValue& v) override {
-    for (auto* o : observers_) o->node_end(n, v);
-  }
-  bool wants_live_values() const override {
-    for (auto* o : observers_)
-      if (o->wants_live_values()) return true;
-    return false;
-  }
-  void live_values(const ir::Node& n, const std::vector<c10::IValue>& values) override {
-    for (auto* o : observers_)
-      if (o->wants_live_values()) o->live_values(n, values);
-  }
-
- private:
-  std::vector<NodeObserver*> observers_;
 };
 
 // The run's figures are the median run's (the timed run whose total is the
@@ -371,6 +347,7 @@ RunReport run_program(const ir::ExportedProgram& ep, const RunRequest& request) 
 
   Interpreter interp(ep, device, request.precision);
   interp.set_allowed_ops(request.allowed_ops);
+  interp.set_memory_limit(request.max_run_bytes);
   const int runs = request.warmup + request.repeat;
   const bool extra_device_run = request.profile_device;
   const int stages = runs + (extra_device_run ? 1 : 0) + (request.compare_cpu ? 1 : 0);
@@ -394,25 +371,23 @@ RunReport run_program(const ir::ExportedProgram& ep, const RunRequest& request) 
   std::vector<c10::IValue> outputs;
   for (int r = 0; r < runs; ++r, ++stage) {
     const bool timed = r >= request.warmup;
-    ObserverChain observers;
-    if (timed) observers.add(clock.get());
-    if (r == 0 && captured) observers.add(&*captured);
-    interp.set_observer(observers.empty() ? nullptr : &observers);
+    // The clock last: innermost, so what the other observers do stays out of the node's time.
+    interp.set_observers({r == 0 && captured ? &*captured : nullptr, timed ? clock.get() : nullptr});
     if (timed) clock->run_begin();
     auto outs = interp.run(prepared);
     if (timed) samples.push_back(clock->run_end());
     if (r == 0) outputs = std::move(outs);
   }
-  interp.set_observer(nullptr);
+  interp.set_observers({});
   fill_node_times(report, samples);
 
   if (extra_device_run) {
     if (auto recorder = device.is_cuda() ? make_device_recorder(device) : make_host_memory_recorder()) {
-      interp.set_observer(recorder.get());
+      interp.set_observers({recorder.get()});
       recorder->run_begin();
       interp.run(prepared);
       recorder->run_end();
-      interp.set_observer(nullptr);
+      interp.set_observers({});
       recorder->fill(report);
     }
     ++stage;
@@ -435,12 +410,13 @@ RunReport run_program(const ir::ExportedProgram& ep, const RunRequest& request) 
     cmp.reference_precision = precision_name(Precision::AsExported);
     Interpreter reference(ep, c10::Device(c10::kCPU));
     reference.set_allowed_ops(request.allowed_ops);
+    reference.set_memory_limit(request.max_run_bytes);
     if (request.progress)
       reference.set_progress([&](int done, int total) { return request.progress(stage * total + done, stages * total); });
     std::optional<NodeValueCompare> per_node;
     if (captured) {
       per_node.emplace(*captured, cmp);
-      reference.set_observer(&*per_node);
+      reference.set_observers({&*per_node});
       if (captured->stopped_at())
         cmp.nodes_note = "nodes from '" + *captured->stopped_at() + "' on were not compared: their values exceed 2 GiB";
     }

@@ -6,10 +6,24 @@
 
 #include "engine/ir/verifier.h"
 #include "engine/serde/json_cursor.h"
+#include "engine/serde/expr_cache.h"
 #include "engine/serde/json_document.h"
 #include "engine/serde/pt2_reader.h"
+#include "engine/serde/tensor_meta_reader.h"
 
 namespace exportlens::serde {
+
+// What the readers of one program share: its expressions, the symbols its
+// values mention (torch keeps only their range constraints), and the node
+// count, whose limit is on the whole program.
+struct ReadContext {
+  explicit ReadContext(const ReadLimits& l) : limits(l) {}
+  const ReadLimits& limits;
+  ExprCache exprs;
+  std::set<std::string> seen_exprs;
+  uint64_t nodes = 0;
+};
+
 namespace {
 
 using ir::Argument;
@@ -30,21 +44,11 @@ bool is_python_keyword(const std::string& s) {
   return kw.count(s) != 0;
 }
 
-Expr parse_expr(const JsonCursor& c) {
-  try {
-    return Expr::parse_srepr(c.str());
-  } catch (const std::exception& e) {
-    c.fail(std::string("bad symbolic expression: ") + e.what());
-  }
-}
-
 // Reads one graph (the top level or a cond/map branch) into a GraphModule.
 class GraphReader {
  public:
-  // `node_count` is shared with the subgraph readers: the limit is on the whole program.
-  GraphReader(std::set<std::string>* seen_exprs, const ir::GraphSignature* signature, const ReadLimits& limits,
-              uint64_t* node_count)
-      : seen_exprs_(seen_exprs), signature_(signature), limits_(limits), node_count_(node_count) {}
+  GraphReader(ReadContext* context, const ir::GraphSignature* signature)
+      : context_(context), signature_(signature), limits_(context->limits) {}
 
   void read(const JsonCursor& g, ir::GraphModule& gm) {
     gm_ = &gm;
@@ -54,7 +58,7 @@ class GraphReader {
     index_table(g, "sym_float_values", tables_.sym_floats);
     read_inputs(g.at("inputs"));
     const auto nodes = g.at("nodes");
-    for (size_t i = 0; i < nodes.size(); ++i) read_node(nodes.at(i));
+    for (const JsonCursor& node : nodes.elements()) read_node(node);
     read_outputs(g);
   }
 
@@ -62,19 +66,35 @@ class GraphReader {
   // --- values and metadata -------------------------------------------------
   void note_expr(const Expr& e) {
     if (e.is_integer() || e.is_boolean()) return;
-    seen_exprs_->insert(e.str());
+    context_->seen_exprs.insert(e.str());
     for (const auto& a : e.args()) note_expr(a);
   }
 
   // `noted`: whether torch's deserializer sees this expression (it skips
   // storage offsets), which decides the range constraints it keeps.
+  const Expr& parse_expr(const JsonCursor& c, bool noted = true) {
+    ExprCache::Parsed* parsed = nullptr;
+    try {
+      parsed = &context_->exprs.srepr(c.view());
+    } catch (const std::invalid_argument& e) {
+      c.fail(std::string("bad symbolic expression: ") + e.what());
+    }
+    if (noted && !parsed->noted) {
+      note_expr(parsed->expr);
+      parsed->noted = true;
+    }
+    return parsed->expr;
+  }
+
   ir::SymInt read_sym_int(const JsonCursor& c, bool noted = true) {
-    const auto tag = c.union_tag();
-    if (tag == "as_int") return ir::SymInt(c.at("as_int").integer());
-    if (tag != "as_expr") c.fail("expected as_int or as_expr, found '" + tag + "'");
-    const auto e = c.at("as_expr");
-    Expr expr = parse_expr(e.at("expr_str"));
-    if (noted) note_expr(expr);
+    const auto tag = c.union_key();
+    if (tag == "as_int") {
+      const int64_t v = c.union_value().integer();
+      return ir::SymInt(context_->exprs.integer(v), v);
+    }
+    if (tag != "as_expr") c.fail("expected as_int or as_expr, found '" + std::string(tag) + "'");
+    const auto e = c.union_value();
+    const Expr& expr = parse_expr(e.at("expr_str"), noted);
     std::optional<int64_t> hint;
     if (e.has("hint")) {
       const auto h = e.at("hint");
@@ -85,7 +105,7 @@ class GraphReader {
 
   std::vector<ir::SymInt> read_sym_ints(const JsonCursor& c) {
     std::vector<ir::SymInt> out;
-    for (size_t i = 0; i < c.size(); ++i) out.push_back(read_sym_int(c.at(i)));
+    for (const JsonCursor& item : c.elements()) out.push_back(read_sym_int(item));
     return out;
   }
 
@@ -121,7 +141,7 @@ class GraphReader {
     if (!g.has(key)) return;
     const auto table = g.at(key);
     table.expect_object();
-    for (const auto& [name, value] : table.json().items()) out.emplace(name, JsonCursor(value, table.path() + "." + name));
+    for (const auto& [name, value] : table.members()) out.emplace(std::string(name), value);
   }
 
   ir::ValueInfo value_info(const std::string& name) {
@@ -136,7 +156,6 @@ class GraphReader {
         b.expr = Expr::boolean(c.at("as_bool").boolean());
       } else {
         b.expr = parse_expr(c.at("as_expr").at("expr_str"));
-        note_expr(b.expr);
       }
       return ir::ValueInfo{b};
     }
@@ -154,14 +173,14 @@ class GraphReader {
   }
 
   static void read_metadata(const JsonCursor& c, ir::NodeMetadata& meta) {
-    if (!c.json().is_object()) return;
-    for (const auto& [key, value] : c.json().items()) {
+    if (!c.is_object()) return;
+    for (const auto& [key, value] : c.members()) {
       if (!value.is_string()) continue;
-      const auto text = value.get<std::string>();
+      const auto text = value.str();
       if (key == "stack_trace") {
         meta.stack_trace = text;
       } else if (key == "nn_module_stack") {
-        meta.nn_module_stack = parse_module_stack(text, c.path());
+        meta.nn_module_stack = parse_module_stack(text, c);
       } else if (key == "source_fn_stack") {
         for (const auto& item : split(text, ';')) {
           auto comma = item.find(',');
@@ -171,7 +190,7 @@ class GraphReader {
       } else if (key == "torch_fn") {
         meta.torch_fn = text;
       } else {
-        meta.custom[key] = text;
+        meta.custom[std::string(key)] = text;
       }
     }
   }
@@ -189,7 +208,7 @@ class GraphReader {
   }
 
   // "key,path,type" items joined by ';', commas inside brackets not splitting.
-  static std::vector<ir::ModuleScope> parse_module_stack(const std::string& text, const std::string& where) {
+  static std::vector<ir::ModuleScope> parse_module_stack(const std::string& text, const JsonCursor& metadata) {
     std::vector<ir::ModuleScope> out;
     for (const auto& item : split(text, ';')) {
       std::vector<std::string> parts;
@@ -206,7 +225,7 @@ class GraphReader {
       }
       parts.push_back(item.substr(start));
       if (parts.size() != 3)
-        throw SchemaError(where + ".nn_module_stack: expected 'key,path,type', got '" + item + "'");
+        metadata.at("nn_module_stack").fail("expected 'key,path,type', got '" + item + "'");
       out.push_back({parts[0], parts[1], parts[2]});
     }
     return out;
@@ -216,7 +235,7 @@ class GraphReader {
   // Nodes are filled in before they are appended, so use lists stay right
   // without re-deriving them.
   std::unique_ptr<Node> new_node(OpKind op, const std::string& name) {
-    if (++*node_count_ > limits_.max_nodes)
+    if (++context_->nodes > limits_.max_nodes)
       throw SchemaError("the program has more than " + std::to_string(limits_.max_nodes) +
                         " nodes (raise the limit with --limit nodes=...)");
     auto n = std::make_unique<Node>();
@@ -252,8 +271,8 @@ class GraphReader {
   }
 
   void read_inputs(const JsonCursor& inputs) {
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      const auto in = inputs.at(i);
+    size_t i = 0;
+    for (const JsonCursor& in : inputs.elements()) {
       const auto tag = in.union_tag();
       if (tag == "as_tensor" || tag == "as_custom_obj") {
         const auto name = in.union_value().at("name").str();
@@ -274,6 +293,7 @@ class GraphReader {
       } else {
         in.fail("unsupported graph input kind '" + tag + "'");
       }
+      ++i;
     }
   }
 
@@ -310,10 +330,9 @@ class GraphReader {
     if (tag == "as_optional_tensor") {
       return v.union_tag() == "as_none" ? Argument(ir::None{}) : lookup(v.union_value().at("name").str(), v);
     }
-    if (!v.json().is_array()) c.fail("unsupported argument kind '" + tag + "'");
+    if (!v.is_array()) c.fail("unsupported argument kind '" + tag + "'");
     ArgumentList list;
-    for (size_t i = 0; i < v.size(); ++i) {
-      const auto item = v.at(i);
+    for (const JsonCursor& item : v.elements()) {
       if (tag == "as_tensors") list.items.push_back(lookup(item.at("name").str(), item));
       else if (tag == "as_ints") list.items.push_back(item.integer());
       else if (tag == "as_floats") list.items.push_back(item.number());
@@ -326,15 +345,15 @@ class GraphReader {
                                                             : lookup(item.union_value().at("name").str(), item));
       else if (tag == "as_int_lists") {
         ArgumentList inner{{}, true};
-        for (size_t k = 0; k < item.size(); ++k) inner.items.push_back(item.at(k).integer());
+        for (const JsonCursor& k : item.elements()) inner.items.push_back(k.integer());
         list.items.push_back(inner);
       } else if (tag == "as_float_lists") {
         ArgumentList inner;
-        for (size_t k = 0; k < item.size(); ++k) inner.items.push_back(item.at(k).number());
+        for (const JsonCursor& k : item.elements()) inner.items.push_back(k.number());
         list.items.push_back(inner);
       } else if (tag == "as_nested_tensors") {
         ArgumentList inner;
-        for (size_t k = 0; k < item.size(); ++k) inner.items.push_back(lookup(item.at(k).at("name").str(), item));
+        for (const JsonCursor& k : item.elements()) inner.items.push_back(lookup(k.at("name").str(), item));
         list.items.push_back(inner);
       } else {
         c.fail("unsupported list argument kind '" + tag + "'");
@@ -348,7 +367,7 @@ class GraphReader {
   Argument read_subgraph(const JsonCursor& v) {
     const auto name = v.at("name").str();
     auto sub = std::make_shared<ir::GraphModule>();
-    GraphReader inner(seen_exprs_, nullptr, limits_, node_count_);
+    GraphReader inner(context_, nullptr);
     inner.read(v.at("graph"), *sub);
     gm_->submodules.emplace_back(name, sub);
     Node* n = make_node(OpKind::GetAttr, name);
@@ -362,8 +381,7 @@ class GraphReader {
     std::vector<Argument> args;
     std::vector<ir::NamedArgument> kwargs;
     const auto inputs = c.at("inputs");
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      const auto in = inputs.at(i);
+    for (const JsonCursor& in : inputs.elements()) {
       const std::string name = in.at("name").str();
       const int kind = in.has("kind") ? static_cast<int>(in.at("kind").integer()) : kPositional;
       Argument a = read_argument(in.at("arg"));
@@ -440,20 +458,21 @@ class GraphReader {
       if (tag == "as_tensors") {
         ir::ValueTuple vals;
         const auto list = o.union_value();
-        for (size_t i = 0; i < list.size(); ++i)
-          getitem(n, static_cast<int64_t>(i), list.at(i).at("name").str(), vals, list.at(i));
+        int64_t i = 0;
+        for (const JsonCursor& item : list.elements()) getitem(n, i++, item.at("name").str(), vals, item);
         n->value = ir::ValueInfo::of_tuple(std::move(vals));
         return;
       }
     }
     ir::ValueTuple vals;
-    for (size_t i = 0; i < count; ++i) {
-      const auto o = outputs.at(i);
+    int64_t i = 0;
+    for (const JsonCursor& o : outputs.elements()) {
       if (o.union_tag() == "as_none") {
         vals.push_back({});
+        ++i;
         continue;  // torch makes an unused getitem here; nothing reads it
       }
-      getitem(n, static_cast<int64_t>(i), output_name(o), vals, o);
+      getitem(n, i++, output_name(o), vals, o);
     }
     n->value = ir::ValueInfo::of_tuple(std::move(vals));
   }
@@ -490,7 +509,7 @@ class GraphReader {
   void read_outputs(const JsonCursor& g) {
     const auto outs = g.at("outputs");
     ArgumentList list{{}, true};
-    for (size_t i = 0; i < outs.size(); ++i) list.items.push_back(read_graph_output(outs.at(i)));
+    for (const JsonCursor& o : outs.elements()) list.items.push_back(read_graph_output(o));
     auto out = new_node(OpKind::Output, "output");
     const bool single = g.has("is_single_tensor_return") && g.at("is_single_tensor_return").boolean();
     if (single) {
@@ -502,21 +521,20 @@ class GraphReader {
     gm_->graph.append(std::move(out));
   }
 
-  std::set<std::string>* seen_exprs_;
+  ReadContext* context_;
   const ir::GraphSignature* signature_;
   const ReadLimits& limits_;
-  uint64_t* node_count_;
   std::unordered_map<std::string, int64_t> next_suffix_;
   ir::GraphModule* gm_ = nullptr;
   ValueTables tables_;
-  std::map<std::string, Node*> by_name_;
+  std::unordered_map<std::string, Node*> by_name_;
 };
 
 ir::SpecArgument read_spec_argument(const JsonCursor& c) {
   // Signature arguments are either tagged unions (user inputs/outputs) or
   // plain {"name": ...} objects (parameters, buffers, ...).
   ir::SpecArgument a;
-  if (c.has("name") && c.json().size() == 1) {
+  if (c.has("name") && c.size() == 1) {
     a.name = c.at("name").str();
     return a;
   }
@@ -549,8 +567,7 @@ ir::SpecArgument read_spec_argument(const JsonCursor& c) {
 ir::GraphSignature read_signature(const JsonCursor& s) {
   ir::GraphSignature sig;
   const auto ins = s.at("input_specs");
-  for (size_t i = 0; i < ins.size(); ++i) {
-    const auto spec = ins.at(i);
+  for (const JsonCursor& spec : ins.elements()) {
     const auto tag = spec.union_tag();
     const auto v = spec.union_value();
     ir::InputSpec in;
@@ -599,8 +616,7 @@ ir::GraphSignature read_signature(const JsonCursor& s) {
       {"token", {ir::OutputKind::Token, nullptr}},
   };
   const auto outs = s.at("output_specs");
-  for (size_t i = 0; i < outs.size(); ++i) {
-    const auto spec = outs.at(i);
+  for (const JsonCursor& spec : outs.elements()) {
     const auto tag = spec.union_tag();
     auto it = kOutputKinds.find(tag);
     if (it == kOutputKinds.end()) spec.fail("unknown output spec kind '" + tag + "'");
@@ -617,9 +633,9 @@ ir::GraphSignature read_signature(const JsonCursor& s) {
 ir::RangeConstraints read_range_constraints(const JsonCursor& c, const std::set<std::string>& seen) {
   ir::RangeConstraints rc;
   c.expect_object();
-  for (const auto& [key, value] : c.json().items()) {
+  for (const auto& [key_view, v] : c.members()) {
+    const std::string key(key_view);
     if (!seen.count(key)) continue;  // torch drops symbols no graph value mentions
-    const JsonCursor v(value, c.path() + "." + key);
     Expr k;
     try {
       k = Expr::parse(key);
@@ -635,8 +651,7 @@ ir::RangeConstraints read_range_constraints(const JsonCursor& c, const std::set<
 
 std::vector<ir::ModuleCallEntry> read_module_call_graph(const JsonCursor& c) {
   std::vector<ir::ModuleCallEntry> out;
-  for (size_t i = 0; i < c.size(); ++i) {
-    const auto e = c.at(i);
+  for (const JsonCursor& e : c.elements()) {
     ir::ModuleCallEntry m;
     m.fqn = e.at("fqn").str();
     if (e.has("signature")) {
@@ -646,7 +661,7 @@ std::vector<ir::ModuleCallEntry> read_module_call_graph(const JsonCursor& c) {
       if (s.has("out_spec")) m.out_spec = s.at("out_spec").str();
       if (s.has("forward_arg_names")) {
         const auto names = s.at("forward_arg_names");
-        for (size_t k = 0; k < names.size(); ++k) m.forward_arg_names.push_back(names.at(k).str());
+        for (const JsonCursor& name : names.elements()) m.forward_arg_names.push_back(name.str());
       }
     }
     out.push_back(std::move(m));
@@ -656,17 +671,14 @@ std::vector<ir::ModuleCallEntry> read_module_call_graph(const JsonCursor& c) {
 
 }  // namespace
 
-ir::TensorMeta read_tensor_meta_json(const nlohmann::ordered_json& j, const std::string& where) {
-  std::set<std::string> unused;
-  const ReadLimits limits;
-  uint64_t nodes = 0;
-  GraphReader r(&unused, nullptr, limits, &nodes);
-  return r.read_tensor_meta(JsonCursor(j, where));
-}
+TensorMetaReader::TensorMetaReader() : context_(std::make_unique<ReadContext>(limits_)) {}
+TensorMetaReader::~TensorMetaReader() = default;
+
+ir::TensorMeta TensorMetaReader::read(const JsonCursor& c) { return GraphReader(context_.get(), nullptr).read_tensor_meta(c); }
 
 ir::ExportedProgram parse_program_json(const std::string& json_text, const std::string& label,
                                        const ReadLimits& limits) {
-  const nlohmann::ordered_json doc = parse_json_document(json_text, label, limits);
+  const JsonDocument doc = JsonDocument::parse(json_text, label, limits);
   try {
     const JsonCursor root(doc, label);
     ir::ExportedProgram ep;
@@ -682,16 +694,15 @@ ir::ExportedProgram parse_program_json(const std::string& json_text, const std::
     if (root.has("torch_version")) ep.torch_version = root.at("torch_version").str();
     const auto gm = root.at("graph_module");
     ep.signature = read_signature(gm.at("signature"));
-    std::set<std::string> seen;
-    uint64_t nodes = 0;
-    GraphReader(&seen, &ep.signature, limits, &nodes).read(gm.at("graph"), ep.graph_module);
-    if (root.has("range_constraints")) ep.range_constraints = read_range_constraints(root.at("range_constraints"), seen);
+    ReadContext context(limits);
+    GraphReader(&context, &ep.signature).read(gm.at("graph"), ep.graph_module);
+    if (root.has("range_constraints"))
+      ep.range_constraints = read_range_constraints(root.at("range_constraints"), context.seen_exprs);
     if (gm.has("module_call_graph")) ep.module_call_graph = read_module_call_graph(gm.at("module_call_graph"));
     if (root.has("verifiers"))
-      for (size_t i = 0; i < root.at("verifiers").size(); ++i) ep.verifiers.push_back(root.at("verifiers").at(i).str());
+      for (const JsonCursor& v : root.at("verifiers").elements()) ep.verifiers.push_back(v.str());
     if (root.has("guards_code"))
-      for (size_t i = 0; i < root.at("guards_code").size(); ++i)
-        ep.guards_code.push_back(root.at("guards_code").at(i).str());
+      for (const JsonCursor& g : root.at("guards_code").elements()) ep.guards_code.push_back(g.str());
     return ep;
   } catch (const SchemaError& e) {
     const std::string what = e.what();

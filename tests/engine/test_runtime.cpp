@@ -7,6 +7,9 @@
 #include "engine/runtime/input_check.h"
 #include "engine/runtime/interpreter.h"
 #include "engine/runtime/program_runner.h"
+#include "engine/runtime/run_memory.h"
+
+#include <ATen/ops/empty.h>
 #include "engine/serde/pt2_reader.h"
 
 #include <QtTest>
@@ -18,6 +21,37 @@ using namespace exportlens;
 using namespace exportlens::testing;
 
 namespace {
+
+// What a run shows an observer, in order: "input:x", "begin:add", "end:add".
+class RecordingObserver final : public runtime::NodeObserver {
+ public:
+  explicit RecordingObserver(bool subgraphs) : subgraphs_(subgraphs) {}
+  void node_begin(const ir::Node& n) override { seen << "begin:" + QString::fromStdString(n.name); }
+  void node_end(const ir::Node& n, const c10::IValue&) override { seen << "end:" + QString::fromStdString(n.name); }
+  void input_bound(const ir::Node& n, const c10::IValue&) override { seen << "input:" + QString::fromStdString(n.name); }
+  bool sees_subgraphs() const override { return subgraphs_; }
+  QStringList seen;
+
+ private:
+  bool subgraphs_;
+};
+
+// What an observer of `g` should see, from the program itself: each
+// placeholder bound, each call_function begun and ended; with `body`, the
+// body's own run, `times` times, inside the node that enters it.
+QStringList expected_events(const ir::GraphModule& g, const ir::GraphModule* body = nullptr, int64_t times = 0) {
+  QStringList out;
+  for (const ir::Node* n : g.graph.nodes()) {
+    const QString name = QString::fromStdString(n->name);
+    if (n->op == ir::OpKind::Placeholder) out << "input:" + name;
+    if (n->op != ir::OpKind::CallFunction) continue;
+    out << "begin:" + name;
+    if (body && n->target.is_higher_order())
+      for (int64_t i = 0; i < times; ++i) out << expected_events(*body);
+    out << "end:" + name;
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -55,6 +89,92 @@ class TestRuntime : public QObject {
     for (size_t i = 0; i < want.size(); ++i) {
       const auto err = testing::compare_values(got[i], want[i]);
       QVERIFY2(err.isEmpty(), qPrintable("output " + QString::number(i) + ": " + err));
+    }
+  }
+
+  // The run's budget: CPU allocations on the running thread are charged while
+  // a scope is alive, refused past the limit, and given back when freed, even
+  // after the scope ended; allocations outside a scope are not charged.
+  void run_memory_charges_and_refuses() {
+    auto budget = std::make_shared<runtime::RunMemoryBudget>(uint64_t(1) << 20);
+    at::Tensor kept;
+    {
+      runtime::RunMemoryScope scope(budget);
+      at::Tensor a = at::empty({128, 1024}, at::kFloat);  // 512 KiB
+      QCOMPARE(budget->live(), uint64_t(512) << 10);
+      try {
+        at::empty({256, 1024}, at::kFloat);  // 1 MiB more
+        QFAIL("an allocation past the run's limit succeeded");
+      } catch (const c10::Error& e) {
+        const QString what = QString::fromStdString(e.what_without_backtrace());
+        QVERIFY2(what.contains("allocating 1.0 MiB (1048576 bytes) while the run holds 512.0 KiB (524288 bytes) would pass "
+                               "its memory limit of 1.0 MiB (1048576 bytes)"),
+                 qPrintable(what));
+      }
+      QCOMPARE(budget->live(), uint64_t(512) << 10);  // the refused allocation took nothing
+      a = at::Tensor();
+      QCOMPARE(budget->live(), uint64_t(0));
+      kept = at::empty({200, 1024}, at::kFloat);  // fits again once the first is freed
+    }
+    QCOMPARE(budget->live(), uint64_t(800) << 10);
+    QCOMPARE(budget->peak(), uint64_t(800) << 10);
+    const at::Tensor outside = at::empty({512, 1024}, at::kFloat);
+    QCOMPARE(budget->live(), uint64_t(800) << 10);
+    kept = at::Tensor();  // freed after its scope: still given back
+    QCOMPARE(budget->live(), uint64_t(0));
+  }
+
+  // A real program under a limit smaller than what it needs fails naming the
+  // node, before or while it allocates, never after passing the limit.
+  void a_run_over_its_memory_limit_names_the_node() {
+    const auto ep = serde::read_pt2(fixture_file("transformer_block", "program.pt2").toStdString());
+    const auto inputs = load_tuple(fixture_file("transformer_block", "inputs.pt"));
+    runtime::Interpreter interp(ep, c10::Device(c10::kCPU));
+    interp.set_memory_limit(1024);
+    try {
+      interp.run(inputs);
+      QFAIL("a run over its memory limit succeeded");
+    } catch (const runtime::RunError& e) {
+      const QString what = e.what();
+      QVERIFY2(what.startsWith("node '") && what.contains("memory limit of 1.0 KiB (1024 bytes)") &&
+                   what.contains("--limit run-bytes="),
+               e.what());
+    }
+    interp.set_memory_limit(uint64_t(1) << 30);
+    QCOMPARE(int(interp.run(inputs).size()), int(load_tuple(fixture_file("transformer_block", "outputs.pt")).size()));
+  }
+
+  // One hook for everything that watches a run: observers see the top-level
+  // nodes, those that ask also the subgraph's nodes, and the run's own check
+  // of declared values wraps them all (a node it refuses is never begun).
+  void observers_see_the_nodes_they_ask_for() {
+    const auto ep = serde::read_pt2(fixture_file("map_module", "program.pt2").toStdString());
+    const auto inputs = load_tuple(fixture_file("map_module", "inputs.pt"));
+    QCOMPARE(int(ep.graph_module.submodules.size()), 1);
+    const ir::GraphModule& body = *ep.graph_module.submodules[0].second;
+    RecordingObserver top(false), all(true);
+    runtime::Interpreter interp(ep, c10::Device(c10::kCPU));
+    interp.set_observers({&top, nullptr, &all});
+    interp.run(inputs);
+    QCOMPARE(top.seen, expected_events(ep.graph_module));
+    const int64_t slices = inputs[0].toTensor().size(0);
+    QVERIFY(slices > 1);
+    QCOMPARE(all.seen, expected_events(ep.graph_module, &body, slices));
+
+    const auto block = serde::read_pt2(fixture_file("transformer_block", "program.pt2").toStdString());
+    RecordingObserver watcher(false);
+    runtime::Interpreter limited(block, c10::Device(c10::kCPU));
+    limited.set_memory_limit(1024);
+    limited.set_observers({&watcher});
+    try {
+      limited.run(load_tuple(fixture_file("transformer_block", "inputs.pt")));
+      QFAIL("a run over its memory limit succeeded");
+    } catch (const runtime::RunError& e) {
+      const QString what = e.what();
+      QVERIFY2(what.startsWith("node '") && what.contains(") declares "), e.what());
+      const QString refused = what.section('\'', 1, 1);
+      QVERIFY2(!watcher.seen.contains("begin:" + refused), qPrintable(watcher.seen.join(' ')));
+      QVERIFY2(watcher.seen.last().startsWith("end:"), qPrintable(watcher.seen.join(' ')));
     }
   }
 
