@@ -22,7 +22,7 @@ std::string one_line(std::string what) {
 const std::vector<Command>& commands() {
   static const std::vector<Command> table = [] {
     std::vector<Command> all;
-    for (auto family : {program_commands, check_commands, trace_commands, decompose_commands})
+    for (auto family : {program_commands, run_commands, check_commands, trace_commands, decompose_commands})
       for (auto& c : family()) all.push_back(std::move(c));
     return all;
   }();

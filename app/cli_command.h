@@ -44,8 +44,11 @@ std::string core_ir_report(const ir::ExportedProgram& ep);
 /// `info --structure [--time]`: the module tree with stacks folded (cli_structure_command.cpp).
 int info_structure(const ParsedArgs& a);
 
-/// print, info, run, dot.
+/// print, info, dot.
 std::vector<Command> program_commands();
+
+/// run, devices.
+std::vector<Command> run_commands();
 
 /// check (dynamic_shapes solving).
 std::vector<Command> check_commands();

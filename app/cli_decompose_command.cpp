@@ -6,7 +6,9 @@
 #include "engine/ir/printer.h"
 #include "engine/passes/ir_levels.h"
 #include "engine/serde/pt2_reader.h"
+#ifdef EXPORTLENS_WITH_TRACER
 #include "engine/trace/trace_facade.h"
+#endif
 
 namespace exportlens::app {
 
@@ -31,7 +33,11 @@ passes::DecompositionTable table_option(const ParsedArgs& a) {
 
 /// --load LIB.so: a model library whose decomposition tables (EXPORTLENS_DECOMPOSITIONS) join the registry.
 void load_table_library(const ParsedArgs& a) {
+#ifdef EXPORTLENS_WITH_TRACER
   if (const auto lib = a.option("--load")) trace::library_tables(*lib);
+#else
+  if (a.option("--load")) throw std::runtime_error("--load: this build leaves out the C++ tracer (EXPORTLENS_TRACER=OFF)");
+#endif
 }
 
 void print_warnings(const passes::LoweringReport& report) {

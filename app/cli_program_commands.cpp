@@ -1,4 +1,4 @@
-// print, info, run, dot: commands over one FILE.pt2.
+// print, info, dot: commands over one FILE.pt2 (run: cli_run_command.cpp).
 #include <algorithm>
 #include <iostream>
 #include <set>
@@ -82,53 +82,6 @@ int cmd_dot(const ParsedArgs& a) {
   return 0;
 }
 
-// "--allow-op aten::from_file,aten::save": the names, split at commas.
-std::set<std::string> allowed_ops_option(const ParsedArgs& a) {
-  std::set<std::string> ops;
-  const auto text = a.option("--allow-op");
-  if (!text) return ops;
-  size_t start = 0;
-  while (start <= text->size()) {
-    const size_t comma = std::min(text->find(',', start), text->size());
-    const std::string name = text->substr(start, comma - start);
-    if (name.find("::") == std::string::npos && name.find('.') == std::string::npos)
-      throw UsageError("--allow-op expects NAMESPACE::OP[.OVERLOAD] (e.g. aten::from_file), got '" + name + "'");
-    ops.insert(name);
-    start = comma + 1;
-  }
-  return ops;
-}
-
-int cmd_run(const ParsedArgs& a) {
-  runtime::RunRequest req;
-  req.allowed_ops = allowed_ops_option(a);
-  const serde::ReadLimits limits = limits_option(a);
-  req.max_input_bytes = limits.max_input_bytes;
-  req.max_run_bytes = limits.max_run_bytes;
-  const auto ep = load_program_argument(a, "run", Weights::Load);
-  if (auto in = a.option("--inputs")) req.inputs_file = *in;
-  req.random_inputs = a.flag("--random");
-  if (req.inputs_file && req.random_inputs) throw UsageError("give either --inputs or --random, not both");
-  if (!req.inputs_file && !req.random_inputs) throw UsageError("run needs --inputs IN.pt or --random");
-  if (auto seed = a.option("--seed")) {
-    try {
-      req.seed = std::stoull(*seed);
-    } catch (const std::exception&) {
-      throw UsageError("--seed expects a non-negative integer, got '" + *seed + "'");
-    }
-  }
-  if (auto out = a.option("--out")) req.outputs_file = *out;
-  if (auto used = a.option("--save-inputs")) req.used_inputs_file = *used;
-  req.device = a.option("--device").value_or("cpu");
-  req.time_nodes = a.flag("--time");
-  const auto report = runtime::run_program(ep, req);
-  for (size_t i = 0; i < report.outputs.size(); ++i) std::cout << "output " << i << ": " << report.outputs[i].text << "\n";
-  std::cout << "ran on " << report.device << " in " << report.total_ms << " ms\n";
-  if (req.time_nodes)
-    for (const auto& t : report.node_times) std::cout << "  " << t.milliseconds << " ms  " << t.node << "\n";
-  return 0;
-}
-
 }  // namespace
 
 std::vector<Command> program_commands() {
@@ -154,20 +107,6 @@ std::vector<Command> program_commands() {
        "once on random inputs and flags instances much slower or faster than their\n"
        "siblings.\n" + file_help(),
        {"--ir", "--table", "--limit"}, {"--structure", "--time"}, cmd_info},
-      {"run", "run the program on the CPU (or a GPU) with inputs from a file or random",
-       "usage: exportlens run FILE.pt2 (--inputs IN.pt | --random [--seed N]) [--out OUT.pt]\n"
-       "                      [--save-inputs USED.pt] [--device cpu|cuda[:N]] [--time]\n"
-       "                      [--allow-op NS::OP[,NS::OP...]] [--limit KEY=VALUE,...]\n\n"
-       "Runs the graph through LibTorch. IN.pt is a torch.save'd tuple of the user\n"
-       "inputs; OUT.pt receives the user outputs as a torch.save'd tuple, readable\n"
-       "with torch.load. Inputs are checked against the signature and the range\n"
-       "constraints first.\n\n"
-       "Only ops that compute on tensors run by default: a program calling an op\n"
-       "that touches files, processes, the network, process-wide state or raw\n"
-       "memory (aten::from_file, aten::save, aten::_print, aten::set_, ...) is\n"
-       "refused before any node runs; --allow-op names the ones you trust\n"
-       "(`exportlens info` lists them).\n" + file_help(),
-       {"--inputs", "--out", "--seed", "--device", "--save-inputs", "--allow-op", "--limit"}, {"--random", "--time"}, cmd_run},
       {"dot", "print the graph as Graphviz DOT",
        "usage: exportlens dot FILE.pt2 [--no-clusters]\n\nPrints Graphviz DOT text; nodes are grouped in module-scope clusters\n"
        "unless --no-clusters is given.\n" + file_help(),

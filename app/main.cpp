@@ -9,11 +9,22 @@
 
 #include "app/cli.h"
 #include "engine/sources/program_source.h"
+#ifdef EXPORTLENS_WITH_GUI
 #include "ui/shell/gui_main.h"
+#endif
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (!args.empty() && exportlens::app::is_cli_invocation(args[0])) return exportlens::app::run_cli(args);
+#ifndef EXPORTLENS_WITH_GUI
+  // The headless build (EXPORTLENS_GUI=OFF): commands only.
+  if (!args.empty())
+    std::cerr << "exportlens: error: unknown command '" << args[0] << "' (this build has no GUI; its commands:)\n\n";
+  else
+    std::cerr << "exportlens: this build has no GUI (EXPORTLENS_GUI=OFF); give a command\n\n";
+  std::cerr << exportlens::app::main_help();
+  return 2;
+#else
   if (args.size() == 1 && args[0] == "--example")
     return exportlens::ui::run_gui(argc, argv, std::nullopt, exportlens::ui::GuiStart::BuiltinExample);
   std::optional<std::string> file;
@@ -29,4 +40,5 @@ int main(int argc, char** argv) {
     file = args[0];
   }
   return exportlens::ui::run_gui(argc, argv, file);
+#endif
 }

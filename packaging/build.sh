@@ -7,19 +7,22 @@
 #                                       suites): what CI runs under the sanitizers
 #   packaging/build.sh fuzz [SECONDS]   build the libFuzzer targets (clang, ASan+UBSan) into build-fuzz/
 #                                       and run each for SECONDS (default 30) from its seed corpus
+# EXPORTLENS_TORCH=cpu|cuda picks the LibTorch flavour (default: cuda when nvidia-smi
+# lists a GPU, else cpu): .venv + build/ or .venv-cuda + build-cuda/ (packaging/flavour.sh).
 # EXPORTLENS_SANITIZE=1 builds with AddressSanitizer + UndefinedBehaviorSanitizer into
 # build-asan/ (test, build and run modes alike).
 # Set-up (packaging/setup.sh) is idempotent; the build is incremental (Ninja + ccache).
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 sanitize="${EXPORTLENS_SANITIZE:-0}"
+. "$repo/packaging/flavour.sh"
 if [ "$sanitize" = 1 ]; then
   build="${EXPORTLENS_BUILD_DIR:-$repo/build-asan}"
   # LibTorch and Qt are not instrumented: their one-time allocations at exit are not leaks of ours.
   export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:detect_odr_violation=0}"
   export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 else
-  build="${EXPORTLENS_BUILD_DIR:-$repo/build}"
+  build="${EXPORTLENS_BUILD_DIR:-$flavour_build}"
 fi
 mode="${1:-build}"
 shift || true
@@ -30,10 +33,11 @@ fi
 
 "$repo/packaging/setup.sh"
 
-jobs=$(nproc)
+jobs=${EXPORTLENS_JOBS:-$(nproc)}
 # ccache hits across clones in other folders (CI builds a fresh clone).
 export CCACHE_BASEDIR="$repo" CCACHE_NOHASHDIR=true
 cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${EXPORTLENS_BUILD_TYPE:-Release}" \
+  -DEXPORTLENS_VENV="$flavour_venv" \
   -DEXPORTLENS_SANITIZE="$([ "$sanitize" = 1 ] && echo ON || echo OFF)" >/dev/null
 # The suites of the engine libraries (reader, runtime, symbolic shapes, solver, passes, printer, layout).
 engine_suites=(test_pt2_reader test_json_document test_bad_input test_runtime test_op_safety test_expr test_shape_env

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Idempotent set-up of a fresh Debian 12/13 machine for ExportLens:
 # the Debian packages it builds against, and a project-local venv holding the
-# pinned torch 2.13.0 CPU wheel (LibTorch for the build, Python torch as the
-# test oracle). Safe to run again: it only installs what is missing.
+# pinned torch 2.13.0 wheel of this machine's flavour, CPU or CUDA (LibTorch
+# for the build, Python torch as the test oracle). Safe to run again: it only
+# installs what is missing.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TORCH_VERSION=2.13.0
@@ -30,15 +31,32 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-venv="$repo/.venv"
-if ! "$venv/bin/python" -c "import numpy, torch, sys; sys.exit(torch.__version__.split('+')[0] != '$TORCH_VERSION')" 2>/dev/null; then
-  echo "setup: creating $venv with torch==$TORCH_VERSION (CPU)"
+# The venv of this machine's LibTorch flavour (packaging/flavour.sh):
+# cpu  -> .venv       torch==2.13.0+cpu. Where a plain `pip install torch` is
+#         served the CUDA build (the registry's default Linux wheel), the +cpu
+#         wheel comes from PyTorch's own index, download.pytorch.org/whl/cpu
+#         (EXPORTLENS_CPU_INDEX); a local wheel folder holding it is used first.
+# cuda -> .venv-cuda  torch==2.13.0 from the registry (CUDA 13 and its CUDA
+#         runtime packages, about 3.5 GB): the machine's pip configuration is
+#         bypassed, since a local wheel folder may hold the +cpu build under
+#         the same version number.
+. "$repo/packaging/flavour.sh"
+venv="$flavour_venv"
+want_cuda=$([ "$flavour" = cuda ] && echo True || echo False)
+if ! "$venv/bin/python" -c "import numpy, torch, sys; sys.exit(torch.__version__.split('+')[0] != '$TORCH_VERSION' or (torch.version.cuda is not None) != $want_cuda)" 2>/dev/null; then
+  echo "setup: creating $venv with torch==$TORCH_VERSION ($flavour)"
   rm -rf "$venv"
   python3 -m venv "$venv"
-  # The CPU wheel: an unpinned torch would pull a multi-GB CUDA build.
-  "$venv/bin/pip" install -q --disable-pip-version-check "torch==$TORCH_VERSION" numpy 2>&1 \
-    | grep -v -i "warning" || true
-  "$venv/bin/python" -c "import torch; print('setup: torch', torch.__version__)"
+  pip=("$venv/bin/pip" install -q --disable-pip-version-check)
+  quiet() { grep -v -i "warning" || true; }
+  if [ "$flavour" = cuda ]; then
+    PIP_FIND_LINKS= PIP_CONFIG_FILE=/dev/null "${pip[@]}" --index-url "${EXPORTLENS_TORCH_INDEX:-https://pypi.org/simple}" \
+      "torch==$TORCH_VERSION" numpy 2>&1 | quiet
+  elif ! "${pip[@]}" "torch==$TORCH_VERSION+cpu" numpy 2>&1 | quiet || ! "$venv/bin/python" -c "import torch" 2>/dev/null; then
+    "${pip[@]}" --extra-index-url "${EXPORTLENS_CPU_INDEX:-https://download.pytorch.org/whl/cpu}" \
+      "torch==$TORCH_VERSION+cpu" numpy 2>&1 | quiet
+  fi
+  "$venv/bin/python" -c "import torch; print('setup: torch', torch.__version__, '(CUDA', str(torch.version.cuda) + ')')"
 fi
 
 if ! "$venv/bin/python" -c "import transformers, sys; sys.exit(transformers.__version__ != '$TRANSFORMERS_VERSION')" 2>/dev/null; then

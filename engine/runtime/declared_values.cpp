@@ -74,7 +74,7 @@ std::optional<uint64_t> DeclaredValues::declared_bytes(const ir::ValueInfo& v) c
   return static_cast<uint64_t>(bytes);
 }
 
-void DeclaredValues::before(const ir::Node& n) const {
+void DeclaredValues::node_begin(const ir::Node& n) {
   const auto bytes = declared_bytes(n.value);
   if (!bytes || *bytes <= limit_) return;
   const ir::TensorMeta* m = n.value.tensor();
@@ -105,7 +105,8 @@ std::optional<std::string> DeclaredValues::disagreement(const ir::ValueInfo& dec
   const auto real = [&] {
     return shape_text(dtype ? ir::short_name(*dtype) : std::string_view(c10::toString(t.scalar_type())), t.sizes().vec());
   };
-  if (dtype && *dtype != m->dtype) return "is " + real() + ", but the program declares " + m->annotation();
+  const bool recast = floats_recast_ && dtype && ir::is_floating(*dtype) && ir::is_floating(m->dtype);
+  if (dtype && *dtype != m->dtype && !recast) return "is " + real() + ", but the program declares " + m->annotation();
   if (static_cast<size_t>(t.dim()) != m->sizes.size()) return "is " + real() + ", but the program declares " + m->annotation();
   for (size_t d = 0; d < m->sizes.size(); ++d) {
     const int64_t size = t.size(static_cast<int64_t>(d));
@@ -118,7 +119,7 @@ std::optional<std::string> DeclaredValues::disagreement(const ir::ValueInfo& dec
   return std::nullopt;
 }
 
-void DeclaredValues::after(const ir::Node& n, const c10::IValue& value) {
+void DeclaredValues::check(const ir::Node& n, const c10::IValue& value) {
   if (auto why = disagreement(n.value, value))
     throw RunError(where(n) + (n.op == ir::OpKind::Placeholder ? " " : " produced a value that ") + *why);
 }

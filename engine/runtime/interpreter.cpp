@@ -130,15 +130,46 @@ IValue wrapped_number(const IValue& v) {
   return t;
 }
 
+// Several observers of one run: each begins in order and ends in reverse.
+class ObserverChain final : public NodeObserver {
+ public:
+  void add(NodeObserver* o) {
+    if (o) observers_.push_back(o);
+  }
+  const std::vector<NodeObserver*>& members() const { return observers_; }
+  void node_begin(const Node& n) override {
+    for (auto* o : observers_) o->node_begin(n);
+  }
+  void node_end(const Node& n, const IValue& v) override {
+    for (auto it = observers_.rbegin(); it != observers_.rend(); ++it) (*it)->node_end(n, v);
+  }
+  void input_bound(const Node& n, const IValue& v) override {
+    for (auto* o : observers_) o->input_bound(n, v);
+  }
+  bool wants_live_values() const override {
+    for (auto* o : observers_)
+      if (o->wants_live_values()) return true;
+    return false;
+  }
+  void live_values(const Node& n, const std::vector<IValue>& values) override {
+    for (auto* o : observers_)
+      if (o->wants_live_values()) o->live_values(n, values);
+  }
+
+ private:
+  std::vector<NodeObserver*> observers_;
+};
+
 }  // namespace
 
 // One graph (top level or a branch) with its resolved ops.
 struct GraphRunner {
   const ir::GraphModule& gm;
   c10::Device device;
-  std::map<const Node*, c10::OperatorHandle> ops;
+  // By node index: the resolved op, and the values whose last reader the node is.
+  std::vector<std::optional<c10::OperatorHandle>> ops;
+  std::vector<std::vector<int>> frees;
   std::map<std::string, std::unique_ptr<GraphRunner>> subgraphs;
-  std::map<const Node*, int> last_use;  // index of the last node reading each value
   std::vector<std::string> missing;     // ops this process does not have
   struct UnsafeCall {
     std::string where;  // "node 'x'", "true_graph_0/node 'x'"
@@ -146,25 +177,25 @@ struct GraphRunner {
     std::string reason;
   };
   std::vector<UnsafeCall> unsafe;  // ops that do more than compute (op_safety.h)
-  DeclaredValues* declared = nullptr;  // this run's check of values against the program's metadata
-
-  void check_with(DeclaredValues* d) {
-    declared = d;
-    for (auto& [name, sub] : subgraphs) sub->check_with(d);
-  }
 
   GraphRunner(const ir::GraphModule& g, c10::Device dev) : gm(g), device(dev) {
-    for (const Node* n : gm.graph.nodes()) {
+    const auto nodes = gm.graph.nodes();
+    ops.resize(nodes.size());
+    frees.resize(nodes.size());
+    std::vector<int> last_use(nodes.size(), -1);  // the last node reading each value
+    for (const Node* n : nodes) {
       if (n->op == OpKind::CallFunction && n->target.is_torch_op()) {
         if (auto op = find_op(n->target)) {
-          ops.emplace(n, *op);
+          ops[n->index()] = *op;
           if (auto why = unsafe_reason(op->schema())) unsafe.push_back({"node '" + n->name + "'", n->target, *why});
         } else {
           missing.push_back(n->target.schema_name() + " (node '" + n->name + "')");
         }
       }
-      n->for_each_input([&](const Node* in) { last_use[in] = n->index(); });
+      n->for_each_input([&](const Node* in) { last_use[in->index()] = n->index(); });
     }
+    for (size_t v = 0; v < last_use.size(); ++v)
+      if (last_use[v] >= 0) frees[last_use[v]].push_back(static_cast<int>(v));
     for (const auto& [name, sub] : gm.submodules) {
       auto runner = std::make_unique<GraphRunner>(*sub, dev);
       for (const auto& m : runner->missing) missing.push_back(name + "/" + m);
@@ -175,6 +206,7 @@ struct GraphRunner {
 
   struct Env {
     std::vector<IValue> values;
+    NodeObserver* nested = nullptr;  // the observers that see the subgraphs this run enters
     const IValue& get(const Node* n) const { return values.at(n->index()); }
   };
 
@@ -188,7 +220,13 @@ struct GraphRunner {
           else if constexpr (std::is_same_v<T, ir::ScalarType>) return IValue(to_torch(v));
           else if constexpr (std::is_same_v<T, ir::Layout>) return IValue(to_torch(v));
           else if constexpr (std::is_same_v<T, ir::MemoryFormat>) return IValue(to_torch(v));
-          else if constexpr (std::is_same_v<T, ir::Device>) return IValue(to_torch(v));
+          else if constexpr (std::is_same_v<T, ir::Device>) {
+            // A program exported on the CPU names the CPU in its factory calls
+            // (arange, full, ...): on a GPU they make their tensors there, as
+            // torch.export's move_to_device_pass rewrites them.
+            const c10::Device d = to_torch(v);
+            return IValue(d.is_cpu() && !device.is_cpu() ? device : d);
+          }
           else if constexpr (std::is_same_v<T, ir::ArgumentList>) {
             c10::impl::GenericList list(c10::AnyType::get());
             for (const auto& item : v.items) list.push_back(convert_plain(item, env));
@@ -285,11 +323,11 @@ struct GraphRunner {
 
   // --- node kinds ------------------------------------------------------------
   IValue call_op(const Node* n, const Env& env) const {
-    auto it = ops.find(n);
-    if (it == ops.end())
+    const auto& resolved = ops[n->index()];
+    if (!resolved)
       throw RunError("cannot run " + node_context(n) + ": operator " + n->target.schema_name() +
                      " is not registered in this process (load the library that defines it)");
-    const auto& op = it->second;
+    const auto& op = *resolved;
     auto stack = build_stack(n, op.schema(), env);
     try {
       op.callBoxed(stack);
@@ -333,11 +371,16 @@ struct GraphRunner {
     return *it->second;
   }
 
+  /// Runs a subgraph from inside a node of this one, watched by the observers that see subgraphs.
+  static std::vector<IValue> enter(const GraphRunner& body, const std::vector<IValue>& operands, const Env& env) {
+    return body.run(operands, env.nested, env.nested);
+  }
+
   IValue call_cond(const Node* n, const Env& env) const {
     const IValue pred = convert_plain(n->args.at(0), env);
     const bool take_true = pred.isTensor() ? pred.toTensor().item<bool>() : pred.toBool();
     auto& b = branch(n->args.at(take_true ? 1 : 2), n);
-    return c10::ivalue::Tuple::create(b.run(operand_list(n->args.at(3), env)));
+    return c10::ivalue::Tuple::create(enter(b, operand_list(n->args.at(3), env), env));
   }
 
   /// The operands a wrapper HOP passes on to its subgraph: arguments from `first` on.
@@ -352,7 +395,7 @@ struct GraphRunner {
     const bool enabled = convert_plain(n->args.at(0), env).toBool();
     auto& body = branch(n->args.at(1), n);
     c10::AutoGradMode mode(enabled);
-    return c10::ivalue::Tuple::create(body.run(operands_from(n, 2, env)));
+    return c10::ivalue::Tuple::create(enter(body, operands_from(n, 2, env), env));
   }
 
   // wrap_with_autocast(device_type, dtype, enabled, cache_enabled, body, *args):
@@ -374,7 +417,7 @@ struct GraphRunner {
     } restore{type, at::autocast::is_autocast_enabled(type), at::autocast::get_autocast_dtype(type)};
     at::autocast::set_autocast_enabled(type, enabled);
     if (!dtype.isNone()) at::autocast::set_autocast_dtype(type, dtype.toScalarType());
-    return c10::ivalue::Tuple::create(body.run(operands_from(n, 5, env)));
+    return c10::ivalue::Tuple::create(enter(body, operands_from(n, 5, env), env));
   }
 
   // map_impl(body, xs, args): apply body to each slice xs[i] along dim 0 and stack.
@@ -389,7 +432,7 @@ struct GraphRunner {
       std::vector<IValue> in;
       for (const auto& x : xs) in.emplace_back(x.toTensor().select(0, i));
       in.insert(in.end(), extra.begin(), extra.end());
-      auto outs = body.run(in);
+      auto outs = enter(body, in, env);
       per_output.resize(outs.size());
       for (size_t k = 0; k < outs.size(); ++k) per_output[k].push_back(outs[k].toTensor());
     }
@@ -445,11 +488,11 @@ struct GraphRunner {
     return result;
   }
 
-  using Hook = std::function<void(const Node*, double ms)>;
-
-  std::vector<IValue> run(const std::vector<IValue>& placeholders, const Hook& after_node = {},
-                          const std::function<bool(int, int)>& progress = {}) const {
+  /// `observer` sees this graph's nodes, `nested` those of the subgraphs it enters.
+  std::vector<IValue> run(const std::vector<IValue>& placeholders, NodeObserver* observer = nullptr,
+                          NodeObserver* nested = nullptr, const std::function<bool(int, int)>& progress = {}) const {
     Env env;
+    env.nested = nested;
     const auto nodes = gm.graph.nodes();
     env.values.resize(nodes.size());
     size_t next_input = 0;
@@ -457,33 +500,26 @@ struct GraphRunner {
     for (const Node* n : nodes) {
       if (progress && !progress(done, static_cast<int>(nodes.size()))) throw RunError("run cancelled");
       ++done;
-      const auto start = std::chrono::steady_clock::now();
       switch (n->op) {
         case OpKind::Placeholder:
           if (next_input >= placeholders.size())
             throw RunError("graph expects more inputs than were given (at placeholder '" + n->name + "')");
           env.values[n->index()] = placeholders[next_input++];
-          if (declared) declared->after(*n, env.values[n->index()]);
+          if (observer) observer->input_bound(*n, env.values[n->index()]);
           continue;
         case OpKind::GetAttr:
           continue;  // subgraphs are resolved by the op that uses them
         case OpKind::Output:
           return outputs(n, env);
         case OpKind::CallFunction:
-          if (declared) declared->before(*n);
+          if (observer) observer->node_begin(*n);
           env.values[n->index()] = call_function(n, env);
-          if (declared) declared->after(*n, env.values[n->index()]);
+          if (observer) observer->node_end(*n, env.values[n->index()]);
           break;
       }
-      if (after_node) {
-        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-        after_node(n, ms);
-      }
       // Free values after their last use, as torch's interpreter does.
-      n->for_each_input([&](const Node* in) {
-        auto it = last_use.find(in);
-        if (it != last_use.end() && it->second == n->index()) env.values[in->index()] = IValue();
-      });
+      for (int v : frees[n->index()]) env.values[v] = IValue();
+      if (observer && n->op == OpKind::CallFunction && observer->wants_live_values()) observer->live_values(*n, env.values);
     }
     throw RunError("graph has no output node");
   }
@@ -494,11 +530,68 @@ struct Interpreter::Impl {
   std::map<std::string, at::Tensor> state;  // parameters, buffers, constants by target
 };
 
-Interpreter::Interpreter(const ir::ExportedProgram& ep, c10::Device device)
-    : impl_(std::make_unique<Impl>()), ep_(ep), device_(device) {
+namespace {
+
+std::optional<c10::ScalarType> precision_dtype(Precision p) {
+  switch (p) {
+    case Precision::AsExported: return std::nullopt;
+    case Precision::BFloat16: return c10::kBFloat16;
+    case Precision::Float16: return c10::kHalf;
+  }
+  return std::nullopt;
+}
+
+// Only real floating tensors change precision (as nn.Module.to(dtype) does).
+bool is_cast(const at::Tensor& t, std::optional<c10::ScalarType> dtype) {
+  return dtype && t.defined() && t.is_floating_point() && t.scalar_type() != *dtype;
+}
+
+}  // namespace
+
+Interpreter::Interpreter(const ir::ExportedProgram& ep, c10::Device device, Precision precision)
+    : impl_(std::make_unique<Impl>()), ep_(ep), device_(device), precision_(precision) {
   impl_->runner = std::make_unique<GraphRunner>(ep.graph_module, device);
   for (const auto& [key, payload] : ep.state_dict) impl_->state[key] = payload_to_tensor(payload, key, device);
   for (const auto& [key, payload] : ep.constants) impl_->state[key] = payload_to_tensor(payload, key, device);
+  // As nn.Module.to(dtype): parameters and buffers (persistent or not), not
+  // lifted tensor constants.
+  if (const auto dtype = precision_dtype(precision))
+    for (const auto& spec : ep.signature.inputs)
+      if ((spec.kind == ir::InputKind::Parameter || spec.kind == ir::InputKind::Buffer) && spec.target)
+        if (auto it = impl_->state.find(*spec.target); it != impl_->state.end() && is_cast(it->second, dtype))
+          it->second = it->second.to(*dtype);
+}
+
+std::vector<IValue> Interpreter::prepare_inputs(const std::vector<IValue>& user_inputs) const {
+  const auto dtype = precision_dtype(precision_);
+  std::vector<IValue> out;
+  out.reserve(user_inputs.size());
+  for (const auto& v : user_inputs) {
+    if (!v.isTensor()) {
+      out.push_back(v);
+      continue;
+    }
+    at::Tensor t = v.toTensor().to(device_);
+    out.emplace_back(is_cast(t, dtype) ? t.to(*dtype) : t);
+  }
+  return out;
+}
+
+CastReport Interpreter::cast_report(const std::vector<IValue>& user_inputs) const {
+  CastReport r;
+  if (!precision_dtype(precision_)) return r;
+  r.precision = precision_name(precision_);
+  for (const auto& spec : ep_.signature.inputs) {
+    if (spec.kind == ir::InputKind::UserInput || !spec.target) continue;
+    auto it = impl_->state.find(*spec.target);
+    if (it == impl_->state.end() || !it->second.defined()) continue;
+    const bool weight = spec.kind == ir::InputKind::Parameter || spec.kind == ir::InputKind::Buffer;
+    if (!weight || !it->second.is_floating_point()) ++r.kept;
+    else ++(spec.kind == ir::InputKind::Parameter ? r.parameters : r.buffers);
+  }
+  for (const auto& v : user_inputs)
+    if (v.isTensor() && v.toTensor().defined()) ++(v.toTensor().is_floating_point() ? r.inputs : r.kept);
+  return r;
 }
 
 Interpreter::~Interpreter() = default;
@@ -524,10 +617,13 @@ std::vector<IValue> Interpreter::run_graph(const std::vector<IValue>& user_input
         throw RunError("expected " + std::to_string(ep_.signature.user_inputs().size()) + " inputs, got " +
                        std::to_string(user_inputs.size()));
       const IValue& v = user_inputs[next_user++];
-      if (spec.arg.type != ir::SpecArgument::Type::Constant)
-        placeholders.push_back(v.isTensor() ? IValue(v.toTensor().to(device_)) : v);
-      else
+      const auto dtype = precision_dtype(precision_);
+      if (spec.arg.type != ir::SpecArgument::Type::Constant && v.isTensor()) {
+        at::Tensor t = v.toTensor().to(device_);
+        placeholders.emplace_back(is_cast(t, dtype) ? t.to(*dtype) : t);
+      } else {
         placeholders.push_back(v);
+      }
       continue;
     }
     if (!spec.target) throw RunError("input '" + spec.arg.name + "' has no state-dict key");
@@ -535,22 +631,18 @@ std::vector<IValue> Interpreter::run_graph(const std::vector<IValue>& user_input
     if (it == impl_->state.end()) throw RunError("weight '" + *spec.target + "' is missing from the program");
     placeholders.emplace_back(it->second);
   }
-  timings_.clear();
-  GraphRunner::Hook hook;
-  if (timing_) {
-    hook = [&](const Node* n, double ms) { timings_.push_back({n->name, ms}); };
-  }
-  // What the run allocates is bounded (run_memory.h), and every value is checked against its declaration.
-  DeclaredValues declared(memory_limit_);
-  struct Checked {
-    GraphRunner& runner;
-    ~Checked() { runner.check_with(nullptr); }
-  } checked{*impl_->runner};
-  impl_->runner->check_with(&declared);
+  // What the run allocates is bounded (run_memory.h), and every value is
+  // checked against its declaration: the first observer, wrapping the others.
+  DeclaredValues declared(memory_limit_, precision_ != Precision::AsExported);
+  ObserverChain observers, nested;
+  observers.add(&declared);
+  for (NodeObserver* o : observers_) observers.add(o);
+  for (NodeObserver* o : observers.members())
+    if (o->sees_subgraphs()) nested.add(o);
   std::vector<IValue> outs;
   {
     RunMemoryScope charged(std::make_shared<RunMemoryBudget>(memory_limit_));
-    outs = impl_->runner->run(placeholders, hook, progress_);
+    outs = impl_->runner->run(placeholders, &observers, &nested, progress_);
   }
   // Buffer mutations become the buffers' new values, as ep.module() does.
   for (size_t i = 0; i < ep_.signature.outputs.size() && i < outs.size(); ++i) {

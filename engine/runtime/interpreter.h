@@ -15,6 +15,9 @@
 #include <vector>
 
 #include "engine/ir/exported_program.h"
+#include "engine/runtime/node_observer.h"
+#include "engine/runtime/precision.h"
+#include "engine/runtime/run_report.h"
 #include "engine/serde/read_limits.h"
 
 namespace exportlens::runtime {
@@ -25,16 +28,13 @@ class RunError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-struct NodeTiming {
-  std::string node;
-  double milliseconds = 0;
-};
-
 class Interpreter {
  public:
   /// Resolves every op and loads weights onto `device`. Throws RunError if an
   /// op is not registered in this process (naming it) or a weight is bad.
-  Interpreter(const ir::ExportedProgram& ep, c10::Device device);
+  /// With a precision other than as-exported, every floating weight is
+  /// cast to it, and so is every floating user input of a run.
+  Interpreter(const ir::ExportedProgram& ep, c10::Device device, Precision precision = Precision::AsExported);
   ~Interpreter();
 
   /// Runs with the user inputs (tensors, ints, ...) in signature order and
@@ -43,9 +43,14 @@ class Interpreter {
   /// Only the USER_OUTPUT values, as ep.module()(*inputs) returns them.
   std::vector<c10::IValue> run(const std::vector<c10::IValue>& user_inputs);
 
-  /// Time each node (synchronizing the device after each) in later runs.
-  void set_timing(bool on) { timing_ = on; }
-  const std::vector<NodeTiming>& timings() const { return timings_; }
+  /// The user inputs as a run places them: tensors on the device, cast to
+  /// the precision (giving these to run() avoids copies inside the run).
+  std::vector<c10::IValue> prepare_inputs(const std::vector<c10::IValue>& user_inputs) const;
+  /// What the precision cast (parameters, buffers, inputs) and kept.
+  CastReport cast_report(const std::vector<c10::IValue>& user_inputs) const;
+  /// Watch later runs' nodes (node_observer.h), in this order, after the
+  /// run's own check of declared values; nullptrs are skipped; not owned.
+  void set_observers(std::vector<NodeObserver*> observers) { observers_ = std::move(observers); }
   /// Called between nodes; return false to cancel (RunError "cancelled").
   void set_progress(std::function<bool(int done, int total)> cb) { progress_ = std::move(cb); }
   /// Ops the user allows although they do more than compute (op_safety.h);
@@ -62,8 +67,8 @@ class Interpreter {
   std::unique_ptr<Impl> impl_;
   const ir::ExportedProgram& ep_;
   c10::Device device_;
-  bool timing_ = false;
-  std::vector<NodeTiming> timings_;
+  Precision precision_;
+  std::vector<NodeObserver*> observers_;
   std::function<bool(int, int)> progress_;
   std::set<std::string> allowed_ops_;
   uint64_t memory_limit_ = serde::ReadLimits().max_run_bytes;

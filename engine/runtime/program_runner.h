@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "engine/ir/exported_program.h"
+#include "engine/runtime/precision.h"
+#include "engine/runtime/run_report.h"
 #include "engine/serde/read_limits.h"
 
 namespace exportlens::runtime {
@@ -24,6 +26,25 @@ struct RunRequest {
   std::optional<std::filesystem::path> outputs_file;  // torch.save'd tuple of user outputs
   std::optional<std::filesystem::path> used_inputs_file;  // write the inputs used (e.g. random ones)
   bool time_nodes = false;
+  /// fp32: as exported; bf16 / fp16 cast floating parameters, buffers,
+  /// and inputs, as ep.module().to(dtype) (the report says what was cast).
+  Precision precision = Precision::AsExported;
+  /// The outputs reported are the first run's (from the program's own buffer
+  /// state, as one ep.module()(*inputs) call); `warmup` more runs follow,
+  /// then `repeat` timed ones (the median run's times). warmup 0, repeat 1: the
+  /// first run is the timed one.
+  int warmup = 0;
+  int repeat = 1;
+  /// Also run on the CPU, as exported, from the same inputs and compare each
+  /// output (max abs / rel error, allclose with dtype-aware tolerances);
+  /// with compare_nodes every node's value too, naming the first divergent one.
+  bool compare_cpu = false;
+  bool compare_nodes = false;
+  /// CUDA: record each node's kernels (CUPTI) and device memory in one more
+  /// run, outside the timed ones.
+  bool profile_device = false;
+  /// CUDA: capture the whole program as a CUDA graph and time its replay.
+  bool cuda_graph = false;
   std::function<bool(int done, int total)> progress;  // return false to cancel
   /// Ops the user allows although they do more than compute ("aten::from_file");
   /// any other such op makes the run fail before a node runs (refused_operators()).
@@ -34,34 +55,19 @@ struct RunRequest {
   uint64_t max_run_bytes = serde::ReadLimits().max_run_bytes;
 };
 
-/// What one value looks like, for reports (no LibTorch types).
-struct ValueSummary {
-  std::string kind;  // "tensor", "int", "float", "bool", "none", "other"
-  std::string dtype;  // "torch.float32"
-  std::vector<int64_t> shape;
-  double min = 0, max = 0, mean = 0;  // tensors with elements
-  std::string text;  // a short human-readable rendering
-};
-
-struct NodeTime {
-  std::string node;
-  double milliseconds = 0;
-};
-
-struct RunReport {
-  std::string device;
-  std::vector<ValueSummary> inputs;
-  std::vector<ValueSummary> outputs;
-  std::vector<NodeTime> node_times;
-  double total_ms = 0;
-};
-
 /// Checks inputs (signature and range constraints), runs, optionally writes
 /// outputs. Throws std::runtime_error with a clear message on any failure.
 RunReport run_program(const ir::ExportedProgram& ep, const RunRequest& request);
 
-/// Whether `device` ("cuda", ...) can run here; if not, *why says so.
-bool device_available(const std::string& device, std::string* why);
+/// Whether `device` ("cuda", ...) can run here; if not, *why says so and
+/// *fix (when given) the command or step that would make it run.
+bool device_available(const std::string& device, std::string* why, std::string* fix = nullptr);
+
+/// The GPUs this process can use; empty with *why when there are none.
+std::vector<DeviceInfo> list_devices(std::string* why);
+
+/// Whether this build links the CUDA flavour of LibTorch.
+bool built_with_cuda();
 
 /// Ops the program uses that this process cannot run ("ns::op.overload (node 'x')").
 std::vector<std::string> unavailable_operators(const ir::ExportedProgram& ep);

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <stdexcept>
 
-#include "engine/trace/gallery/gallery_models.h"
+#include "engine/sources/traced_sources.h"
 
 namespace exportlens::sources {
 namespace {
@@ -32,11 +32,11 @@ OpenOutcome open_archive(const std::string& path, const OpenRequest& request) {
 }
 
 OpenOutcome open_library(const std::string& path, const OpenRequest& request) {
-  return trace::trace_library_model(path, request.model, request.trace);
+  return open_library_source(path, request);
 }
 
 OpenOutcome open_example(const std::string& path, const OpenRequest& request) {
-  return trace::trace_gallery_model(path.substr(std::string(kExampleScheme).size()), request.trace);
+  return open_example_source(path.substr(std::string(kExampleScheme).size()), request);
 }
 
 const SourceFormat* format_of(SourceKind kind) {

@@ -22,6 +22,37 @@ using namespace exportlens::testing;
 
 namespace {
 
+// What a run shows an observer, in order: "input:x", "begin:add", "end:add".
+class RecordingObserver final : public runtime::NodeObserver {
+ public:
+  explicit RecordingObserver(bool subgraphs) : subgraphs_(subgraphs) {}
+  void node_begin(const ir::Node& n) override { seen << "begin:" + QString::fromStdString(n.name); }
+  void node_end(const ir::Node& n, const c10::IValue&) override { seen << "end:" + QString::fromStdString(n.name); }
+  void input_bound(const ir::Node& n, const c10::IValue&) override { seen << "input:" + QString::fromStdString(n.name); }
+  bool sees_subgraphs() const override { return subgraphs_; }
+  QStringList seen;
+
+ private:
+  bool subgraphs_;
+};
+
+// What an observer of `g` should see, from the program itself: each
+// placeholder bound, each call_function begun and ended; with `body`, the
+// body's own run, `times` times, inside the node that enters it.
+QStringList expected_events(const ir::GraphModule& g, const ir::GraphModule* body = nullptr, int64_t times = 0) {
+  QStringList out;
+  for (const ir::Node* n : g.graph.nodes()) {
+    const QString name = QString::fromStdString(n->name);
+    if (n->op == ir::OpKind::Placeholder) out << "input:" + name;
+    if (n->op != ir::OpKind::CallFunction) continue;
+    out << "begin:" + name;
+    if (body && n->target.is_higher_order())
+      for (int64_t i = 0; i < times; ++i) out << expected_events(*body);
+    out << "end:" + name;
+  }
+  return out;
+}
+
 }  // namespace
 
 class TestRuntime : public QObject {
@@ -111,6 +142,40 @@ class TestRuntime : public QObject {
     }
     interp.set_memory_limit(uint64_t(1) << 30);
     QCOMPARE(int(interp.run(inputs).size()), int(load_tuple(fixture_file("transformer_block", "outputs.pt")).size()));
+  }
+
+  // One hook for everything that watches a run: observers see the top-level
+  // nodes, those that ask also the subgraph's nodes, and the run's own check
+  // of declared values wraps them all (a node it refuses is never begun).
+  void observers_see_the_nodes_they_ask_for() {
+    const auto ep = serde::read_pt2(fixture_file("map_module", "program.pt2").toStdString());
+    const auto inputs = load_tuple(fixture_file("map_module", "inputs.pt"));
+    QCOMPARE(int(ep.graph_module.submodules.size()), 1);
+    const ir::GraphModule& body = *ep.graph_module.submodules[0].second;
+    RecordingObserver top(false), all(true);
+    runtime::Interpreter interp(ep, c10::Device(c10::kCPU));
+    interp.set_observers({&top, nullptr, &all});
+    interp.run(inputs);
+    QCOMPARE(top.seen, expected_events(ep.graph_module));
+    const int64_t slices = inputs[0].toTensor().size(0);
+    QVERIFY(slices > 1);
+    QCOMPARE(all.seen, expected_events(ep.graph_module, &body, slices));
+
+    const auto block = serde::read_pt2(fixture_file("transformer_block", "program.pt2").toStdString());
+    RecordingObserver watcher(false);
+    runtime::Interpreter limited(block, c10::Device(c10::kCPU));
+    limited.set_memory_limit(1024);
+    limited.set_observers({&watcher});
+    try {
+      limited.run(load_tuple(fixture_file("transformer_block", "inputs.pt")));
+      QFAIL("a run over its memory limit succeeded");
+    } catch (const runtime::RunError& e) {
+      const QString what = e.what();
+      QVERIFY2(what.startsWith("node '") && what.contains(") declares "), e.what());
+      const QString refused = what.section('\'', 1, 1);
+      QVERIFY2(!watcher.seen.contains("begin:" + refused), qPrintable(watcher.seen.join(' ')));
+      QVERIFY2(watcher.seen.last().startsWith("end:"), qPrintable(watcher.seen.join(' ')));
+    }
   }
 
   void unknown_op_fails_only_when_running_and_names_it() {

@@ -1,7 +1,11 @@
 // The Run dock on real torch.export fixtures: random inputs from the
-// signature, inputs from a file, per-node times as a heat map on the canvas,
-// errors that name the op or input (custom op, bad files, guard failures), a
-// GPU request on a machine without one, cancel; and a screenshot.
+// signature, inputs from a file, per-node times as a heat map on the canvas
+// (with its legend), the comparison with the CPU (exact on the CPU; bf16's
+// error as torch's module.to(bfloat16) makes it), the memory timeline
+// (clicking selects), the node's run in the inspector, errors that name the
+// op or input (custom op, bad files, guard failures), a GPU request on a
+// machine without one and the disabled Run on GPU button's tooltip, cancel;
+// and screenshots.
 #include <QtTest>
 
 #include <QAction>
@@ -9,8 +13,17 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QLineEdit>
+#include <QHBoxLayout>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QPainter>
+#include <QProcess>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QTabWidget>
+#include <QToolBar>
+#include <QToolButton>
+#include <QToolTip>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTableView>
@@ -26,6 +39,10 @@
 #include "ui/canvas/node_item.h"
 #include "ui/core/program_loader.h"
 #include "ui/core/program_model.h"
+#include "ui/program_views/inspector_widget.h"
+#include "ui/run/gpu_run_action.h"
+#include "ui/run/heat_legend.h"
+#include "ui/run/memory_timeline_view.h"
 #include "ui/run/node_times_model.h"
 #include "ui/run/run_outputs_model.h"
 #include "ui/run/run_panel.h"
@@ -70,6 +87,7 @@ class TestRunDock : public QObject {
     ui::RunSettings s;
     s.seed = 7;
     s.device = device;
+    s.compareCpu = false;
     return s;
   }
 
@@ -266,6 +284,131 @@ class TestRunDock : public QObject {
     window_->findChild<QDockWidget*>(QStringLiteral("runDock"))->raise();
     QTest::qWait(20);
     testing::save_screenshot(window_.get(), QStringLiteral("run_dock_custom_op.png"));
+  }
+
+  // --- comparison, precision, memory, inspector (small_cnn) -----------------
+
+  void compared_with_the_cpu_on_the_cpu_is_exact() {
+    QVERIFY(open_and_wait(fixture_file("small_cnn", "program.pt2")));
+    ui::RunSettings s = from_file(fixture_file("small_cnn", "inputs.pt"));
+    s.compareCpu = true;
+    const ui::RunOutcome outcome = run(s);
+    QVERIFY2(outcome.succeeded(), qPrintable(outcome.error));
+    ui::RunOutputsModel* outputs = panel()->outputsModel();
+    QCOMPARE(outputs->rowCount(), 1);
+    QCOMPARE(cell(outputs, 0, ui::RunOutputsModel::VsCpu), QStringLiteral("0"));
+    QCOMPARE(cell(outputs, 0, ui::RunOutputsModel::Close), QStringLiteral("✓ close"));
+    QVERIFY2(panel()->detailsText().contains(QStringLiteral("All 1 outputs are close to the CPU's")),
+             qPrintable(panel()->detailsText()));
+  }
+
+  // bf16 against the CPU as exported: the error is torch's own (module.to(bfloat16)).
+  void bf16_run_shows_torchs_error() {
+    ui::RunSettings s = from_file(fixture_file("small_cnn", "inputs.pt"));
+    s.compareCpu = true;
+    s.precision = runtime::Precision::BFloat16;
+    s.repeat = 3;
+    const ui::RunOutcome outcome = run(s);
+    QVERIFY2(outcome.succeeded(), qPrintable(outcome.error));
+    QProcess p;
+    p.start(EXPORTLENS_PYTHON, {QStringLiteral(EXPORTLENS_SOURCE_DIR "/tests/cli/run_oracle.py"), QStringLiteral("precision"),
+                                fixture_file("small_cnn", "program.pt2"), fixture_file("small_cnn", "inputs.pt"),
+                                QStringLiteral("bf16")});
+    QVERIFY(p.waitForFinished(300000));
+    QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+    const double torch = QJsonDocument::fromJson(p.readAllStandardOutput()).object()["max_abs"].toArray()[0].toDouble();
+    const double shown = cell(panel()->outputsModel(), 0, ui::RunOutputsModel::VsCpu).toDouble();
+    QVERIFY2(torch > 0 && std::abs(shown - torch) <= 1e-5 * torch, qPrintable(QString("shown %1, torch %2").arg(shown).arg(torch)));
+    QVERIFY2(panel()->detailsText().contains(QStringLiteral("cast to bfloat16: ")), qPrintable(panel()->detailsText()));
+    QVERIFY(panel()->detailsText().contains(QStringLiteral("Median of 3 timed runs")));
+  }
+
+  void memory_timeline_marks_the_peak_and_selects() {
+    ui::MemoryTimelineView* memory = panel()->memoryTimeline();
+    QCOMPARE(memory->pointCount(), panel()->timesModel()->rowCount());
+    const auto& times = panel()->lastOutcome().report->node_times;
+    qint64 peak = -1;
+    QString peak_node;
+    for (const auto& t : times)
+      if (t.peak_bytes && *t.peak_bytes > peak) peak = *t.peak_bytes, peak_node = QString::fromStdString(t.node);
+    QCOMPARE(memory->peakNode(), peak_node);
+    panel()->resultTabs()->setCurrentWidget(memory);
+    window_->findChild<QDockWidget*>(QStringLiteral("runDock"))->raise();
+    QTest::qWait(20);
+    const int last = memory->pointCount() - 1;
+    QTest::mouseClick(memory, Qt::LeftButton, {}, memory->pointPosition(last).toPoint());
+    QCOMPARE(window_->programModel()->selectedName(), memory->nodeAt(last));
+    window_->programModel()->selectNode(peak_node);
+    QTest::qWait(20);
+    testing::save_screenshot(window_.get(), QStringLiteral("run_dock_memory.png"));
+    panel()->resultTabs()->setCurrentIndex(0);
+  }
+
+  void inspector_shows_the_nodes_run() {
+    const auto& times = panel()->lastOutcome().report->node_times;
+    const QString node = QString::fromStdString(times.front().node);
+    window_->programModel()->selectNode(node);
+    const QString text = window_->findChild<ui::InspectorWidget*>()->plainText();
+    QVERIFY2(text.contains(QStringLiteral("Last run")) && text.contains(QStringLiteral(" ms on CPU")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("memory after it: ")), qPrintable(text));
+  }
+
+  void heat_legend_explains_the_tint() {
+    auto* legend = window_->findChild<ui::HeatLegend*>(QStringLiteral("heatLegend"));
+    QVERIFY(legend);
+    QVERIFY(legend->isVisible());
+    QVERIFY2(legend->text().contains(QStringLiteral("host clock")), qPrintable(legend->text()));
+    panel()->heatAction()->setChecked(false);
+    QVERIFY(!legend->isVisible());
+    panel()->heatAction()->setChecked(true);
+    QVERIFY(legend->isVisible());
+  }
+
+  void compare_screenshot() {
+    window_->findChild<QDockWidget*>(QStringLiteral("runDock"))->raise();
+    window_->graphView()->fitAll();
+    QTest::qWait(50);
+    testing::save_screenshot(window_.get(), QStringLiteral("run_dock_compare.png"));
+  }
+
+  // Where no GPU can run, Run on GPU is disabled and its tooltip says why and what fixes it.
+  void gpu_button_says_why_and_how_to_fix() {
+    ui::GpuRunAction* gpu = window_->gpuRunAction();
+    QVERIFY(gpu);
+    QString why, fix;
+    if (ui::RunWorker::deviceAvailable(QStringLiteral("cuda"), &why, &fix)) {
+      QVERIFY(gpu->isEnabled());
+      QSKIP("this machine has a GPU: the button is enabled");
+    }
+    QVERIFY(!gpu->isEnabled());
+    QVERIFY2(gpu->toolTip().contains(why.toHtmlEscaped()) && gpu->toolTip().contains(fix.toHtmlEscaped()),
+             qPrintable(gpu->toolTip()));
+    QVERIFY2(fix.contains(QStringLiteral("EXPORTLENS_TORCH=cuda packaging/build.sh")) || fix.contains(QStringLiteral("nvidia-smi")),
+             qPrintable(fix));
+    auto* bar = window_->findChild<QToolBar*>(QStringLiteral("mainToolBar"));
+    QWidget* button = bar->widgetForAction(gpu);
+    QVERIFY(button && !button->isEnabled());
+    // The tooltip as the user sees it over the disabled button, beside the toolbar.
+    QToolTip::showText(button->mapToGlobal(QPoint(button->width() / 2, button->height())), gpu->toolTip(), button);
+    QTest::qWait(50);
+    QWidget* tip = nullptr;
+    for (QWidget* w : QApplication::topLevelWidgets())
+      if (w->inherits("QTipLabel") && w->isVisible()) tip = w;
+    QVERIFY(tip);
+    const QPixmap bar_image = bar->grab(), tip_image = tip->grab();
+    const int x = button->mapTo(bar, QPoint(0, 0)).x();
+    QPixmap both(std::max(bar_image.width(), x + tip_image.width() + 8), bar_image.height() + tip_image.height() + 12);
+    both.fill(window_->palette().window().color());
+    {
+      QPainter painter(&both);
+      painter.drawPixmap(0, 0, bar_image);
+      painter.drawPixmap(std::min(x, both.width() - tip_image.width()), bar_image.height() + 4, tip_image);
+    }
+    QLabel shot;
+    shot.setPixmap(both);
+    shot.resize(both.size());
+    testing::save_screenshot(&shot, QStringLiteral("gpu_button_tooltip.png"), QSize(200, 40));
+    QToolTip::hideText();
   }
 
   void cleanupTestCase() { window_.reset(); }

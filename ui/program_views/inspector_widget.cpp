@@ -38,12 +38,18 @@ void InspectorWidget::setProgram(const LoadedProgramPtr& program) {
   jobs_.dropAll();
   program_ = program;
   facts_.clear();
+  run_facts_.clear();
   node_.clear();
   render();
 }
 
 void InspectorWidget::setSolveFacts(const NodeSolveFactsMap& facts) {
   facts_ = facts;
+  render();
+}
+
+void InspectorWidget::setRunFacts(const NodeRunFactsMap& facts) {
+  run_facts_ = facts;
   render();
 }
 
@@ -72,6 +78,8 @@ void InspectorWidget::render() {
   const auto facts = facts_.constFind(node_);
   QString html = node ? node_report_html(*node, program, colors, facts == facts_.constEnd() ? nullptr : &*facts)
                       : program_summary_html(program, program_->displayName, program_->path, colors);
+  if (const auto run = run_facts_.constFind(node_); node && run != run_facts_.constEnd())
+    html += run_facts_html(*run, colors.label.name());
   if (const ir::TensorPayload* payload = node ? payloadOf(*node) : nullptr) {
     const int at = html.indexOf(QStringLiteral("<p style=\"margin-top:12px;"));
     const QString values = QStringLiteral("<p style=\"margin-top:12px; margin-bottom:3px; color:%1;\"><b>%2</b></p>%3")

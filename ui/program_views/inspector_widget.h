@@ -9,6 +9,7 @@
 #include "engine/ir/payload_values.h"
 #include "ui/core/background_jobs.h"
 #include "ui/core/loaded_program.h"
+#include "ui/core/node_run_facts.h"
 #include "ui/core/node_solve_facts.h"
 
 class QTextBrowser;
@@ -27,6 +28,8 @@ class InspectorWidget : public QWidget {
   void follow(ProgramModel* model);
   /// What the latest dynamic-shapes solve says per node (solved shape, guards).
   void setSolveFacts(const NodeSolveFactsMap& facts);
+  /// What the latest run says per node (time, kernels, memory); empty: none.
+  void setRunFacts(const NodeRunFactsMap& facts);
   /// What the inspector shows, as plain text (for tests and copying).
   QString plainText() const;
 
@@ -53,6 +56,7 @@ class InspectorWidget : public QWidget {
   QTextBrowser* browser_;
   LoadedProgramPtr program_;
   NodeSolveFactsMap facts_;
+  NodeRunFactsMap run_facts_;
   QString node_;
   QHash<QString, QString> values_;  // a weight's preview, by node
   BackgroundJobs<ir::PayloadValues> jobs_{this};

@@ -1,6 +1,7 @@
 #pragma once
-// What a run produced: the runtime's report (outputs, per-node times), the
-// CPU reference run of a GPU run, or why it failed (a cancelled run has no outcome).
+// What a run produced: the runtime's report (outputs, per-node times,
+// kernels, memory, the comparison with the CPU, the CUDA-graph replay), or
+// why it failed (a cancelled run has no outcome).
 #include <QMetaType>
 #include <QString>
 
@@ -14,10 +15,8 @@ namespace exportlens::ui {
 struct RunOutcome {
   RunSettings settings;
   std::optional<runtime::RunReport> report;     // set when the run succeeded
-  std::optional<runtime::RunReport> reference;  // the CPU run with the same inputs
-  QString referenceError;  // the CPU reference failed (the run itself did not)
   QString error;           // why the run failed: names the op, input or device
-  double seconds = 0;      // wall time, reference included
+  double seconds = 0;      // wall time, the CPU reference included
 
   bool succeeded() const { return report.has_value(); }
 };

@@ -1,6 +1,10 @@
 #pragma once
-// A run's user outputs: name, dtype, shape, min / max / mean and, for a GPU
-// run, how far each is from the CPU reference.
+// A run's user outputs: name, dtype, shape, min / max / mean and, when the
+// run was compared with the CPU, how far each is from the reference:
+// element-wise max |Δ|, max relative error and the allclose verdict with
+// torch.testing's tolerances for the dtype.
+#include <optional>
+
 #include "ui/core/loaded_program.h"
 #include "ui/core/node_table_model.h"
 #include "ui/run/run_outcome.h"
@@ -10,7 +14,7 @@ namespace exportlens::ui {
 class RunOutputsModel : public NodeTableModel {
   Q_OBJECT
  public:
-  enum Column { Output, DType, Shape, Min, Max, Mean, VsCpu, ColumnCount };
+  enum Column { Output, DType, Shape, Min, Max, Mean, VsCpu, MaxRel, Close, ColumnCount };
 
   explicit RunOutputsModel(QObject* parent = nullptr);
 
@@ -23,12 +27,13 @@ class RunOutputsModel : public NodeTableModel {
   /// The graph node a row's output is.
   QString rowNode(int row) const override { return rows_[row].name; }
   QVariant toolTip(int row, int column) const override;
+  QVariant otherRole(int row, int column, int role) const override;
 
  private:
   struct Row {
     QString name;
     runtime::ValueSummary value;
-    QString vsCpu, vsCpuTip;
+    std::optional<runtime::ValueComparison> vsCpu;
   };
   QVector<Row> rows_;
 };

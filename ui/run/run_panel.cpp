@@ -2,6 +2,7 @@
 
 #include <QAction>
 #include <QButtonGroup>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -18,6 +19,7 @@
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -29,6 +31,7 @@
 #include "ui/core/data_table.h"
 #include "ui/core/program_model.h"
 #include "ui/core/selection_link.h"
+#include "ui/run/memory_timeline_view.h"
 #include "ui/run/node_times_model.h"
 #include "ui/run/run_outputs_model.h"
 #include "ui/run/run_worker.h"
@@ -40,6 +43,11 @@ constexpr char kSeedKey[] = "run/seed";
 constexpr char kDeviceKey[] = "run/device";
 constexpr char kFileKey[] = "run/inputsFile";
 constexpr char kFromFileKey[] = "run/fromFile";
+constexpr char kPrecisionKey[] = "run/precision";
+constexpr char kCompareKey[] = "run/compareCpu";
+constexpr char kCudaGraphKey[] = "run/cudaGraph";
+constexpr char kWarmupKey[] = "run/warmup";
+constexpr char kRepeatKey[] = "run/repeat";
 
 }  // namespace
 
@@ -62,6 +70,12 @@ RunPanel::RunPanel(RunWorker* worker, QWidget* parent)
   remembered.device = store.value(kDeviceKey, QStringLiteral("cpu")).toString();
   remembered.inputsFile = store.value(kFileKey).toString();
   remembered.inputs = store.value(kFromFileKey, false).toBool() ? RunSettings::Inputs::File : RunSettings::Inputs::Random;
+  remembered.precision = runtime::parse_precision(store.value(kPrecisionKey, QStringLiteral("fp32")).toString().toStdString())
+                             .value_or(runtime::Precision::AsExported);
+  remembered.compareCpu = store.value(kCompareKey, true).toBool();
+  remembered.cudaGraph = store.value(kCudaGraphKey, true).toBool();
+  remembered.warmup = store.value(kWarmupKey, 0).toInt();
+  remembered.repeat = store.value(kRepeatKey, 1).toInt();
   setSettings(remembered);
   showMessage(tr("Run the program on random inputs made from its signature, or on inputs from a file."), false);
 }
@@ -85,6 +99,33 @@ void RunPanel::buildControls() {
   device_->setObjectName(QStringLiteral("runDevice"));
   device_->addItem(tr("CPU"), QStringLiteral("cpu"));
   device_->addItem(tr("GPU (CUDA)"), QStringLiteral("cuda"));
+  precision_ = new QComboBox(this);
+  precision_->setObjectName(QStringLiteral("runPrecision"));
+  precision_->addItem(tr("fp32 (as exported)"), QStringLiteral("fp32"));
+  precision_->addItem(tr("bf16"), QStringLiteral("bf16"));
+  precision_->addItem(tr("fp16"), QStringLiteral("fp16"));
+  precision_->setToolTip(tr("bf16 / fp16 cast the floating parameters, buffers, constants and inputs "
+                            "(as ep.module().to(dtype)); the run says what was cast"));
+  compare_ = new QCheckBox(tr("Compare with CPU"), this);
+  compare_->setObjectName(QStringLiteral("runCompare"));
+  compare_->setToolTip(tr("Also run on the CPU as exported, on the same inputs, and compare every output: element-wise "
+                          "max |Δ|, max relative error, allclose with torch.testing's tolerances (always on for GPU runs)"));
+  cuda_graph_ = new QCheckBox(tr("CUDA graph"), this);
+  cuda_graph_->setObjectName(QStringLiteral("runCudaGraph"));
+  cuda_graph_->setToolTip(tr("GPU runs: capture the whole program as one CUDA graph and time its replay against eager runs"));
+  warmup_ = new QSpinBox(this);
+  warmup_->setObjectName(QStringLiteral("runWarmup"));
+  warmup_->setRange(0, 1000);
+  warmup_->setToolTip(tr("Runs before the timed ones (the outputs are always the first run's)"));
+  repeat_ = new QSpinBox(this);
+  repeat_->setObjectName(QStringLiteral("runRepeat"));
+  repeat_->setRange(1, 1000);
+  repeat_->setToolTip(tr("Timed runs: the times shown are the median run's"));
+  details_ = new QLabel(this);
+  details_->setObjectName(QStringLiteral("runDetails"));
+  details_->setWordWrap(true);
+  details_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  details_->hide();
   run_ = new QPushButton(QStringLiteral("▶ ") + tr("Run"), this);
   run_->setObjectName(QStringLiteral("runButton"));
   run_->setToolTip(tr("Run the program (Ctrl+R)"));
@@ -119,6 +160,15 @@ void RunPanel::buildControls() {
   auto* run_row = new QHBoxLayout;
   run_row->addWidget(new QLabel(tr("Device:"), this));
   run_row->addWidget(device_);
+  run_row->addWidget(new QLabel(tr("Precision:"), this));
+  run_row->addWidget(precision_);
+  run_row->addWidget(compare_);
+  run_row->addWidget(cuda_graph_);
+  run_row->addWidget(new QLabel(tr("Warm-up:"), this));
+  run_row->addWidget(warmup_);
+  run_row->addWidget(new QLabel(tr("Repeat:"), this));
+  run_row->addWidget(repeat_);
+  run_row->addSpacing(8);
   run_row->addWidget(run_);
   run_row->addWidget(cancel_);
   run_row->addWidget(progress_);
@@ -131,9 +181,15 @@ void RunPanel::buildControls() {
   times_table_->verticalHeader()->hide();
   times_table_->setSortingEnabled(true);
   times_table_->sortByColumn(NodeTimesModel::Milliseconds, Qt::DescendingOrder);
+  memory_ = new MemoryTimelineView(this);
+  tabs_ = new QTabWidget(this);
+  tabs_->setObjectName(QStringLiteral("runResultTabs"));
+  tabs_->setDocumentMode(true);
+  tabs_->addTab(times_table_, tr("Node times"));
+  tabs_->addTab(memory_, tr("Memory"));
   auto* splitter = new QSplitter(Qt::Horizontal, this);
   splitter->addWidget(outputs_table_);
-  splitter->addWidget(times_table_);
+  splitter->addWidget(tabs_);
   splitter->setStretchFactor(0, 3);
   splitter->setStretchFactor(1, 2);
 
@@ -143,6 +199,7 @@ void RunPanel::buildControls() {
   layout->addLayout(inputs_row);
   layout->addLayout(run_row);
   layout->addWidget(message_);
+  layout->addWidget(details_);
   layout->addWidget(splitter, 1);
 
   connect(random_, &QRadioButton::toggled, this, &RunPanel::updateInputsMode);
@@ -150,6 +207,7 @@ void RunPanel::buildControls() {
   connect(run_, &QPushButton::clicked, this, &RunPanel::runNow);
   connect(cancel_, &QPushButton::clicked, worker_, &RunWorker::cancel);
   connect(device_, &QComboBox::currentIndexChanged, this, &RunPanel::updateDeviceNote);
+  connect(memory_, &MemoryTimelineView::nodeActivated, this, &RunPanel::nodeActivated);
   for (QTableView* table : {outputs_table_, times_table_})
     on_current_node(table, this, [this](const QString& node) { emit nodeActivated(node); });
 }
@@ -160,6 +218,9 @@ void RunPanel::setProgram(const LoadedProgramPtr& program) {
   last_ = RunOutcome();
   outputs_->setOutcome(program, last_);
   times_->setOutcome(program, last_);
+  memory_->setOutcome(last_);
+  details_->hide();
+  publishRunFacts();
   run_->setEnabled(program != nullptr && !worker_->isBusy());
 }
 
@@ -169,6 +230,11 @@ RunSettings RunPanel::settings() const {
   s.seed = static_cast<quint64>(seed_->value());
   s.inputsFile = file_->text().trimmed();
   s.device = device_->currentData().toString();
+  s.precision = runtime::parse_precision(precision_->currentData().toString().toStdString()).value_or(runtime::Precision::AsExported);
+  s.compareCpu = compare_->isChecked();
+  s.cudaGraph = cuda_graph_->isChecked();
+  s.warmup = warmup_->value();
+  s.repeat = repeat_->value();
   return s;
 }
 
@@ -178,11 +244,25 @@ void RunPanel::setSettings(const RunSettings& s) {
   file_->setText(s.inputsFile);
   const int device = device_->findData(s.device);
   device_->setCurrentIndex(device < 0 ? 0 : device);
+  const char* precision = s.precision == runtime::Precision::BFloat16 ? "bf16" : s.precision == runtime::Precision::Float16 ? "fp16" : "fp32";
+  precision_->setCurrentIndex(std::max(0, precision_->findData(QString::fromLatin1(precision))));
+  compare_->setChecked(s.compareCpu);
+  cuda_graph_->setChecked(s.cudaGraph);
+  warmup_->setValue(s.warmup);
+  repeat_->setValue(s.repeat);
   updateInputsMode();
   updateDeviceNote();
 }
 
 QString RunPanel::messageText() const { return message_->text(); }
+
+void RunPanel::runOn(const QString& device) {
+  const int i = device_->findData(device);
+  if (i >= 0) device_->setCurrentIndex(i);
+  runNow();
+}
+
+void RunPanel::showSelectedNode(const QString& name) { memory_->setSelectedNode(name); }
 
 void RunPanel::runNow() {
   remember();
@@ -222,6 +302,11 @@ void RunPanel::remember() const {
   store.setValue(kDeviceKey, s.device);
   store.setValue(kFileKey, s.inputsFile);
   store.setValue(kFromFileKey, s.inputs == RunSettings::Inputs::File);
+  store.setValue(kPrecisionKey, precision_->currentData());
+  store.setValue(kCompareKey, s.compareCpu);
+  store.setValue(kCudaGraphKey, s.cudaGraph);
+  store.setValue(kWarmupKey, s.warmup);
+  store.setValue(kRepeatKey, s.repeat);
 }
 
 void RunPanel::updateInputsMode() {
@@ -234,10 +319,13 @@ void RunPanel::updateInputsMode() {
 void RunPanel::updateDeviceNote() {
   // The GPU stays offered when it is missing: the run then says why.
   for (int i = 0; i < device_->count(); ++i) {
-    QString why;
-    const bool ok = RunWorker::deviceAvailable(device_->itemData(i).toString(), &why);
-    device_->setItemData(i, ok ? QString() : tr("Not available here: %1").arg(why), Qt::ToolTipRole);
+    QString why, fix;
+    const bool ok = RunWorker::deviceAvailable(device_->itemData(i).toString(), &why, &fix);
+    device_->setItemData(i, ok ? QString() : tr("Not available here: %1 (%2)").arg(why, fix), Qt::ToolTipRole);
   }
+  const bool gpu = device_->currentData().toString() != QLatin1String("cpu");
+  cuda_graph_->setEnabled(gpu);
+  compare_->setEnabled(!gpu);  // a GPU run always compares
 }
 
 void RunPanel::chooseInputsFile() {
@@ -280,18 +368,69 @@ void RunPanel::showOutcome(const RunOutcome& outcome) {
   last_ = outcome;
   outputs_->setOutcome(program_, outcome);
   times_->setOutcome(program_, outcome);
+  memory_->setOutcome(outcome);
   outputs_table_->resizeColumnsToContents();
   times_table_->resizeColumnsToContents();
   const runtime::RunReport& report = *outcome.report;
-  QString text = tr("Ran on %1 in %2 ms (%3 nodes timed; %4 s in all).")
+  QString text = tr("Ran on %1 in %2 ms (%3; %4 nodes timed; %5 s in all).")
                      .arg(device_display_name(QString::fromStdString(report.device)))
                      .arg(report.total_ms, 0, 'f', 3)
+                     .arg(QString::fromStdString(report.time_source))
                      .arg(report.node_times.size())
                      .arg(outcome.seconds, 0, 'f', 2);
-  if (outcome.reference) text += tr(" CPU reference: %1 ms.").arg(outcome.reference->total_ms, 0, 'f', 3);
-  if (!outcome.referenceError.isEmpty()) text += tr(" The CPU reference failed: %1").arg(outcome.referenceError);
-  showMessage(text, !outcome.referenceError.isEmpty());
+  showMessage(text, false);
+  showDetails(outcome);
   if (model_) model_->setRunTimes(times_->times());
+  publishRunFacts();
+}
+
+QString RunPanel::detailsText() const { return details_->isVisible() ? details_->text() : QString(); }
+
+void RunPanel::showDetails(const RunOutcome& outcome) {
+  const runtime::RunReport& r = *outcome.report;
+  QStringList lines;
+  if (r.repeat > 1 || r.warmup > 0)
+    lines << tr("Median of %1 timed runs after %2 warm-up (host %3 ms).").arg(r.repeat).arg(r.warmup).arg(r.host_total_ms, 0, 'f', 3);
+  if (!r.cast.precision.empty()) lines << QString::fromStdString(r.cast.text()) + QLatin1Char('.');
+  if (r.comparison) {
+    const auto& c = *r.comparison;
+    int close = 0;
+    for (const auto& o : c.outputs) close += o.close ? 1 : 0;
+    lines << (c.all_close ? tr("All %1 outputs are close to the CPU's (%2, %3 ms).")
+                                .arg(c.outputs.size())
+                                .arg(QString::fromStdString(c.reference_precision))
+                                .arg(c.reference_ms, 0, 'f', 3)
+                          : tr("%1 of %2 outputs are NOT close to the CPU's (%3).")
+                                .arg(c.outputs.size() - close)
+                                .arg(c.outputs.size())
+                                .arg(QString::fromStdString(c.reference_precision)));
+  }
+  if (r.cuda_graph) {
+    const auto& g = *r.cuda_graph;
+    lines << (g.captured ? tr("CUDA graph: replay %1 ms vs eager %2 ms per run (%3× faster; median of %4).")
+                               .arg(g.replay_ms, 0, 'f', 3)
+                               .arg(g.eager_ms, 0, 'f', 3)
+                               .arg(g.replay_ms > 0 ? g.eager_ms / g.replay_ms : 0.0, 0, 'f', 2)
+                               .arg(g.replays)
+                         : tr("CUDA graph: not captured: %1").arg(QString::fromStdString(g.why)));
+  }
+  if (r.peak_bytes) lines << tr("Peak memory %1.").arg(byte_text(*r.peak_bytes));
+  details_->setText(lines.join(QLatin1Char(' ')));
+  details_->setStyleSheet(r.comparison && !r.comparison->all_close ? QStringLiteral("color: #d0453a;") : QString());
+  details_->setVisible(!lines.isEmpty());
+}
+
+void RunPanel::publishRunFacts() {
+  NodeRunFactsMap facts;
+  if (last_.report) {
+    double sum = 0;
+    for (const auto& t : last_.report->node_times) sum += t.milliseconds;
+    const QString device = device_display_name(QString::fromStdString(last_.report->device));
+    const QString clock = QString::fromStdString(last_.report->time_source);
+    for (const auto& t : last_.report->node_times)
+      facts.insert(QString::fromStdString(t.node), {t, sum > 0 ? t.milliseconds / sum : 0.0, device, clock});
+  }
+  emit runFactsChanged(facts);
 }
 
 void RunPanel::showCancelled() {

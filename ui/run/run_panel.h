@@ -1,17 +1,22 @@
 #pragma once
 // The Run dock: inputs (random from the signature with a seed, or a
-// torch.save'd file), the device, Run / Cancel with progress; then the
-// outputs (shape, dtype, min / max / mean, difference from the CPU for GPU
-// runs), the total time and the per-node times, which can also tint the canvas.
+// torch.save'd file), the device, precision, CPU comparison, CUDA graph,
+// warm-up and repeats, Run / Cancel with progress; then the outputs (shape,
+// dtype, min / max / mean, the comparison with the CPU), the run's figures
+// (time and clock, what was cast, the CUDA-graph replay), the per-node times
+// (which can also tint the canvas) and the memory timeline.
 #include <QWidget>
 
 #include <functional>
 
 #include "ui/core/loaded_program.h"
+#include "ui/core/node_run_facts.h"
 #include "ui/run/run_outcome.h"
 
 class QAction;
+class QCheckBox;
 class QComboBox;
+class QTabWidget;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -23,6 +28,7 @@ class QTableView;
 
 namespace exportlens::ui {
 
+class MemoryTimelineView;
 class NodeTimesModel;
 class ProgramModel;
 class RunOutputsModel;
@@ -48,6 +54,11 @@ class RunPanel : public QWidget {
   NodeTimesModel* timesModel() const { return times_; }
   QTableView* outputsTable() const { return outputs_table_; }
   QTableView* timesTable() const { return times_table_; }
+  MemoryTimelineView* memoryTimeline() const { return memory_; }
+  QTabWidget* resultTabs() const { return tabs_; }
+  /// The run's figures beyond the total: what was cast, the comparison's
+  /// verdict, the CUDA-graph replay.
+  QString detailsText() const;
   /// The last finished outcome (empty before the first).
   const RunOutcome& lastOutcome() const { return last_; }
 
@@ -59,9 +70,15 @@ class RunPanel : public QWidget {
 
  public slots:
   void runNow();
+  /// Chooses `device` ("cuda") and runs (the toolbar's Run on GPU).
+  void runOn(const QString& device);
+  /// Marks the selected node in the memory timeline.
+  void showSelectedNode(const QString& name);
 
  signals:
   void nodeActivated(const QString& name);
+  /// What the last run says per node, for the inspector (empty: none).
+  void runFactsChanged(const exportlens::ui::NodeRunFactsMap& facts);
 
  private:
   void buildControls();
@@ -74,6 +91,8 @@ class RunPanel : public QWidget {
   void updateDeviceNote();
   void updateInputsMode();
   void chooseInputsFile();
+  void publishRunFacts();
+  void showDetails(const RunOutcome& outcome);
   void remember() const;
 
   bool approveRefusedOps(RunSettings& settings);
@@ -93,6 +112,14 @@ class RunPanel : public QWidget {
   QLineEdit* file_ = nullptr;
   QPushButton* browse_ = nullptr;
   QComboBox* device_ = nullptr;
+  QComboBox* precision_ = nullptr;
+  QCheckBox* compare_ = nullptr;
+  QCheckBox* cuda_graph_ = nullptr;
+  QSpinBox* warmup_ = nullptr;
+  QSpinBox* repeat_ = nullptr;
+  QLabel* details_ = nullptr;
+  QTabWidget* tabs_ = nullptr;
+  MemoryTimelineView* memory_ = nullptr;
   QPushButton* run_ = nullptr;
   QPushButton* cancel_ = nullptr;
   QProgressBar* progress_ = nullptr;

@@ -1,31 +1,17 @@
 #include "ui/run/run_worker.h"
 
 #include <QFile>
-#include <QTemporaryDir>
 
 namespace exportlens::ui {
 namespace {
 
 std::filesystem::path to_path(const QString& path) { return QFile::encodeName(path).toStdString(); }
 
-// One runtime run, its progress mapped into [from, to] percent; it stops
-// before its next node once the job is cancelled.
-runtime::RunReport run_once(const JobContext& context, const LoadedProgram& program, runtime::RunRequest request,
-                            int from, int to, const QString& stage) {
-  request.time_nodes = true;
-  request.progress = [&context, from, to, stage](int done, int total) {
-    if (context.isCancelled()) return false;
-    const double fraction = total > 0 ? double(done) / total : 1.0;
-    context.progress(from + fraction * (to - from), stage);
-    return true;
-  };
-  return runtime::run_program(*program.program, request);
-}
-
+// One runtime call: the run (warm-up and timed repeats), the profiled run
+// (kernels, memory), the CUDA graph and the CPU reference, all in the
+// runtime; it stops before its next node once the job is cancelled.
 void run_job(const JobContext& context, const LoadedProgram& program, RunOutcome& outcome) {
   const RunSettings& settings = outcome.settings;
-  const bool with_reference = !settings.onCpu();
-  QTemporaryDir scratch;  // the inputs used, for the reference run
   runtime::RunRequest request;
   request.device = settings.device.toStdString();
   for (const QString& op : settings.allowedOps) request.allowed_ops.insert(op.toStdString());
@@ -35,21 +21,20 @@ void run_job(const JobContext& context, const LoadedProgram& program, RunOutcome
     request.random_inputs = true;
     request.seed = settings.seed;
   }
-  const QString used_inputs = scratch.filePath(QStringLiteral("inputs.pt"));
-  if (with_reference && scratch.isValid()) request.used_inputs_file = to_path(used_inputs);
+  request.time_nodes = true;
+  request.profile_device = true;
+  request.precision = settings.precision;
+  request.compare_cpu = settings.comparesWithCpu();
+  request.cuda_graph = settings.cudaGraph && !settings.onCpu();
+  request.warmup = settings.warmup;
+  request.repeat = settings.repeat;
   const QString stage = QObject::tr("Running on %1…").arg(device_display_name(settings.device));
-  outcome.report = run_once(context, program, request, 0, with_reference ? 60 : 100, stage);
-  if (!with_reference) return;
-  runtime::RunRequest reference;
-  reference.inputs_file = to_path(used_inputs);
-  reference.allowed_ops = request.allowed_ops;
-  try {
-    outcome.reference =
-        run_once(context, program, reference, 60, 100, QObject::tr("Running on the CPU for reference…"));
-  } catch (const std::exception& e) {
-    if (context.isCancelled()) throw;
-    outcome.referenceError = QString::fromUtf8(e.what());
-  }
+  request.progress = [&context, stage](int done, int total) {
+    if (context.isCancelled()) return false;
+    context.progress(total > 0 ? 100.0 * done / total : 100.0, stage);
+    return true;
+  };
+  outcome.report = runtime::run_program(*program.program, request);
 }
 
 }  // namespace
@@ -60,10 +45,11 @@ RunWorker::RunWorker(QObject* parent) : QObject(parent) {
 
 RunWorker::~RunWorker() = default;  // jobs_ stops the run before its next node and waits
 
-bool RunWorker::deviceAvailable(const QString& device, QString* why) {
-  std::string reason;
-  const bool ok = runtime::device_available(device.toStdString(), &reason);
+bool RunWorker::deviceAvailable(const QString& device, QString* why, QString* fix) {
+  std::string reason, remedy;
+  const bool ok = runtime::device_available(device.toStdString(), &reason, &remedy);
   if (!ok && why) *why = QString::fromStdString(reason);
+  if (!ok && fix) *fix = QString::fromStdString(remedy);
   return ok;
 }
 

@@ -1,8 +1,9 @@
 #pragma once
 // Runs the open program through the runtime on a worker thread: inputs from
-// a file or random from the signature, on the chosen device, per-node times;
-// after a GPU run, the same inputs on the CPU as the reference. Reports
-// progress, can be cancelled (between nodes); one run at a time.
+// a file or random from the signature, on the chosen device and precision,
+// per-node times, kernels and memory, the CUDA-graph replay, and the same
+// inputs on the CPU as the reference. Reports progress, can be cancelled
+// (between nodes); one run at a time.
 #include <QObject>
 
 #include "ui/core/background_jobs.h"
@@ -23,8 +24,9 @@ class RunWorker : public QObject {
   void cancel();
   bool isBusy() const { return jobs_.isBusy(); }
 
-  /// Whether `device` can run here; if not, why (for people).
-  static bool deviceAvailable(const QString& device, QString* why);
+  /// Whether `device` can run here; if not, why (for people) and the
+  /// command or step that would make it run.
+  static bool deviceAvailable(const QString& device, QString* why, QString* fix = nullptr);
 
  signals:
   void started(const exportlens::ui::RunSettings& settings);

@@ -25,6 +25,7 @@
 
 #include "engine/sources/program_source.h"
 
+#include "ui/canvas/canvas_palette.h"
 #include "ui/canvas/colour_legend.h"
 #include "ui/canvas/graph_scene.h"
 #include "ui/canvas/graph_view.h"
@@ -40,6 +41,8 @@
 #include "ui/program_views/modules_panel.h"
 #include "ui/program_views/range_constraints_model.h"
 #include "ui/program_views/signature_table_model.h"
+#include "ui/run/gpu_run_action.h"
+#include "ui/run/heat_legend.h"
 #include "ui/run/run_panel.h"
 #include "ui/run/run_worker.h"
 #include "ui/shell/activity_indicator.h"
@@ -171,6 +174,9 @@ void MainWindow::createRunDock() {
   run_dock_ = make_dock(tr("Run"), QStringLiteral("runDock"), run_panel_, this);
   addDockWidget(Qt::BottomDockWidgetArea, run_dock_);
   connect(run_panel_->heatAction(), &QAction::toggled, scene_, &GraphScene::setHeatShown);
+  connect(run_panel_, &RunPanel::runFactsChanged, inspector_, &InspectorWidget::setRunFacts);
+  const CanvasPalette heat(palette());
+  new HeatLegend(view_, model_, run_panel_, heat.heatFill(palette().base().color(), 0), heat.heatFill(palette().base().color(), 1));
 }
 
 void MainWindow::createModulesDock() {
@@ -313,6 +319,10 @@ void MainWindow::createToolBar() {
   connect(toolbar_device_, &QComboBox::currentIndexChanged, run_panel_->deviceBox(), &QComboBox::setCurrentIndex);
   connect(run_panel_->deviceBox(), &QComboBox::currentIndexChanged, toolbar_device_, &QComboBox::setCurrentIndex);
   bar->addWidget(toolbar_device_);
+  gpu_run_action_ = new GpuRunAction(this);  // one click; disabled with the reason and the fix where no GPU runs
+  gpu_run_action_->follow(model_);
+  connect(gpu_run_action_, &QAction::triggered, this, [this] { run_dock_->show(); run_dock_->raise(); run_panel_->runOn(QStringLiteral("cuda")); });
+  bar->addAction(gpu_run_action_);
   ir_levels_->addToToolBar(bar);
   auto* spacer = new QWidget(bar);
   spacer->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
@@ -371,6 +381,7 @@ void MainWindow::connectSelection() {
   connect(violations_panel_, &ViolationsPanel::nodeActivated, this, select_named);
   connect(shapes_panel_, &DynamicShapesPanel::nodeActivated, this, select_named);
   connect(run_panel_, &RunPanel::nodeActivated, this, select_named);
+  connect(model_, &ProgramModel::selectionChanged, run_panel_, &RunPanel::showSelectedNode);
 }
 
 // ---- loading --------------------------------------------------------------

@@ -26,6 +26,7 @@ class CodeView;
 class DynamicShapesPanel;
 class ExamplesGallery;
 class GuardsModel;
+class GpuRunAction;
 class RunPanel;
 class StructurePanel;
 class RunWorker;
@@ -72,6 +73,7 @@ class MainWindow : public QMainWindow {
   /// false leaves it unloaded. The application asks the user (confirm_library_load).
   void setLibraryApproval(std::function<bool(const QString& path)> approval);
   QAction* runAction() const { return run_action_; }
+  GpuRunAction* gpuRunAction() const { return gpu_run_action_; }
   QComboBox* toolbarDeviceBox() const { return toolbar_device_; }
   /// The IR-level switch, provenance, expansions, histogram and compare tab (ir_levels_ui.h).
   IrLevelsUi* irLevels() const { return ir_levels_; }
@@ -181,6 +183,7 @@ class MainWindow : public QMainWindow {
   QAction* find_action_ = nullptr;
   QAction* example_action_ = nullptr;
   QAction* run_action_ = nullptr;
+  GpuRunAction* gpu_run_action_ = nullptr;
   QAction* undo_action_ = nullptr;
   QAction* redo_action_ = nullptr;
   QComboBox* toolbar_device_ = nullptr;
