@@ -14,7 +14,8 @@ namespace exportlens::app {
 namespace {
 
 const char* kUsage =
-    "usage: exportlens check FILE.pt2 [--spec SPEC | --spec-json SPEC] [--json] [-v]\n\n"
+    "usage: exportlens check FILE.pt2 [--spec SPEC | --spec-json SPEC | --additional-inputs IN.pt ...]\n"
+    "                         [--json] [-v]\n\n"
     "Solves a torch.export dynamic_shapes spec against the program, the way\n"
     "torch.export would trace it with that spec, and prints the outcome: the\n"
     "range constraints and symbolic input shapes, or the violated parts of the\n"
@@ -26,7 +27,8 @@ const char* kUsage =
     "  --spec-json SPEC  the spec in its JSON form (text or @FILE; see --json's spec_json)\n"
     "  --json        machine-readable result (status, range_constraints, input_shapes,\n"
     "                guards, violations, suggested_fixes, ...)\n"
-    "  -v            add the guard log (TORCH_LOGS=+dynamic style)\n\n"
+    "  -v            add the guard log (TORCH_LOGS=+dynamic style)\n"
+    "%ADDITIONAL%"
     "  --limit KEY=VALUE,...  read limits, as for `exportlens print --help`\n\n"
     "Exit status: 0 ok, 1 violation, 2 error (bad spec, unreadable file, usage).\n";
 
@@ -53,7 +55,9 @@ int cmd_check(const ParsedArgs& a) {
   const bool verbose = a.flag("-v") || a.flag("--verbose");
   const auto spec_arg = a.option("--spec");
   const auto json_arg = a.option("--spec-json");
+  const bool additional = a.option("--additional-inputs").has_value();
   if (spec_arg && json_arg) throw UsageError("give either --spec or --spec-json, not both");
+  if (additional && (spec_arg || json_arg)) throw UsageError("--additional-inputs infers the spec: give no --spec");
   const std::string spec_text = spec_arg ? read_spec_argument(*spec_arg) : "";
   const std::string spec_json = json_arg ? read_spec_argument(*json_arg) : "";
   ops::SolveResult result;
@@ -62,9 +66,17 @@ int cmd_check(const ParsedArgs& a) {
     const ops::PreparedProgram prepared(ep);
     ops::SolveOptions options;
     options.log = verbose || json;
-    if (spec_arg) result = ops::solve(prepared, spec_text, options);
-    else if (json_arg) result = ops::solve(prepared, ops::spec_from_json(spec_json), options);
-    else result = ops::solve(prepared, prepared.recorded_spec(), options);
+    if (additional) {
+      const auto files = additional_inputs_option(a);
+      result = ops::solve(prepared, spec_from_additional_inputs(ep, files), options);
+      if (result.status == ops::SolveStatus::Ok) check_additional_inputs(runtime::with_solved_inputs(ep, result), files, result);
+    } else if (spec_arg) {
+      result = ops::solve(prepared, spec_text, options);
+    } else if (json_arg) {
+      result = ops::solve(prepared, ops::spec_from_json(spec_json), options);
+    } else {
+      result = ops::solve(prepared, prepared.recorded_spec(), options);
+    }
   } catch (const UsageError&) {
     throw;
   } catch (const symbolic::SpecError& e) {
@@ -89,8 +101,10 @@ int cmd_check(const ParsedArgs& a) {
 }  // namespace
 
 std::vector<Command> check_commands() {
-  return {{"check", "solve a dynamic_shapes spec: guards, range constraints, violations, fixes", kUsage,
-           {"--spec", "--spec-json", "--limit"}, {"--json", "-v", "--verbose"}, cmd_check}};
+  std::string usage = kUsage;
+  usage.replace(usage.find("%ADDITIONAL%"), 12, additional_inputs_help());
+  return {{"check", "solve a dynamic_shapes spec: guards, range constraints, violations, fixes", usage,
+           {"--spec", "--spec-json", "--limit", "--additional-inputs"}, {"--json", "-v", "--verbose"}, cmd_check}};
 }
 
 }  // namespace exportlens::app

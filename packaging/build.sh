@@ -3,6 +3,8 @@
 #   packaging/build.sh run   [FILE]      set up, build, open the GUI on FILE (.pt2 or model .so), by default on the built-in example
 #   packaging/build.sh test             set up, build, run the whole test suite
 #   packaging/build.sh build            set up and build only
+#   packaging/build.sh package          set up, build, and make the Debian package build/exportlens_*.deb
+#                                       (packaging/test_package.sh installs it into a clean root and runs it)
 #   packaging/build.sh fuzz [SECONDS]   build the libFuzzer targets (clang, ASan+UBSan) into build-fuzz/
 #                                       and run each for SECONDS (default 30) from its seed corpus
 # EXPORTLENS_SANITIZE=1 builds with AddressSanitizer + UndefinedBehaviorSanitizer into
@@ -37,6 +39,9 @@ cmake --build "$build" -j "$jobs"
 
 case "$mode" in
   build) ;;
+  package)
+    (cd "$build" && cpack -G DEB)
+    ;;
   test)
     export QT_QPA_PLATFORM=offscreen
     ctest --test-dir "$build" --output-on-failure -j "$jobs"
@@ -52,7 +57,7 @@ case "$mode" in
     fi
     ;;
   *)
-    echo "usage: packaging/build.sh run [FILE.pt2] | test | build | fuzz [SECONDS]" >&2
+    echo "usage: packaging/build.sh run [FILE.pt2] | test | build | package | fuzz [SECONDS]" >&2
     exit 2
     ;;
 esac

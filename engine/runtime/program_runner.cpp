@@ -144,6 +144,15 @@ c10::IValue as_tuple(const std::vector<c10::IValue>& values) {
 
 }  // namespace
 
+std::vector<InputDescription> describe_inputs_file(const std::filesystem::path& path, std::vector<ValueSummary>* values) {
+  std::vector<InputDescription> out;
+  for (const auto& v : load_inputs(path)) {
+    out.push_back(describe(v));
+    if (values) values->push_back(summarize(v));
+  }
+  return out;
+}
+
 bool device_available(const std::string& device, std::string* why) {
   try {
     const c10::Device d(device);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "engine/ir/exported_program.h"
+#include "engine/runtime/input_check.h"
 
 namespace exportlens::runtime {
 
@@ -56,6 +57,12 @@ struct RunReport {
 /// Checks inputs (signature and range constraints), runs, optionally writes
 /// outputs. Throws std::runtime_error with a clear message on any failure.
 RunReport run_program(const ir::ExportedProgram& ep, const RunRequest& request);
+
+/// A torch.save'd inputs file (what `--inputs` takes), described without
+/// running anything: scanned before unpickling, as run_program does. With
+/// `values`, each value's summary too (its text compares floats, bools, None).
+std::vector<InputDescription> describe_inputs_file(const std::filesystem::path& path,
+                                                   std::vector<ValueSummary>* values = nullptr);
 
 /// Whether `device` ("cuda", ...) can run here; if not, *why says so.
 bool device_available(const std::string& device, std::string* why);

@@ -30,11 +30,17 @@ bool is_python_keyword(const std::string& s) {
   return kw.count(s) != 0;
 }
 
+// srepr, as torch writes expressions; torch 2.5 wrote sympy's str ("s0 + 1").
 Expr parse_expr(const JsonCursor& c) {
+  const std::string text = c.str();
   try {
-    return Expr::parse_srepr(c.str());
+    return Expr::parse_srepr(text);
   } catch (const std::exception& e) {
-    c.fail(std::string("bad symbolic expression: ") + e.what());
+    try {
+      return Expr::parse(text);
+    } catch (const std::exception&) {
+      c.fail(std::string("bad symbolic expression: ") + e.what());
+    }
   }
 }
 
@@ -43,8 +49,10 @@ class GraphReader {
  public:
   // `node_count` is shared with the subgraph readers: the limit is on the whole program.
   GraphReader(std::set<std::string>* seen_exprs, const ir::GraphSignature* signature, const ReadLimits& limits,
-              uint64_t* node_count)
-      : seen_exprs_(seen_exprs), signature_(signature), limits_(limits), node_count_(node_count) {}
+              uint64_t* node_count, ir::OpSignatureMap* signatures = nullptr,
+              const ir::OpSignatureLookup* schemas = nullptr)
+      : seen_exprs_(seen_exprs), signature_(signature), limits_(limits), node_count_(node_count),
+        signatures_(signatures), schemas_(schemas) {}
 
   void read(const JsonCursor& g, ir::GraphModule& gm) {
     gm_ = &gm;
@@ -348,7 +356,8 @@ class GraphReader {
   Argument read_subgraph(const JsonCursor& v) {
     const auto name = v.at("name").str();
     auto sub = std::make_shared<ir::GraphModule>();
-    GraphReader inner(seen_exprs_, nullptr, limits_, node_count_);
+    GraphReader inner(seen_exprs_, nullptr, limits_, node_count_, signatures_, schemas_);
+    inner.hop_meta_to_get_attr_ = hop_meta_to_get_attr_;
     inner.read(v.at("graph"), *sub);
     gm_->submodules.emplace_back(name, sub);
     Node* n = make_node(OpKind::GetAttr, name);
@@ -362,27 +371,98 @@ class GraphReader {
     std::vector<Argument> args;
     std::vector<ir::NamedArgument> kwargs;
     const auto inputs = c.at("inputs");
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      const auto in = inputs.at(i);
-      const std::string name = in.at("name").str();
-      const int kind = in.has("kind") ? static_cast<int>(in.at("kind").integer()) : kPositional;
-      Argument a = read_argument(in.at("arg"));
-      const bool keyword = hop ? (kind != kPositional && !name.empty())
-                               : (kind == kKeyword && !is_python_keyword(name));
-      if (keyword) kwargs.push_back({name, std::move(a)});
-      else args.push_back(std::move(a));
+    if (hop || !bind_by_schema(target, inputs, args, kwargs)) {
+      for (size_t i = 0; i < inputs.size(); ++i) {
+        const auto in = inputs.at(i);
+        const std::string name = in.at("name").str();
+        const int kind = in.has("kind") ? static_cast<int>(in.at("kind").integer()) : kPositional;
+        Argument a = read_argument(in.at("arg"));
+        const bool keyword = hop ? (kind != kPositional && !name.empty())
+                                 : (kind == kKeyword && !is_python_keyword(name));
+        if (keyword) kwargs.push_back({name, std::move(a)});
+        else args.push_back(std::move(a));
+      }
     }
     ir::NodeMetadata meta;
     if (c.has("metadata")) read_metadata(c.at("metadata"), meta);
-    for (auto& a : args) copy_meta_to_get_attr(a, meta, hop);
+    if (hop_meta_to_get_attr_)
+      for (auto& a : args) copy_meta_to_get_attr(a, meta, hop);
 
     const auto outputs = c.at("outputs");
+    if (!hop && signatures_) learn_signature(target, inputs, outputs);
     auto node = new_node(OpKind::CallFunction, node_name(c, target, outputs, hop));
     node->target = ir::Target(target);
     node->args = std::move(args);
     node->kwargs = std::move(kwargs);
     node->meta = meta;
     read_node_outputs(c, outputs, gm_->graph.append(std::move(node)), hop);
+  }
+
+  // A file that does not record how each argument was passed (torch <= 2.6)
+  // is bound as torch's deserializer binds it: in schema order, an argument
+  // with a default value or keyword-only by keyword, the others by position.
+  bool bind_by_schema(const std::string& target, const JsonCursor& inputs, std::vector<Argument>& args,
+                      std::vector<ir::NamedArgument>& kwargs) {
+    if (!schemas_ || !*schemas_ || inputs.size() == 0) return false;
+    for (size_t i = 0; i < inputs.size(); ++i)
+      if (inputs.at(i).has("kind")) return false;
+    const ir::Target t(target);
+    if (!t.is_torch_op()) return false;
+    const auto schema = (*schemas_)(t.schema_name());
+    if (!schema) return false;
+    std::map<std::string, size_t> by_name;
+    for (size_t i = 0; i < inputs.size(); ++i) by_name[inputs.at(i).at("name").str()] = i;
+    for (const auto& s : schema->arguments) {
+      auto it = by_name.find(s.name);
+      if (it == by_name.end()) continue;
+      Argument a = read_argument(inputs.at(it->second).at("arg"));
+      const bool positional = (!s.has_default && !s.kwarg_only) || is_python_keyword(s.name);
+      if (positional) args.push_back(std::move(a));
+      else kwargs.push_back({s.name, std::move(a)});
+      by_name.erase(it);
+    }
+    if (!by_name.empty())
+      inputs.fail("argument '" + by_name.begin()->first + "' is not in the schema of " + t.schema_name());
+    return true;
+  }
+
+  // What this call says about its op: the names of the arguments it passes
+  // (positional ones at their index: torch writes them in schema order) and
+  // the kinds of its outputs. The call naming the most arguments is kept; the
+  // writer asks the dispatcher first anyway.
+  void learn_signature(const std::string& target, const JsonCursor& inputs, const JsonCursor& outputs) {
+    const ir::Target t(target);
+    if (!t.is_torch_op()) return;
+    const std::string key = t.schema_name();
+    if (auto it = signatures_->find(key); it != signatures_->end() && it->second.arguments.size() >= inputs.size())
+      return;
+    ir::OpSignature sig;
+    sig.complete = false;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const auto in = inputs.at(i);
+      ir::OpArgumentSignature a;
+      a.name = in.at("name").str();
+      a.kwarg_only = in.has("kind") && in.at("kind").integer() == kKeyword;
+      const auto arg = in.at("arg");
+      const auto tag = arg.union_tag();
+      if (tag == "as_ints") a.list = ir::ListKind::Int;
+      else if (tag == "as_floats") a.list = ir::ListKind::Float;
+      else if (tag == "as_bools") a.list = ir::ListKind::Bool;
+      else if (tag == "as_strings") a.list = ir::ListKind::String;
+      else if (tag == "as_tensors" || tag == "as_optional_tensors") a.list = ir::ListKind::Tensor;
+      sig.arguments.push_back(std::move(a));
+    }
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      const auto tag = outputs.at(i).union_tag();
+      sig.returns.push_back(tag == "as_tensor"    ? ir::ReturnKind::Tensor
+                            : tag == "as_tensors" ? ir::ReturnKind::TensorList
+                            : tag == "as_none"    ? ir::ReturnKind::OptionalTensor
+                            : tag == "as_sym_int" ? ir::ReturnKind::SymInt
+                            : tag == "as_sym_bool" ? ir::ReturnKind::SymBool
+                            : tag == "as_sym_float" ? ir::ReturnKind::SymFloat
+                                                    : ir::ReturnKind::Other);
+    }
+    (*signatures_)[key] = std::move(sig);
   }
 
   // torch names a node after its single output value (sync_fx_node), else
@@ -396,7 +476,12 @@ class GraphReader {
       if (tag == "as_none") return ir::Target(target).op_name() + "_" + ir::Target(target).overload() + "_unused";
     }
     const std::string name = c.has("name") ? c.at("name").str() : "";
-    return name.empty() ? default_name(target, outputs) : name;
+    if (!name.empty()) return name;
+    // A HOP without a name (files before torch 2.11): torch names it after its one
+    // tensor only when the node says it returns a single tensor, else FX after the HOP.
+    if (hop && !(c.has("is_hop_single_tensor_return") && c.at("is_hop_single_tensor_return").boolean()))
+      return ir::Target(target).op_name();
+    return default_name(target, outputs);
   }
 
   static void copy_meta_to_get_attr(const Argument& a, const ir::NodeMetadata& meta, bool hop) {
@@ -414,15 +499,20 @@ class GraphReader {
         if (v.union_tag() == "as_name") return v.at("as_name").str();
       }
     }
-    return ir::Target(target).op_name();
+    // FX's own name for the call (Graph._target_to_str): "unbind.int" -> unbind_int; a HOP's is its name.
+    const ir::Target t(target);
+    return t.is_torch_op() ? t.op_name() + "_" + t.overload() : t.op_name();
   }
 
   void read_node_outputs(const JsonCursor& c, const JsonCursor& outputs, Node* n, bool hop) {
     const size_t count = outputs.size();
     if (count == 0) return;
-    const bool hop_tuple_of_one = hop && count == 1 && !(c.has("is_hop_single_tensor_return") &&
-                                                        c.at("is_hop_single_tensor_return").boolean()) &&
-                                  outputs.at(0).union_tag() != "as_none";
+    // As torch: one value is a tuple of one unless the node says it is a single tensor. Older
+    // files (torch <= 2.6) wrote a HOP's results as one as_tensors list: its items, as for an op.
+    const std::string first_tag = count == 1 ? outputs.at(0).union_tag() : "";
+    const bool hop_tuple_of_one = hop && count == 1 &&
+                                  !(c.has("is_hop_single_tensor_return") && c.at("is_hop_single_tensor_return").boolean()) &&
+                                  first_tag != "as_none" && first_tag != "as_tensors";
     if (hop_tuple_of_one) {
       ir::ValueTuple vals;
       getitem(n, 0, output_name(outputs.at(0)), vals, outputs.at(0));
@@ -506,6 +596,15 @@ class GraphReader {
   const ir::GraphSignature* signature_;
   const ReadLimits& limits_;
   uint64_t* node_count_;
+  ir::OpSignatureMap* signatures_;
+  const ir::OpSignatureLookup* schemas_;
+
+ public:
+  /// torch >= 2.6 gives a branch's get_attr node the metadata of the HOP call;
+  /// 2.5 (schema 7) did not.
+  bool hop_meta_to_get_attr_ = true;
+
+ private:
   std::unordered_map<std::string, int64_t> next_suffix_;
   ir::GraphModule* gm_ = nullptr;
   ValueTables tables_;
@@ -626,8 +725,12 @@ ir::RangeConstraints read_range_constraints(const JsonCursor& c, const std::set<
     } catch (const std::exception& e) {
       c.fail("bad range-constraint key '" + key + "': " + e.what());
     }
-    ir::ValueRange r{v.has("min_val") ? Expr(v.at("min_val").integer()) : Expr::infinity(true),
-                     v.has("max_val") ? Expr(v.at("max_val").integer()) : Expr::infinity(false)};
+    // torch 2.5 wrote unbounded ends as the JSON tokens (-)Infinity (json_document.h reads them as strings).
+    auto bound = [&](const char* key, bool lower) {
+      if (!v.has(key) || v.at(key).json().is_string()) return Expr::infinity(lower);
+      return Expr(v.at(key).integer());
+    };
+    ir::ValueRange r{bound("min_val", true), bound("max_val", false)};
     rc.entries.emplace_back(k, r);
   }
   return rc;
@@ -665,7 +768,7 @@ ir::TensorMeta read_tensor_meta_json(const nlohmann::ordered_json& j, const std:
 }
 
 ir::ExportedProgram parse_program_json(const std::string& json_text, const std::string& label,
-                                       const ReadLimits& limits) {
+                                       const ReadLimits& limits, const ir::OpSignatureLookup& schemas) {
   const nlohmann::ordered_json doc = parse_json_document(json_text, label, limits);
   try {
     const JsonCursor root(doc, label);
@@ -684,7 +787,9 @@ ir::ExportedProgram parse_program_json(const std::string& json_text, const std::
     ep.signature = read_signature(gm.at("signature"));
     std::set<std::string> seen;
     uint64_t nodes = 0;
-    GraphReader(&seen, &ep.signature, limits, &nodes).read(gm.at("graph"), ep.graph_module);
+    GraphReader reader(&seen, &ep.signature, limits, &nodes, &ep.file_signatures, &schemas);
+    reader.hop_meta_to_get_attr_ = ep.schema_major >= 8;
+    reader.read(gm.at("graph"), ep.graph_module);
     if (root.has("range_constraints")) ep.range_constraints = read_range_constraints(root.at("range_constraints"), seen);
     if (gm.has("module_call_graph")) ep.module_call_graph = read_module_call_graph(gm.at("module_call_graph"));
     if (root.has("verifiers"))

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "engine/layout/layout_graph.h"
+#include "engine/runtime/pt2_torch_options.h"
 #include "engine/serde/pt2_reader.h"
 #include "ui/core/program_presentation.h"
 
@@ -32,7 +33,9 @@ LoadedProgramPtr read_and_present(const JobContext& context, const ProgramReader
 
 ProgramReader pt2_reader() {
   return [](const QString& path) {
-    return serde::read_pt2(std::filesystem::path(QFile::encodeName(path).toStdString()));
+    // The dispatcher's schemas bind the arguments of files that do not record how they were passed (torch <= 2.6).
+    return serde::read_pt2(std::filesystem::path(QFile::encodeName(path).toStdString()), "",
+                           runtime::pt2_read_options());
   };
 }
 

@@ -29,6 +29,7 @@ class BusyOverlay;
 class CodeView;
 class DynamicShapesPanel;
 class ExamplesGallery;
+class ExportActions;
 class GuardsModel;
 class RunPanel;
 class RunWorker;
@@ -77,6 +78,8 @@ class MainWindow : public QMainWindow {
   ExamplesGallery* examplesGallery() const { return gallery_; }
   QAction* openModelAction() const { return open_model_action_; }
   QMenu* examplesMenu() const { return examples_menu_; }
+  /// File › Save As… and File › Export (ui/export/export_actions.h).
+  ExportActions* exportActions() const { return export_actions_; }
   /// The status bar's text, and its dynamic-shapes verdict ("ok", "2 violations").
   QString statusText() const;
   QString shapesStatusText() const;
@@ -195,6 +198,7 @@ class MainWindow : public QMainWindow {
   QAction* redo_action_ = nullptr;
   QComboBox* toolbar_device_ = nullptr;
   IrLevelsUi* ir_levels_ = nullptr;
+  ExportActions* export_actions_ = nullptr;
 
   QLabel* status_label_ = nullptr;
   QLabel* zoom_label_ = nullptr;
