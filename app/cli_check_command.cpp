@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "app/cli_command.h"
+#include "engine/ops/problem_report.h"
 #include "engine/ops/program_solver.h"
 #include "engine/ops/spec_json.h"
 #include "engine/symbolic/dynamic_shapes_spec.h"
@@ -15,7 +16,7 @@ namespace {
 
 const char* kUsage =
     "usage: exportlens check FILE.pt2 [--spec SPEC | --spec-json SPEC | --additional-inputs IN.pt ...]\n"
-    "                         [--json] [-v]\n\n"
+    "                         [--report] [--json] [-v]\n\n"
     "Solves a torch.export dynamic_shapes spec against the program, the way\n"
     "torch.export would trace it with that spec, and prints the outcome: the\n"
     "range constraints and symbolic input shapes, or the violated parts of the\n"
@@ -27,8 +28,12 @@ const char* kUsage =
     "  --spec-json SPEC  the spec in its JSON form (text or @FILE; see --json's spec_json)\n"
     "  --json        machine-readable result (status, range_constraints, input_shapes,\n"
     "                guards, violations, suggested_fixes, ...)\n"
+    "  --report      every problem in one pass, as torch's draft_export reports them:\n"
+    "                each violated spec item, each specialization, each guard on a\n"
+    "                data-dependent value, each op without a shape rule, with its\n"
+    "                origin (node, op, rule, source line); with --json, `problems`\n"
     "  -v            add the guard log (TORCH_LOGS=+dynamic style)\n"
-    "%ADDITIONAL%"
+    "%ADDITIONAL%\n"
     "  --limit KEY=VALUE,...  read limits, as for `exportlens print --help`\n\n"
     "Exit status: 0 ok, 1 violation, 2 error (bad spec, unreadable file, usage).\n";
 
@@ -53,6 +58,7 @@ int exit_code(ops::SolveStatus s) {
 int cmd_check(const ParsedArgs& a) {
   const bool json = a.flag("--json");
   const bool verbose = a.flag("-v") || a.flag("--verbose");
+  const bool report = a.flag("--report");
   const auto spec_arg = a.option("--spec");
   const auto json_arg = a.option("--spec-json");
   const bool additional = a.option("--additional-inputs").has_value();
@@ -66,6 +72,7 @@ int cmd_check(const ParsedArgs& a) {
     const ops::PreparedProgram prepared(ep);
     ops::SolveOptions options;
     options.log = verbose || json;
+    options.collect_all = report;
     if (additional) {
       const auto files = additional_inputs_option(a);
       result = ops::solve(prepared, spec_from_additional_inputs(ep, files), options);
@@ -90,6 +97,8 @@ int cmd_check(const ParsedArgs& a) {
   }
   if (json) {
     std::cout << ops::to_json(result);
+  } else if (report && result.error_kind != "spec" && result.error_kind != "program") {
+    std::cout << ops::format_report(result);
   } else if (result.status == ops::SolveStatus::Error) {
     std::cerr << "exportlens check: error: " << result.message << "\n";
   } else {
@@ -104,7 +113,8 @@ std::vector<Command> check_commands() {
   std::string usage = kUsage;
   usage.replace(usage.find("%ADDITIONAL%"), 12, additional_inputs_help());
   return {{"check", "solve a dynamic_shapes spec: guards, range constraints, violations, fixes", usage,
-           {"--spec", "--spec-json", "--limit", "--additional-inputs"}, {"--json", "-v", "--verbose"}, cmd_check}};
+           {"--spec", "--spec-json", "--limit", "--additional-inputs"}, {"--json", "--report", "-v", "--verbose"},
+           cmd_check}};
 }
 
 }  // namespace exportlens::app

@@ -32,8 +32,9 @@ ir::ExportedProgram load_program_argument(const ParsedArgs& a, const std::string
 /// The read limits with `--limit KEY=VALUE[,KEY=VALUE...]` applied.
 serde::ReadLimits limits_option(const ParsedArgs& a);
 
-/// The help paragraph on --limit shared by the commands that read a FILE.pt2.
-std::string limits_help();
+/// The help paragraphs shared by the commands that read a FILE.pt2: other
+/// program sources, and --limit.
+std::string file_help();
 
 /// The FILE.pt2 argument lowered to the IR `--ir training|functional|core`
 /// asks for (default training) with `--table NAME` (core only).

@@ -11,6 +11,7 @@
 #include "engine/runtime/program_runner.h"
 #include "engine/runtime/pt2_torch_options.h"
 #include "engine/serde/pt2_reader.h"
+#include "engine/sources/program_source.h"
 
 namespace exportlens::app {
 
@@ -31,8 +32,11 @@ serde::ReadLimits limits_option(const ParsedArgs& a) {
   return limits;
 }
 
-std::string limits_help() {
-  return "\n--limit KEY=VALUE[,KEY=VALUE...] raises (or lowers) what a file may make\n"
+std::string file_help() {
+  return "\nFILE.pt2 may also be a C++ model library (LIB.so: its only model is traced\n"
+         "with its own spec) or example:NAME (a built-in example, traced; `exportlens\n"
+         "example --list` lists them).\n"
+         "\n--limit KEY=VALUE[,KEY=VALUE...] raises (or lowers) what a file may make\n"
          "ExportLens read, nest and allocate; the defaults:\n" +
          serde::describe_limits();
 }
@@ -40,10 +44,13 @@ std::string limits_help() {
 ir::ExportedProgram load_program_argument(const ParsedArgs& a, const std::string& command, Weights weights) {
   if (a.positionals.size() != 1)
     throw UsageError(command + " takes exactly one FILE.pt2 (got " + std::to_string(a.positionals.size()) + ")");
-  serde::ReadOptions options = runtime::pt2_read_options();  // the dispatcher's schemas bind old files' arguments
-  options.limits = limits_option(a);
-  options.load_weights = weights == Weights::Load;
-  return serde::read_pt2(a.positionals[0], "", options);
+  // A model library or example:NAME is traced with its own spec; the dispatcher's schemas bind the
+  // arguments of .pt2 files that do not record how they were passed (torch <= 2.6).
+  sources::OpenRequest request;
+  request.read = runtime::pt2_read_options();
+  request.read.limits = limits_option(a);
+  request.read.load_weights = weights == Weights::Load;
+  return sources::open_program(a.positionals[0], request);
 }
 
 namespace {
@@ -102,7 +109,9 @@ std::set<std::string> allowed_ops_option(const ParsedArgs& a) {
 int cmd_run(const ParsedArgs& a) {
   runtime::RunRequest req;
   req.allowed_ops = allowed_ops_option(a);
-  req.max_input_bytes = limits_option(a).max_input_bytes;
+  const serde::ReadLimits limits = limits_option(a);
+  req.max_input_bytes = limits.max_input_bytes;
+  req.max_run_bytes = limits.max_run_bytes;
   const auto ep = load_program_argument(a, "run", Weights::Load);
   if (auto in = a.option("--inputs")) req.inputs_file = *in;
   req.random_inputs = a.flag("--random");
@@ -135,14 +144,14 @@ std::vector<Command> program_commands() {
        "usage: exportlens print FILE.pt2 [--ir training|functional|core] [--table NAME] [--as-release]\n\n"
        "Prints the exported program in torch's print(ep) form; with --ir, lowered to\n"
        "that IR first (as `exportlens decompose`). The text is torch 2.13's; with\n"
-       "--as-release, laid out as the torch release that wrote the file printed it.\n" + limits_help(),
+       "--as-release, laid out as the torch release that wrote the file printed it.\n" + file_help(),
        {"--ir", "--table", "--limit"}, {"--as-release"}, cmd_print},
       {"info", "summary: op histogram, inputs/outputs, parameter count and bytes",
        "usage: exportlens info FILE.pt2 [--ir training|functional|core] [--table NAME]\n\n"
        "Prints a summary: ops by count, inputs and outputs with their kinds and\n"
        "shapes, parameter and buffer sizes, range constraints, and any op this\nprocess cannot run. "
        "With --ir, of the program lowered to that IR; --ir core\nalso lists any op outside the Core ATen set.\n"
-       "Ops that `run` refuses without --allow-op are listed too.\n" + limits_help(),
+       "Ops that `run` refuses without --allow-op are listed too.\n" + file_help(),
        {"--ir", "--table", "--limit"}, {}, cmd_info},
       {"run", "run the program on the CPU (or a GPU) with inputs from a file or random",
        "usage: exportlens run FILE.pt2 (--inputs IN.pt | --random [--seed N]) [--out OUT.pt]\n"
@@ -156,11 +165,11 @@ std::vector<Command> program_commands() {
        "that touches files, processes, the network, process-wide state or raw\n"
        "memory (aten::from_file, aten::save, aten::_print, aten::set_, ...) is\n"
        "refused before any node runs; --allow-op names the ones you trust\n"
-       "(`exportlens info` lists them).\n" + limits_help(),
+       "(`exportlens info` lists them).\n" + file_help(),
        {"--inputs", "--out", "--seed", "--device", "--save-inputs", "--allow-op", "--limit"}, {"--random", "--time"}, cmd_run},
       {"dot", "print the graph as Graphviz DOT",
        "usage: exportlens dot FILE.pt2 [--no-clusters]\n\nPrints Graphviz DOT text; nodes are grouped in module-scope clusters\n"
-       "unless --no-clusters is given.\n" + limits_help(),
+       "unless --no-clusters is given.\n" + file_help(),
        {"--limit"}, {"--no-clusters"}, cmd_dot},
   };
 }

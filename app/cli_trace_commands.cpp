@@ -1,4 +1,4 @@
-// example, trace: trace C++ models into programs (the built-in seed gallery,
+// example, trace: trace C++ models into programs (the built-in examples,
 // or a model library built against the ExportLens SDK).
 #include <fstream>
 #include <iomanip>
@@ -17,10 +17,12 @@ namespace {
 const char* kExampleUsage =
     "usage: exportlens example --list\n"
     "       exportlens example NAME [--spec SPEC] [--json] [-v]\n\n"
-    "Traces a built-in C++ port of a seed example with the ExportLens tracer\n"
+    "Traces a built-in C++ port of an example of the torch.export tutorials or the\n"
+    "book chapter with the ExportLens tracer\n"
     "(the C++ counterpart of torch.export.export) and prints the program as\n"
     "`exportlens print` does, or the failure torch.export reports for it.\n\n"
-    "  --list        every example: name, family, seed, expected outcome, description\n"
+    "  --list        every example: name, family, where it comes from, expected outcome,\n"
+    "                description\n"
     "  --spec SPEC   a dynamic_shapes spec in Python syntax (or @FILE) instead of the\n"
     "                example's own\n"
     "  --json        the report `exportlens check --json` gives (status, guards with\n"
@@ -87,7 +89,7 @@ void print_table(const std::vector<trace::ModelSummary>& models, bool gallery) {
   for (const auto& m : models) width = std::max(width, m.name.size());
   for (const auto& m : models) {
     std::cout << std::left << std::setw(int(width) + 2) << m.name;
-    if (gallery) std::cout << std::setw(16) << m.family << std::setw(5) << m.seed << std::setw(22) << m.expected;
+    if (gallery) std::cout << std::setw(16) << m.family << std::setw(38) << m.document << std::setw(22) << m.expected;
     std::cout << m.description << "\n";
   }
 }
@@ -153,7 +155,7 @@ int cmd_trace(const ParsedArgs& a) {
 
 std::vector<Command> trace_commands() {
   return {
-      {"example", "trace a built-in C++ port of a seed example (--list shows them)", kExampleUsage,
+      {"example", "trace a built-in example of the torch.export tutorials (--list shows them)", kExampleUsage,
        {"--spec", "--out", "--additional-inputs"},
        {"--list", "--json", "-v"}, cmd_example},
       {"trace", "trace a C++ model library built against the ExportLens SDK", kTraceUsage,

@@ -6,6 +6,9 @@
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TORCH_VERSION=2.13.0
+# The real-architecture corpus (tests/oracle/corpus_models.py) builds its
+# language and vision models with HuggingFace transformers (pure Python).
+TRANSFORMERS_VERSION=5.23.0
 
 apt_packages=(
   g++ cmake ninja-build ccache pkg-config zlib1g-dev
@@ -13,6 +16,7 @@ apt_packages=(
   libgraphviz-dev nlohmann-json3-dev
   python3 python3-venv
   xvfb xauth
+  clang libclang-rt-dev  # the fuzz targets (libFuzzer), which CI runs after the tests
 )
 
 missing=()
@@ -35,4 +39,10 @@ if ! "$venv/bin/python" -c "import numpy, torch, sys; sys.exit(torch.__version__
   "$venv/bin/pip" install -q --disable-pip-version-check "torch==$TORCH_VERSION" numpy 2>&1 \
     | grep -v -i "warning" || true
   "$venv/bin/python" -c "import torch; print('setup: torch', torch.__version__)"
+fi
+
+if ! "$venv/bin/python" -c "import transformers, sys; sys.exit(transformers.__version__ != '$TRANSFORMERS_VERSION')" 2>/dev/null; then
+  echo "setup: installing transformers==$TRANSFORMERS_VERSION into $venv (the test corpus' models)"
+  "$venv/bin/pip" install -q --disable-pip-version-check "transformers==$TRANSFORMERS_VERSION" 2>&1 \
+    | grep -v -i "warning" || true
 fi

@@ -39,7 +39,13 @@ std::unique_ptr<Node> GraphBuilder::output(Argument result) {
 }
 
 std::string call_name(const Target& target) {
-  if (target.is_torch_op() || target.is_higher_order()) return target.op_name();
+  if (target.is_torch_op() || target.is_higher_order()) {
+    // FX's _target_to_str: a magic name loses its underscores (__and__ -> and, then and_1).
+    std::string name = target.op_name();
+    if (name.size() > 4 && name.rfind("__", 0) == 0 && name.compare(name.size() - 2, 2, "__") == 0)
+      name = name.substr(2, name.size() - 4);
+    return name;
+  }
   const std::string& q = target.qualified();
   const auto dot = q.rfind('.');
   return dot == std::string::npos ? q : q.substr(dot + 1);

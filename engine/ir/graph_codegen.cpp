@@ -300,7 +300,8 @@ class ForwardWriter {
   /// The verbose annotation FX derives from meta["val"]: `: "f32[s0, 3]"` for
   /// tensors, `: "Sym(s0 + 1)"` for symbolic scalars; nothing for plain
   /// Python values, tuples, sparse compressed tensors or unknown values.
-  static std::string annotation(const Node& n) {
+  std::string annotation(const Node& n) const {
+    if (!options_.type_annotations) return "";
     const ValueInfo& v = n.value;
     if (const auto* t = v.tensor()) {
       if (t->layout == Layout::SparseCsr || t->layout == Layout::SparseCsc) return "";

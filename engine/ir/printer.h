@@ -14,6 +14,9 @@ struct PrintOptions {
   /// The "# File: path:line in fn, code: ..." comments torch prints from each
   /// node's stack trace. Off: no comment lines at all (not torch's text).
   bool include_stack_comments = true;
+  /// The `: "f32[3]"` after each name (verbose codegen); off, the code a
+  /// GraphModule runs (gm.code).
+  bool type_annotations = true;
 };
 
 /// 0-based, inclusive line numbers in a printed text.

@@ -1,6 +1,8 @@
 #include "engine/ir/verifier.h"
 
 #include <set>
+#include <string_view>
+#include <unordered_set>
 #include <stdexcept>
 
 #include "engine/ir/tensor_extent.h"
@@ -84,6 +86,12 @@ void check_payloads(const std::vector<std::pair<std::string, TensorPayload>>& pa
 
 void check_signature(const ExportedProgram& ep, std::vector<VerifierFinding>& out) {
   const auto placeholders = ep.graph().placeholders();
+  // Looked up once per input: a set, so ten thousand weights stay linear.
+  std::unordered_set<std::string_view> state, constants;
+  for (const auto& [key, payload] : ep.state_dict) state.insert(key);
+  for (const auto& [key, payload] : ep.constants) constants.insert(key);
+  const auto has_state = [&](const std::string& key) { return state.count(key) != 0; };
+  const auto has_constant = [&](const std::string& key) { return constants.count(key) != 0; };
   const auto& inputs = ep.signature.inputs;
   size_t tensor_like = 0;
   for (size_t i = 0; i < inputs.size(); ++i) {
@@ -96,12 +104,12 @@ void check_signature(const ExportedProgram& ep, std::vector<VerifierFinding>& ou
     }
     ++tensor_like;
     const bool stateful = spec.kind == InputKind::Parameter || spec.kind == InputKind::Buffer;
-    if (stateful && (!spec.target || (!ep.find_state(*spec.target) && !ep.find_constant(*spec.target)))) {
+    if (stateful && (!spec.target || (!has_state(*spec.target) && !has_constant(*spec.target)))) {
       const bool non_persistent = spec.kind == InputKind::Buffer && spec.persistent == false;
-      if (!non_persistent || !spec.target || !ep.find_constant(*spec.target))
+      if (!non_persistent || !spec.target || !has_constant(*spec.target))
         out.push_back({where, "weight '" + spec.target.value_or("") + "' is missing from the archive"});
     }
-    if (spec.kind == InputKind::ConstantTensor && (!spec.target || !ep.find_constant(*spec.target)))
+    if (spec.kind == InputKind::ConstantTensor && (!spec.target || !has_constant(*spec.target)))
       out.push_back({where, "constant '" + spec.target.value_or("") + "' is missing from the archive"});
   }
   if (tensor_like < placeholders.size())

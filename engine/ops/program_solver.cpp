@@ -6,6 +6,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "engine/ir/higher_order.h"
+#include "engine/ops/problem_report.h"
 #include "engine/ops/rule_helpers.h"
 #include "engine/ops/shape_rule.h"
 #include "engine/ops/spec_json.h"
@@ -66,8 +68,11 @@ int64_t hint_of(const ir::SymInt& s) {
 
 class Propagation {
  public:
-  Propagation(const PreparedProgram& p, ShapeEnv& env, const SpecBinding& binding, std::vector<Diagnostic>& diags)
-      : p_(p), env_(env), binding_(binding), diags_(diags) {}
+  /// `problems`: where data-dependent guards go when the solve collects every
+  /// problem (nullptr: the first one ends the solve).
+  Propagation(const PreparedProgram& p, ShapeEnv& env, const SpecBinding& binding, std::vector<Diagnostic>& diags,
+              std::vector<ProblemInfo>* problems = nullptr)
+      : p_(p), env_(env), binding_(binding), diags_(diags), problems_(problems) {}
 
   /// Seeds the placeholders, then runs every call_function node; `hook(i, before)`
   /// runs around node i (and once with i == -1 at the end).
@@ -88,6 +93,10 @@ class Propagation {
 
   const SymValue& value(const ir::Node* n) const {
     static const SymValue none;
+    if (!is_top_level(n)) {
+      auto it = body_values_.find(n);
+      return it == body_values_.end() ? none : it->second;
+    }
     const int i = n->index();
     return i >= 0 && size_t(i) < values_.size() ? values_[size_t(i)] : none;
   }
@@ -98,12 +107,13 @@ class Propagation {
     if (!symbolic::split_source_name(source, s) || !s.path.empty()) return std::nullopt;
     for (size_t i = 0; i < p_.inputs_.size(); ++i) {
       if (p_.inputs_[i].name != s.argument) continue;
+      // The spec's own symbols: whoever evaluates the guard applies the replacements found since.
       std::vector<symbolic::Expr> sizes;
       for (const auto& d : binding_.dims)
-        if (d.input == int(i)) sizes.push_back(env_.replace(d.expr));
+        if (d.input == int(i)) sizes.push_back(d.expr);
       if (s.property == "size" && s.index >= 0 && size_t(s.index) < sizes.size()) return sizes[size_t(s.index)];
       if (s.property == "stride" && s.index >= 0 && size_t(s.index) < sizes.size())
-        return env_.replace(product(sizes, size_t(s.index) + 1));
+        return product(sizes, size_t(s.index) + 1);
       if (s.property == "storage_offset") return symbolic::Expr(0);
       if (s.property.empty() && !p_.inputs_[i].is_tensor) {
         if (const ir::Node* n = p_.input_nodes_[i]; n && n->value.sym_int())
@@ -134,8 +144,9 @@ class Propagation {
   /// this spec's symbols (no probe where they cannot be translated).
   void probe_layout(const ir::Node& n) {
     const SymValue& v = value(&n);
-    if (!v.is_tensor() || size_t(n.index()) >= p_.layouts_.size()) return;
-    const PreparedProgram::Layout layout = p_.layouts_[size_t(n.index())];
+    if (!v.is_tensor()) return;
+    const PreparedProgram::Layout layout =
+        is_top_level(&n) ? p_.layouts_[size_t(n.index())] : PreparedProgram::layout_of(n);
     if (layout == PreparedProgram::Layout::Unknown) return;
     const ir::TensorMeta& m = *n.value.tensor();
     if (m.rank() != v.tensor.rank()) return;
@@ -242,7 +253,47 @@ class Propagation {
     return env_.create_unbacked(o);
   }
 
+  bool is_top_level(const ir::Node* n) const {
+    const int i = n->index();
+    return i >= 0 && size_t(i) < p_.nodes().size() && p_.nodes()[size_t(i)] == n;
+  }
+
+  /// A context-wrapper HOP (ir/higher_order.h): its body traced on the
+  /// operands' values, every body node's rule and guards in order (torch's
+  /// trace goes through the body the same way); the value is the tuple of
+  /// the body's outputs.
+  SymValue trace_body(const ir::Node& n, const ir::GraphModule& body, size_t body_at, const ValueOf& value_of) {
+    RuleContext ctx(env_, n, value_of, location_of);
+    size_t operand = body_at + 1;
+    std::vector<SymValue> outputs;
+    for (const ir::Node* m : body.graph.nodes()) {
+      switch (m->op) {
+        case ir::OpKind::Placeholder:
+          body_values_[m] = operand < n.args.size() ? ctx.value(operand++) : SymValue::none();
+          break;
+        case ir::OpKind::CallFunction: {
+          const ir::GraphModule* inner = ir::wrapper_body(*m, body);
+          body_values_[m] = inner ? trace_body(*m, *inner, *ir::wrapper_body_argument(m->target), value_of)
+                                  : apply_rule(*m, value_of);
+          probe_layout(*m);
+          break;
+        }
+        case ir::OpKind::Output:
+          if (!m->args.empty()) {
+            if (const ir::ArgumentList* l = m->args[0].list())
+              for (const auto& item : l->items) outputs.push_back(item.node() ? value(item.node()) : SymValue::none());
+          }
+          break;
+        case ir::OpKind::GetAttr: break;
+      }
+    }
+    return SymValue::list(std::move(outputs));
+  }
+
   SymValue apply_rule(const ir::Node& n, const ValueOf& value_of) {
+    if (is_top_level(&n))
+      if (const ir::GraphModule* body = ir::wrapper_body(n, p_.program().graph_module))
+        return trace_body(n, *body, *ir::wrapper_body_argument(n.target), value_of);
     const ShapeRule* rule = find_shape_rule(n.target);
     const std::string op = op_label(n);
     if (!rule) {
@@ -256,6 +307,14 @@ class Propagation {
     } catch (const RuleError& e) {
       note(n, op, std::string(e.what()) + "; its output shapes are specialized to the example sizes");
       return from_file(n.value, true);
+    } catch (const symbolic::DataDependentError& e) {
+      if (!problems_) throw;
+      symbolic::Provenance origin = e.origin();
+      if (origin.node.empty()) origin.node = n.name;
+      if (origin.op.empty()) origin.op = op;
+      if (origin.location.empty()) origin.location = location_of(n);
+      problems_->push_back({"data_dependent_guard", e.expr().str(), e.what(), origin, e.expr().str()});
+      return from_file(n.value, true);
     }
   }
 
@@ -267,6 +326,7 @@ class Propagation {
   ShapeEnv& env_;
   const SpecBinding& binding_;
   std::vector<Diagnostic>& diags_;
+  std::vector<ProblemInfo>* problems_;
   SymValue& slot(const ir::Node* n) {
     const size_t i = size_t(n->index());
     if (i >= values_.size()) values_.resize(i + 1);
@@ -274,6 +334,7 @@ class Propagation {
   }
 
   std::vector<SymValue> values_;  // by node index
+  std::unordered_map<const ir::Node*, SymValue> body_values_;  // nodes of wrapper HOPs' bodies
   std::map<std::string, symbolic::Expr> file_symbols_;  // the file's input symbols -> this spec's sizes
   std::unordered_map<symbolic::Expr, std::optional<symbolic::Expr>> translated_;  // in_spec_symbols' memo
   struct ExprsHash {
@@ -317,18 +378,20 @@ void PreparedProgram::read_inputs() {
   }
 }
 
+PreparedProgram::Layout PreparedProgram::layout_of(const ir::Node& n) {
+  const ir::TensorMeta* m = n.value.tensor();
+  if (n.op != ir::OpKind::CallFunction || !m || m->strides.size() != m->sizes.size()) return Layout::Unknown;
+  std::vector<symbolic::Expr> sizes, strides;
+  for (size_t i = 0; i < m->rank(); ++i) {
+    sizes.push_back(m->sizes[i].expr);
+    strides.push_back(m->strides[i].expr);
+  }
+  return strides == symbolic::contiguous_strides(sizes) ? Layout::Contiguous : Layout::Strided;
+}
+
 void PreparedProgram::read_layouts() {
   layouts_.assign(nodes_.size(), Layout::Unknown);
-  for (const ir::Node* n : nodes_) {
-    const ir::TensorMeta* m = n->value.tensor();
-    if (n->op != ir::OpKind::CallFunction || !m || m->strides.size() != m->sizes.size()) continue;
-    std::vector<symbolic::Expr> sizes, strides;
-    for (size_t i = 0; i < m->rank(); ++i) {
-      sizes.push_back(m->sizes[i].expr);
-      strides.push_back(m->strides[i].expr);
-    }
-    layouts_[size_t(n->index())] = strides == symbolic::contiguous_strides(sizes) ? Layout::Contiguous : Layout::Strided;
-  }
+  for (const ir::Node* n : nodes_) layouts_[size_t(n->index())] = layout_of(*n);
 }
 
 void PreparedProgram::parse_recorded_guards() {
@@ -390,15 +453,27 @@ void PreparedProgram::attribute_recorded_guards() {
   Propagation prop(*this, env, binding, ignored);
   const auto& nodes = nodes_;
   std::vector<bool> explained(recorded_.size(), false);
+  // Each recorded guard in the trace's symbols, once: static_truth applies
+  // the replacements the trace has found so far (translating again after
+  // every node was what made large programs take minutes).
+  std::vector<std::optional<symbolic::Expr>> translated(recorded_.size());
+  for (size_t k = 0; k < recorded_.size(); ++k) translated[k] = prop.translate(recorded_[k].expr);
+  std::vector<size_t> open;  // the unexplained ones, in order
+  for (size_t k = 0; k < recorded_.size(); ++k)
+    if (translated[k]) open.push_back(k);
   size_t guards_seen = 0;
   try {
     prop.run([&](int index, bool after) {
-      if (!after || index < 0 || env.guards().size() == guards_seen) return;
+      if (!after || index < 0 || env.guards().size() == guards_seen || open.empty()) return;
       guards_seen = env.guards().size();
-      for (size_t k = 0; k < recorded_.size(); ++k) {
-        if (explained[k]) continue;
-        const auto e = prop.translate(recorded_[k].expr);
-        if (e && env.static_truth(*e) == std::optional<bool>(true)) {
+      for (size_t j = 0; j < open.size();) {
+        const size_t k = open[j];
+        if (env.static_truth(*translated[k]) != std::optional<bool>(true)) {
+          ++j;
+          continue;
+        }
+        open.erase(open.begin() + std::ptrdiff_t(j));
+        {
           explained[k] = true;
           recorded_[k].anchor_node = index;
           recorded_[k].after_node = true;
@@ -468,6 +543,13 @@ class Solver {
       fail(SolveStatus::Error, "internal", e.what());
     }
     report_env();
+    if (options_.collect_all) {
+      result_.problems = collect_problems(result_);
+      if (result_.status == SolveStatus::Ok && !result_.trace_problems.empty()) {
+        const ProblemInfo& first = result_.trace_problems.front();
+        fail(SolveStatus::Error, "data_dependent", first.message);
+      }
+    }
     result_.solve_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     return std::move(result_);
   }
@@ -481,7 +563,7 @@ class Solver {
 
   void solve() {
     binding_ = symbolic::bind_spec(env_, spec_, p_.inputs());
-    Propagation prop(p_, env_, *binding_, result_.diagnostics);
+    Propagation prop(p_, env_, *binding_, result_.diagnostics, options_.collect_all ? &result_.trace_problems : nullptr);
     const auto& nodes = p_.nodes();
     prop.run([&](int index, bool after) { replay(prop, nodes, index, after); });
     if (options_.node_shapes)

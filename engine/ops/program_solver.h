@@ -76,6 +76,7 @@ class PreparedProgram {
   /// Each node's output strides in the file: contiguous, or strided (a view:
   /// its strides are re-read in each spec's symbols), or none / unknown.
   enum class Layout : char { Unknown, Contiguous, Strided };
+  static Layout layout_of(const ir::Node& n);
   std::vector<Layout> layouts_;  // by node index
   friend class Propagation;
 };
@@ -87,6 +88,10 @@ struct SolveOptions {
   /// rules and the graph's asserts constrain shapes: what a file without
   /// guards_code gives, and how the tests prove the rules emit torch's guards.
   bool replay_recorded_guards = true;
+  /// draft_export-style: go on past a data-dependent guard (that node's
+  /// output keeps its example sizes) and list every problem in
+  /// SolveResult::problems (ops/problem_report.h).
+  bool collect_all = false;
 };
 
 /// Solve `spec` on the program. Never throws for bad specs or violations:

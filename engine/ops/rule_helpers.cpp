@@ -72,6 +72,18 @@ ir::ScalarType promote(ir::ScalarType a, ir::ScalarType b) {
   return ir::element_size(a) >= ir::element_size(b) ? a : b;
 }
 
+ir::ScalarType summed_dtype(ir::ScalarType input) {
+  switch (input) {
+    case ir::ScalarType::Bool:
+    case ir::ScalarType::Byte:
+    case ir::ScalarType::Char:
+    case ir::ScalarType::Short:
+    case ir::ScalarType::Int:
+    case ir::ScalarType::UInt16: return ir::ScalarType::Long;
+    default: return input;
+  }
+}
+
 std::vector<int64_t> reduction_dims(RuleContext& ctx, size_t index, std::string_view name, size_t rank) {
   std::vector<int64_t> dims;
   if (ctx.has(index, name)) {

@@ -25,6 +25,10 @@ Expr product(const std::vector<Expr>& sizes, size_t begin = 0, size_t end = SIZE
 /// torch's result type for a binary op on tensors (ints promote to the wider, floats win).
 ir::ScalarType promote(ir::ScalarType a, ir::ScalarType b);
 
+/// The dtype torch accumulates a sum or product in (sum, prod, cumsum, cumprod
+/// without dtype=): int64 for integral and bool inputs, else the input's.
+ir::ScalarType summed_dtype(ir::ScalarType input);
+
 /// The dims a reduction runs over (empty list or None: all), wrapped.
 std::vector<int64_t> reduction_dims(RuleContext& ctx, size_t index, std::string_view name, size_t rank);
 

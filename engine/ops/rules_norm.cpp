@@ -21,6 +21,11 @@ std::vector<Expr> stat_sizes(const SymTensor& x, size_t normalized_rank) {
   return s;
 }
 
+// Saved statistics (layer and batch norm): float for reduced-precision inputs, else the input's dtype.
+ir::ScalarType stats_dtype(const SymTensor& x) {
+  return x.dtype == ir::ScalarType::Half || x.dtype == ir::ScalarType::BFloat16 ? ir::ScalarType::Float : x.dtype;
+}
+
 SymValue layer_norm(RuleContext& ctx) {
   const SymTensor x = ctx.tensor(0, "input");
   const std::vector<Expr> normalized = ctx.integers(1, "normalized_shape");
@@ -37,7 +42,7 @@ SymValue native_layer_norm(RuleContext& ctx) {
   const std::vector<Expr> normalized = ctx.integers(1, "normalized_shape");
   check_trailing(ctx, x, normalized);
   const std::vector<Expr> stats = stat_sizes(x, normalized.size());
-  return SymValue::list({same_shape(x), shaped(stats, ir::ScalarType::Float), shaped(stats, ir::ScalarType::Float)});
+  return SymValue::list({same_shape(x), shaped(stats, stats_dtype(x)), shaped(stats, stats_dtype(x))});
 }
 
 SymValue rms_norm(RuleContext& ctx) {
@@ -61,9 +66,7 @@ SymValue batch_norm(RuleContext& ctx) {  // (input, weight, bias, running_mean, 
   return same_shape(x);
 }
 
-SymValue channel_stats(const SymTensor& x) {
-  return shaped({x.rank() >= 2 ? x.sizes[1] : Expr(0)}, ir::ScalarType::Float);
-}
+SymValue channel_stats(const SymTensor& x) { return shaped({x.rank() >= 2 ? x.sizes[1] : Expr(0)}, stats_dtype(x)); }
 
 SymValue native_batch_norm(RuleContext& ctx) {  // -> (out, save_mean, save_invstd)
   const SymTensor x = ctx.tensor(0, "input");

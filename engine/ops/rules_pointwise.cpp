@@ -11,16 +11,35 @@ using ST = ir::ScalarType;
 
 SymValue unary(RuleContext& ctx) { return same_shape(ctx.tensor(0, "self")); }
 
+// softmax.int / log_softmax.int (self, dim, dtype=None): the dtype argument,
+// when given, is the result's.
+SymValue unary_to_dtype(RuleContext& ctx) {
+  SymTensor t = ctx.tensor(0, "self");
+  if (auto d = ctx.dtype(2, "dtype")) t.dtype = *d;
+  return SymValue::of(std::move(t));
+}
+
+// cumsum / cumprod (self, dim, *, dtype=None): the dtype argument, else int64 for
+// integral and bool inputs (torch accumulates them in int64), else the input's.
+SymValue cumulative(RuleContext& ctx) {
+  SymTensor t = ctx.tensor(0, "self");
+  t.dtype = ctx.dtype(2, "dtype").value_or(summed_dtype(t.dtype));
+  return SymValue::of(std::move(t));
+}
+
 SymValue unary_bool(RuleContext& ctx) {
   SymTensor t = ctx.tensor(0, "self");
   t.dtype = ST::Bool;
   return SymValue::of(std::move(t));
 }
 
+// The result's dtype: a dtype argument, or another tensor's (type_as, to.other).
 SymValue to_dtype(RuleContext& ctx) {
   SymTensor t = ctx.tensor(0, "self");
-  for (size_t i = 1; i < ctx.node.args.size(); ++i)
+  for (size_t i = 1; i < ctx.node.args.size(); ++i) {
     if (auto d = ctx.dtype(i)) t.dtype = *d;
+    else if (auto other = ctx.optional_tensor(i)) t.dtype = other->dtype;
+  }
   if (auto d = ctx.dtype(99, "dtype")) t.dtype = *d;
   return SymValue::of(std::move(t));
 }
@@ -53,6 +72,18 @@ SymValue binary_float(RuleContext& ctx) {
 SymValue comparison(RuleContext& ctx) {
   SymTensor t = broadcast_operands(ctx, 2, {"self", "other"});
   t.dtype = ST::Bool;
+  return SymValue::of(std::move(t));
+}
+
+/// diff(self, n, dim, prepend, append): the dim grows by prepend's and append's sizes there, then shrinks by n.
+SymValue diff(RuleContext& ctx) {
+  SymTensor t = ctx.tensor(0, "self");
+  const int64_t n = ctx.static_integer_or(1, "n", 1);
+  const int64_t dim = ctx.wrap_dim(ctx.static_integer_or(2, "dim", -1), t.sizes.size());
+  for (auto [index, name] : {std::pair<size_t, const char*>{3, "prepend"}, {4, "append"}})
+    if (auto extra = ctx.optional_tensor(index, name); extra && size_t(dim) < extra->sizes.size())
+      t.sizes[size_t(dim)] = t.sizes[size_t(dim)] + extra->sizes[size_t(dim)];
+  t.sizes[size_t(dim)] = ctx.simplify(t.sizes[size_t(dim)] - Expr(n));
   return SymValue::of(std::move(t));
 }
 
@@ -91,12 +122,13 @@ void add_pointwise_rules(RuleTable& t) {
                     "hardsigmoid", "hardsigmoid_", "mish", "softplus", "softshrink", "hardshrink", "threshold", "relu6",
                     "clone", "alias", "detach", "detach_", "contiguous", "lift_fresh_copy", "lift_fresh", "dropout",
                     "dropout_", "feature_dropout", "alpha_dropout", "bitwise_not", "clamp", "clamp_", "clamp_min",
-                    "clamp_max", "nan_to_num", "softmax", "_softmax", "log_softmax", "_log_softmax", "cumsum",
-                    "cumprod", "cummax", "flip", "roll", "tril", "triu", "fill", "fill_", "zero_", "zeros_like",
+                    "clamp_max", "nan_to_num", "_softmax", "_log_softmax", "cummax", "flip", "roll", "tril", "triu", "fill", "fill_", "zero_", "zeros_like",
                     "ones_like", "empty_like", "full_like", "rand_like", "randn_like", "randint_like", "_safe_softmax",
                     "square", "logit", "digamma", "lgamma", "sinc", "deg2rad", "rad2deg", "positive", "_conj", "conj",
                     "resolve_conj", "resolve_neg", "bernoulli", "bernoulli_", "uniform_", "normal_", "exponential_",
                     "random_", "copy", "_assert_tensor_metadata_like"}, unary);
+  set_aten_rule(t, {"softmax", "log_softmax"}, unary_to_dtype);
+  set_aten_rule(t, {"cumsum", "cumprod"}, cumulative);
   set_aten_rule(t, {"isnan", "isinf", "isfinite", "isneginf", "isposinf", "logical_not", "signbit"}, unary_bool);
   set_aten_rule(t, {"_to_copy", "to", "type_as", "_autocast_to_reduced_precision",
                     "_autocast_to_full_precision"}, to_dtype);
@@ -114,6 +146,9 @@ void add_pointwise_rules(RuleTable& t) {
   set_aten_rule(t, {"add_", "sub_", "mul_", "div_", "pow_", "copy_", "masked_fill", "masked_fill_", "clamp_min_",
                     "clamp_max_", "lerp_", "addcmul_", "addcdiv_"}, inplace);
   set_aten_rule(t, {"native_dropout"}, native_dropout);
+  set_aten_rule(t, {"diff"}, diff);
+  t["aten.min.other"] = binary;  // min / max of two tensors (their other overloads reduce)
+  t["aten.max.other"] = binary;
 }
 
 }  // namespace exportlens::ops

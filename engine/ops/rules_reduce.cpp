@@ -5,7 +5,14 @@ namespace exportlens::ops {
 
 namespace {
 
-enum class Out { Same, Bool, Long, ValuesAndIndices, Pair };
+// Same: the input's dtype (or the op's dtype= argument); Summed: the same, except
+// that integral and bool inputs give int64 (sum, prod: torch accumulates them in int64).
+enum class Out { Same, Summed, Bool, Long, ValuesAndIndices, Pair };
+
+ir::ScalarType result_dtype(const RuleContext& ctx, const SymTensor& self, Out out) {
+  if (auto d = ctx.dtype(99, "dtype")) return *d;  // keyword-only in every reduction's schema
+  return out == Out::Summed ? summed_dtype(self.dtype) : self.dtype;
+}
 
 ShapeRule reduction(size_t dim_index, size_t keepdim_index, Out out) {
   return [=](RuleContext& ctx) -> SymValue {
@@ -17,7 +24,8 @@ ShapeRule reduction(size_t dim_index, size_t keepdim_index, Out out) {
         keepdim_index == SIZE_MAX ? false : ctx.boolean_or(keepdim_index, "keepdim", false);
     const std::vector<Expr> sizes = reduced_sizes(self.sizes, dims, keepdim);
     switch (out) {
-      case Out::Same: return shaped(sizes, self.dtype);
+      case Out::Same:
+      case Out::Summed: return shaped(sizes, result_dtype(ctx, self, out));
       case Out::Bool: return shaped(sizes, ir::ScalarType::Bool);
       case Out::Long: return shaped(sizes, ir::ScalarType::Long);
       case Out::ValuesAndIndices: return SymValue::list({shaped(sizes, self.dtype), shaped(sizes, ir::ScalarType::Long)});
@@ -39,11 +47,11 @@ SymValue max_min(RuleContext& ctx) {
 }  // namespace
 
 void add_reduction_rules(RuleTable& t) {
-  set_aten_rule(t, {"sum", "mean", "nansum", "nanmean", "amax", "amin", "logsumexp", "prod",
-                    "sum_to_size"}, reduction(1, 2, Out::Same));
-  t["aten.sum.default"] = reduction(SIZE_MAX, SIZE_MAX, Out::Same);
+  set_aten_rule(t, {"mean", "nanmean", "amax", "amin", "logsumexp", "sum_to_size"}, reduction(1, 2, Out::Same));
+  set_aten_rule(t, {"sum", "nansum", "prod"}, reduction(1, 2, Out::Summed));
+  t["aten.sum.default"] = reduction(SIZE_MAX, SIZE_MAX, Out::Summed);
   t["aten.mean.default"] = reduction(SIZE_MAX, SIZE_MAX, Out::Same);
-  t["aten.prod.default"] = reduction(SIZE_MAX, SIZE_MAX, Out::Same);
+  t["aten.prod.default"] = reduction(SIZE_MAX, SIZE_MAX, Out::Summed);
   t["aten.argmax"] = reduction(1, 2, Out::Long);
   t["aten.argmin"] = reduction(1, 2, Out::Long);
   t["aten.count_nonzero"] = reduction(1, SIZE_MAX, Out::Long);

@@ -97,6 +97,15 @@ std::string to_json(const SolveResult& r) {
   Json diags = Json::array();
   for (const auto& d : r.diagnostics) diags.push_back({{"node", d.node}, {"op", d.op}, {"message", d.message}});
   j["diagnostics"] = diags;
+  if (!r.problems.empty()) {
+    Json problems = Json::array();
+    for (const auto& p : r.problems) {
+      Json o = {{"kind", p.kind}, {"subject", p.subject}, {"message", p.message}, {"guard", p.guard}};
+      o["origin"] = p.origin ? provenance(*p.origin) : Json(nullptr);
+      problems.push_back(o);
+    }
+    j["problems"] = problems;
+  }
   j["solve_ms"] = r.solve_ms;
   return j.dump(2) + "\n";
 }

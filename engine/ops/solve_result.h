@@ -68,6 +68,15 @@ struct Diagnostic {
   std::string message;
 };
 
+/// One entry of the draft_export-style report (ops/problem_report.h).
+struct ProblemInfo {
+  std::string kind;     // "constraint_violation", "specialization", "data_dependent_guard", ...
+  std::string subject;  // the spec item ("height = L['x'].size()[2]"), the op, or the expression
+  std::string message;  // torch's words where torch has them
+  std::optional<symbolic::Provenance> origin;
+  std::string guard;    // the guard at fault (sympy text), if any
+};
+
 struct SolveResult {
   SolveStatus status = SolveStatus::Ok;
   std::string error_kind;  // "spec", "constraint", "range_conflict", "data_dependent", "check", "internal"
@@ -86,6 +95,10 @@ struct SolveResult {
   std::vector<NodeShapeInfo> node_shapes;
   std::vector<Diagnostic> diagnostics;
   std::vector<std::string> log;  // TORCH_LOGS=+dynamic style
+  /// With SolveOptions::collect_all: every problem of the solve (problem_report.h);
+  /// trace_problems are those the trace met itself (data-dependent guards).
+  std::vector<ProblemInfo> problems;
+  std::vector<ProblemInfo> trace_problems;
   double solve_ms = 0;
 };
 

@@ -66,6 +66,7 @@ ir::Argument matmul_tensors(GraphBuilder& b, ir::Node* t1_in, ir::Node* t2_in) {
     const Dims sizes1 = b.sizes(t1);
     Dims output_shape(sizes1.begin(), sizes1.end() - 1);
     const ir::SymInt folded = product(output_shape);
+    b.sym_product(output_shape);  // the fold multiplies the batch out first
     const bool t2_is_matrix = b.rank(t2) == 2;
     if (t2_is_matrix) output_shape.push_back(b.sizes(t2)[1]);
     ir::Node* t1_folded = reshape(b, t1, {folded, sizes1.back()});
@@ -99,6 +100,7 @@ ir::Argument matmul_tensors(GraphBuilder& b, ir::Node* t1_in, ir::Node* t2_in) {
     output_shape.insert(output_shape.begin(), b.hints().eq(a, ir::SymInt(int64_t{1})) ? c : a);
   }
   const ir::SymInt batch = product(output_shape);
+  b.sym_product(output_shape);  // _matmul_impl multiplies the batch out before it expands (torch's node order)
   Dims expand1 = output_shape;
   expand1.push_back(n);
   expand1.push_back(m1);
@@ -124,6 +126,7 @@ ir::Argument matmul(GraphBuilder& b, const OpCall& c) {
 
 ir::Node* flatten_nd_linear(GraphBuilder& b, ir::Node* input, ir::Node* weight, ir::Node* bias) {
   const Dims sizes = b.sizes(input);
+  b.sym_product(sizes, 0, sizes.size() - 1);
   ir::Node* flat = reshape(b, input, {product(sizes, 0, sizes.size() - 1), sizes.back()});
   ir::Node* wt = b.call1("aten.t.default", {weight});
   ir::Node* result = b.call1("aten.addmm.default", {bias, flat, wt});

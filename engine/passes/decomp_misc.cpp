@@ -1,6 +1,8 @@
 // Reductions, factories and scalars: torch's Python decompositions of
-// sum, rsub, square, clamp_min/max, zeros/ones(_like), arange, masked_fill
-// and the composite kernels of item, type_as, pad (constant) and var.
+// sum, rsub, square, clamp_min/max, zeros/ones(_like), new_ones/zeros/full,
+// arange, masked_fill, and the composite kernels of item, type_as, pad
+// (constant), var and diff; ops that are others under another name
+// (min.other is minimum, __and__ is bitwise_and, lift_fresh_copy is clone).
 #include "engine/passes/decomp_helpers.h"
 
 namespace exportlens::passes {
@@ -136,6 +138,64 @@ ir::Argument var_dim(GraphBuilder& b, const OpCall& c) {
   return b.call("aten.var.correction", {c.tensor(0, "self"), c.value_or(1, "dim", ir::None{})}, std::move(kwargs));
 }
 
+/// a.new_ones(size) / new_zeros / new_full(size, value) (torch._refs): full(size, value) with a's
+/// dtype, layout and device unless given; ones and zeros fill True / False for bool.
+DecompositionFn new_filled(std::optional<int64_t> value) {
+  return [value](GraphBuilder& b, const OpCall& c) -> ir::Argument {
+    ir::Node* self = c.tensor(0, "self");
+    const ir::TensorMeta& m = b.meta(self);
+    const auto* dtype = find_kw(c, "dtype");
+    const auto* layout = find_kw(c, "layout");
+    const auto* device = find_kw(c, "device");
+    const auto* pin = find_kw(c, "pin_memory");
+    const ir::Argument d = dtype && !dtype->value.is_none() ? dtype->value : ir::Argument(m.dtype);
+    const bool is_bool = std::get_if<ir::ScalarType>(&d.v) && std::get<ir::ScalarType>(d.v) == ir::ScalarType::Bool;
+    const ir::Argument fill = value ? (is_bool ? ir::Argument(*value != 0) : ir::Argument(*value))
+                                    : c.value_or(2, "fill_value", int64_t{0});
+    return b.call("aten.full.default", {c.value_or(1, "size", ir::ArgumentList{}), fill},
+                  {kw("dtype", d),
+                   kw("layout", layout && !layout->value.is_none() ? layout->value : ir::Argument(ir::Layout::Strided)),
+                   kw("device", device && !device->value.is_none() ? device->value : ir::Argument(m.device)),
+                   kw("pin_memory", pin && !pin->value.is_none() ? pin->value : ir::Argument(false))});
+  };
+}
+
+/// An op that is another op under another name (a.__and__(b) is bitwise_and, min(a, b) is
+/// minimum, lift_fresh_copy is clone): the same arguments, the other op.
+DecompositionFn same_as(const char* op) {
+  return [op](GraphBuilder& b, const OpCall& c) -> ir::Argument { return b.call(op, c.args, c.kwargs); };
+}
+
+/// at::native::diff(self, n, dim, prepend, append): cat([prepend, self, append], dim), then n
+/// times narrow(1, len) - narrow(0, len) (logical_xor for bool), the right operand made first
+/// as the C++ composite evaluates it.
+ir::Argument diff(GraphBuilder& b, const OpCall& c) {
+  ir::Node* x = c.tensor(0, "self");
+  const int64_t n = c.integer_or(1, "n", 1);
+  const int64_t dim_arg = c.integer_or(2, "dim", -1);
+  const int64_t dim = wrap_dim(dim_arg, b.rank(x));
+  ir::Node* prepend = c.optional_tensor(3, "prepend");
+  ir::Node* append = c.optional_tensor(4, "append");
+  if (prepend || append) {
+    ir::ArgumentList parts;
+    if (prepend) parts.items.push_back(prepend);
+    parts.items.push_back(x);
+    if (append) parts.items.push_back(append);
+    x = b.call1("aten.cat.default", {parts, dim_arg});
+  }
+  ir::SymInt len = sym_add(b.sizes(x)[dim], ir::SymInt(int64_t{-1}));
+  const bool is_bool = b.dtype(x) == ir::ScalarType::Bool;
+  for (int64_t i = 0; i < n; ++i) {
+    // torch's trace: the 1 + len of narrow(1, len) first, then the two slices
+    const ir::Argument high_end = b.sym_add_args(ir::SymInt(int64_t{1}), len);
+    ir::Node* low = b.call1("aten.slice.Tensor", {x, dim_arg, int64_t{0}, b.sym(len)});
+    ir::Node* high = b.call1("aten.slice.Tensor", {x, dim_arg, int64_t{1}, high_end});
+    x = b.call1(is_bool ? "aten.logical_xor.default" : "aten.sub.Tensor", {high, low});
+    len = sym_add(len, ir::SymInt(int64_t{-1}));
+  }
+  return x;
+}
+
 }  // namespace
 
 void add_misc_decompositions(DecompositionTable& t) {
@@ -157,6 +217,16 @@ void add_misc_decompositions(DecompositionTable& t) {
   t.set(rule("aten.pad.default", f, "at::native::pad (constant)", pad));
   t.set(rule("aten.masked_fill.Scalar", f, "torch._refs.masked_fill", masked_fill_scalar));
   t.set(rule("aten.var.dim", f, "at::native::var", var_dim));
+  t.set(rule("aten.new_ones.default", f, "torch._refs.new_ones", new_filled(1)));
+  t.set(rule("aten.new_zeros.default", f, "torch._refs.new_zeros", new_filled(0)));
+  t.set(rule("aten.new_full.default", f, "torch._refs.new_full", new_filled(std::nullopt)));
+  t.set(rule("aten.min.other", f, "at::native::min (other)", same_as("aten.minimum.default")));
+  t.set(rule("aten.max.other", f, "at::native::max (other)", same_as("aten.maximum.default")));
+  t.set(rule("aten.__and__.Tensor", f, "at::native::__and__", same_as("aten.bitwise_and.Tensor")));
+  t.set(rule("aten.__or__.Tensor", f, "at::native::__or__", same_as("aten.bitwise_or.Tensor")));
+  t.set(rule("aten.__xor__.Tensor", f, "at::native::__xor__", same_as("aten.bitwise_xor.Tensor")));
+  t.set(rule("aten.lift_fresh_copy.default", f, "torch._decomp lift_fresh_copy", same_as("aten.clone.default")));
+  t.set(rule("aten.diff.default", f, "at::native::diff", diff));
 }
 
 }  // namespace exportlens::passes

@@ -84,7 +84,7 @@ ir::Argument group_norm(GraphBuilder& b, const OpCall& c) {
   const ir::Argument w = contiguous(c.value_or(2, "weight", ir::None{}));
   const ir::Argument bias = contiguous(c.value_or(3, "bias", ir::None{}));
   return b.call_n("aten.native_group_norm.default",
-                  {x, w, bias, b.sym(sizes[0]), b.sym(sizes[1]), b.sym(product(sizes, 2)),
+                  {x, w, bias, b.sym(sizes[0]), b.sym(sizes[1]), b.sym_product(sizes, 2),
                    c.integer(1, "num_groups"), c.number_or(4, "eps", 1e-5)})[0];
 }
 

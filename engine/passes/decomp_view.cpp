@@ -28,6 +28,34 @@ ir::Argument reshape_to(GraphBuilder& b, ir::Node* self, const Dims& shape) {
   return b.call("aten._unsafe_view.default", {copy, b.sym_list(shape)});
 }
 
+/// numel / known when `known` divides `numel` as a product (the factors of
+/// known among numel's, the coefficients dividing): the -1 of a view on
+/// symbolic sizes ([s0, -1, s1, 8] of an [s0, 4, s1, 8] tensor is 4).
+std::optional<symbolic::Expr> exact_quotient(const symbolic::Expr& numel, const symbolic::Expr& known) {
+  using K = symbolic::Expr::Kind;
+  auto split = [](const symbolic::Expr& e, int64_t& coefficient, std::vector<symbolic::Expr>& factors) {
+    coefficient = 1;
+    const std::vector<symbolic::Expr> parts = e.kind() == K::Mul ? e.args() : std::vector<symbolic::Expr>{e};
+    for (const auto& f : parts) {
+      if (auto v = f.as_integer()) coefficient *= *v;
+      else factors.push_back(f);
+    }
+  };
+  int64_t nc = 1, kc = 1;
+  std::vector<symbolic::Expr> nf, kf;
+  split(numel, nc, nf);
+  split(known, kc, kf);
+  if (kc == 0 || nc % kc != 0) return std::nullopt;
+  for (const auto& f : kf) {
+    auto it = std::find(nf.begin(), nf.end(), f);
+    if (it == nf.end()) return std::nullopt;
+    nf.erase(it);
+  }
+  symbolic::Expr q(nc / kc);
+  for (const auto& f : nf) q = q * f;
+  return q;
+}
+
 /// The sizes `proposed` asks for (with -1 inferred) for a tensor of `numel` elements.
 Dims infer_size(GraphBuilder& b, const OpCall& c, const ir::Argument& proposed, const Dims& in_sizes) {
   const ir::ArgumentList* l = proposed.list();
@@ -53,15 +81,44 @@ Dims infer_size(GraphBuilder& b, const OpCall& c, const ir::Argument& proposed, 
   if (infer_at >= 0) {
     const ir::SymInt numel = product(in_sizes);
     const auto kv = known.expr.as_integer();
-    if (!kv || *kv == 0) c.fail("cannot infer the -1 size of a symbolic shape");
-    out[infer_at] = b.hints().sym(symbolic::Expr::floordiv(numel.expr, known.expr));
+    if (kv && *kv == 0) c.fail("cannot infer the -1 size of a shape with a 0 in it");
+    if (kv) {
+      out[infer_at] = b.hints().sym(symbolic::Expr::floordiv(numel.expr, known.expr));
+    } else if (auto q = exact_quotient(numel.expr, known.expr)) {
+      out[infer_at] = b.hints().sym(*q);
+    } else {
+      c.fail("cannot infer the -1 size of a symbolic shape");
+    }
   }
   return out;
 }
 
+/// definitely_contiguous: the strides are the contiguous strides of the sizes
+/// as expressions (no example value decides it), sizes of 1 aside.
+bool definitely_contiguous(const ir::TensorMeta& m) {
+  const Dims expected = contiguous_strides(m.sizes);
+  if (expected.size() != m.strides.size()) return false;
+  for (size_t i = 0; i < expected.size(); ++i)
+    if (m.sizes[i].expr != symbolic::Expr(1) && m.strides[i].expr != expected[i].expr) return false;
+  return true;
+}
+
+/// at::native::reshape_symint: a contiguous tensor is viewed with the shape
+/// as given (-1 and all), else with the inferred sizes, else copied.
 ir::Argument reshape(GraphBuilder& b, const OpCall& c) {
   ir::Node* self = c.tensor(0, "self");
-  return reshape_to(b, self, infer_size(b, c, c.value_or(1, "shape", ir::None{}), b.sizes(self)));
+  const ir::Argument proposed = c.value_or(1, "shape", ir::None{});
+  const Dims shape = infer_size(b, c, proposed, b.sizes(self));
+  if (definitely_contiguous(b.meta(self))) return b.call("aten.view.default", {self, proposed});
+  return reshape_to(b, self, shape);
+}
+
+/// reshape_as(self, other) = self.reshape(other.sizes()) (at::native::reshape_as).
+ir::Argument reshape_as(GraphBuilder& b, const OpCall& c) {
+  ir::Node* self = c.tensor(0, "self");
+  const Dims shape = b.sizes(c.tensor(1, "other"));
+  if (definitely_contiguous(b.meta(self))) return b.call("aten.view.default", {self, b.sym_list(shape)});
+  return reshape_to(b, self, shape);
 }
 
 ir::Argument flatten(GraphBuilder& b, const OpCall& c) {
@@ -74,6 +131,7 @@ ir::Argument flatten(GraphBuilder& b, const OpCall& c) {
   if (start == end) return self;
   Dims shape(sizes.begin(), sizes.begin() + start);
   shape.push_back(product(sizes, start, end + 1));
+  b.sym_product(sizes, size_t(start), size_t(end + 1));
   shape.insert(shape.end(), sizes.begin() + end + 1, sizes.end());
   return reshape_to(b, self, shape);
 }
@@ -124,7 +182,8 @@ ir::Argument chunk(GraphBuilder& b, const OpCall& c) {
   if (!static_size) c.fail("chunk of a symbolic size");
   const int64_t split_size = (*static_size + chunks - 1) / chunks;
   std::vector<ir::Argument> args{self, split_size};
-  if (dim != 0) args.push_back(dim);
+  // at::native::chunk passes the dim on as given (-1 stays -1)
+  if (const int64_t given = c.integer_or(2, "dim", 0); given != 0) args.push_back(given);
   return b.call("aten.split.Tensor", std::move(args));
 }
 
@@ -152,6 +211,29 @@ ir::Argument to_dtype(GraphBuilder& b, const OpCall& c) {
   std::vector<ir::NamedArgument> kwargs;
   if (dtype) kwargs.push_back(kw("dtype", *dtype));
   return b.call("aten._to_copy.default", {self}, std::move(kwargs));
+}
+
+/// Tensor.to(dtype=, layout=, device=) / to(device, dtype): self when nothing changes,
+/// else _to_copy with what is asked (at::native::to).
+DecompositionFn to_options(size_t device_at, size_t dtype_at, size_t copy_at) {
+  return [=](GraphBuilder& b, const OpCall& c) -> ir::Argument {
+    ir::Node* self = c.tensor(0, "self");
+    const ir::TensorMeta& m = b.meta(self);
+    const auto dtype = c.dtype(dtype_at, "dtype");
+    const ir::Argument* device = c.get(device_at, "device");
+    const ir::Argument* layout = c.get(SIZE_MAX, "layout");
+    const bool copy = c.boolean_or(copy_at, "copy", false);
+    const ir::Device* d = device ? std::get_if<ir::Device>(&device->v) : nullptr;
+    const bool same_device = !d || d->type == m.device.type;
+    const bool same_layout = !layout || layout->is_none() || std::get_if<ir::Layout>(&layout->v) == nullptr ||
+                             std::get<ir::Layout>(layout->v) == ir::Layout::Strided;
+    if (!copy && (!dtype || *dtype == m.dtype) && same_device && same_layout) return self;
+    std::vector<ir::NamedArgument> kwargs;
+    if (dtype) kwargs.push_back(kw("dtype", *dtype));
+    if (layout && !layout->is_none()) kwargs.push_back(kw("layout", *layout));
+    if (d) kwargs.push_back(kw("device", *device));
+    return b.call("aten._to_copy.default", {self}, std::move(kwargs));
+  };
 }
 
 // ---- core views ----------------------------------------------------------------
@@ -241,6 +323,7 @@ void add_functional_view_decompositions(DecompositionTable& t) {
   const char* f = "view";
   t.set(rule("aten.reshape.default", f, "at::native::reshape_symint", reshape));
   t.set(rule("aten.flatten.using_ints", f, "at::native::flatten", flatten));
+  t.set(rule("aten.reshape_as.default", f, "at::native::reshape_as", reshape_as));
   t.set(rule("aten.contiguous.default", f, "at::native::contiguous", contiguous));
   t.set(rule("aten.view_as.default", f, "at::native::view_as", view_as));
   t.set(rule("aten.expand_as.default", f, "at::native::expand_as", expand_as));
@@ -250,6 +333,10 @@ void add_functional_view_decompositions(DecompositionTable& t) {
   t.set(rule("aten.swapaxes.default", f, "at::native::swapaxes", swapaxes));
   t.set(rule("aten.movedim.int", f, "at::native::movedim", movedim));
   t.set(rule("aten.to.dtype", f, "at::native::to (dtype)", to_dtype));
+  // to.dtype_layout(self, *, dtype, layout, device, pin_memory, non_blocking, copy, memory_format)
+  t.set(rule("aten.to.dtype_layout", f, "at::native::to (dtype_layout)", to_options(SIZE_MAX, SIZE_MAX, SIZE_MAX)));
+  // to.device(self, device, dtype, non_blocking, copy, memory_format)
+  t.set(rule("aten.to.device", f, "at::native::to (device)", to_options(1, 2, 4)));
 }
 
 void add_view_decompositions(DecompositionTable& t) {

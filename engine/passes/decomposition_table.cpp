@@ -76,8 +76,8 @@ ir::Argument double_conv2d(GraphBuilder& b, const OpCall& c) {
 DecompositionTable double_conv2d_table() {
   DecompositionTable t = default_decompositions();
   t.set_name("double_conv2d");
-  t.set_description("the seed's custom table: default decompositions, conv2d as 2 * convolution");
-  t.set({"aten.conv2d.default", "custom", "seed 002: my_awesome_custom_conv2d_function", double_conv2d});
+  t.set_description("the PyTorch 2.5 torch.export tutorial's custom table: default decompositions, conv2d as 2 * convolution");
+  t.set({"aten.conv2d.default", "custom", "torch.export tutorial (PyTorch 2.5): my_awesome_custom_conv2d_function", double_conv2d});
   return t;
 }
 

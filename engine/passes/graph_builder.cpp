@@ -77,9 +77,18 @@ GraphBuilder::GraphBuilder(ir::Graph& graph, const DecompositionTable& table, co
 
 void GraphBuilder::set_origin(const ir::Node* source) { origin_ = source; }
 
+ir::NodeMetadata GraphBuilder::meta_for_new_node() const {
+  ir::NodeMetadata m = inherited_meta(origin_, pass_);
+  if (trace_override_) {
+    m.stack_trace = trace_override_->stack_trace;
+    m.custom = trace_override_->custom;
+  }
+  return m;
+}
+
 std::unique_ptr<ir::Node> GraphBuilder::new_node(ir::OpKind op, std::string_view name_candidate) {
   auto n = nodes_.node(op, name_candidate);
-  n->meta = inherited_meta(origin_, pass_);
+  n->meta = meta_for_new_node();
   return n;
 }
 
@@ -162,12 +171,32 @@ ir::Argument GraphBuilder::emit(const ir::Target& target, std::vector<ir::Argume
     }
   }
   n->name = nodes_.name(name_candidate(target));
-  n->meta = inherited_meta(origin_, pass_);
+  n->meta = meta_for_new_node();
   name_assert_operand(*n);
   ir::Node* placed = place(std::move(n));
+  if (computes_sizes_in_meta(target)) compute_output_sizes(*placed);
   if (placed->value.tuple()) return add_getitems(placed);
   if (placed->value.sym_int()) remember_sym(placed);
   return placed;
+}
+
+bool GraphBuilder::computes_sizes_in_meta(const ir::Target& target) {
+  if (!target.is_torch_op()) return false;
+  const std::string name = target.op_name();
+  for (const char* prefix : {"conv", "max_pool", "avg_pool"})
+    if (name.rfind(prefix, 0) == 0) return true;
+  return false;
+}
+
+void GraphBuilder::compute_output_sizes(const ir::Node& n) {
+  // torch's meta for convolution and pooling computes the output sizes with
+  // SymInt arithmetic while the op is traced: the size nodes follow the op
+  // (with its stack trace), and later uses take them (unused ones are dead).
+  const ir::TensorMeta* t = n.value.tensor();
+  if (!t && n.value.tuple() && !n.value.tuple()->empty()) t = (*n.value.tuple())[0].tensor();
+  if (!t) return;
+  for (const auto& s : t->sizes)
+    if (!s.expr.as_integer() && !s.expr.is_symbol()) sym(s);
 }
 
 ir::Argument GraphBuilder::add_getitems(ir::Node* parent) {
@@ -268,6 +297,14 @@ ir::Argument GraphBuilder::sym_list(const Dims& dims) {
   return l;
 }
 
+ir::Argument GraphBuilder::sym_add_args(const ir::SymInt& a, const ir::SymInt& b) {
+  const ir::SymInt sum = sym_add(a, b);
+  if (auto v = sum.expr.as_integer()) return *v;
+  if (a.expr.as_integer() == std::optional<int64_t>(0)) return sym(b);
+  if (auto it = sym_nodes_.find(sum.expr); it != sym_nodes_.end()) return it->second;
+  return sym_binary("add", sym(a), sym(b), hints_.sym(sum.expr));
+}
+
 ir::Node* GraphBuilder::sym_binary(const char* op, ir::Argument a, ir::Argument b, const ir::SymInt& value) {
   auto n = new_node(ir::OpKind::CallFunction, op);
   n->target = ir::Target(std::string("_operator.") + op);
@@ -300,6 +337,27 @@ ir::Node* GraphBuilder::sym_size_node(const symbolic::Expr& symbol) {
     }
   }
   throw DecompositionError("no input size holds the symbol " + symbol.str());
+}
+
+ir::Argument GraphBuilder::sym_product(const Dims& dims, size_t begin, size_t end) {
+  // c10::multiply_integers: acc = acc * d from 1, in the dims' order, a node
+  // for each step that is symbolic (1 * d is d itself).
+  ir::SymInt acc(int64_t{1});
+  ir::Argument arg = int64_t{1};
+  for (size_t i = begin; i < dims.size() && i < end; ++i) {
+    const ir::SymInt next = sym_mul(acc, dims[i]);
+    if (auto v = next.expr.as_integer()) {
+      arg = *v;
+    } else if (auto it = sym_nodes_.find(next.expr); it != sym_nodes_.end()) {
+      arg = it->second;
+    } else if (acc.expr.as_integer() == std::optional<int64_t>(1)) {
+      arg = sym(dims[i]);
+    } else {
+      arg = sym_binary("mul", arg, sym(dims[i]), hints_.sym(next.expr));
+    }
+    acc = next;
+  }
+  return arg;
 }
 
 ir::Node* GraphBuilder::materialize(const ir::SymInt& s) {

@@ -12,6 +12,7 @@
 //    lowered, and records it as its origin (provenance);
 //  * values (sizes, dtype, strides) come from the shape rules (meta_inference.h);
 //  * a symbolic size used as an argument becomes sym_size.int / operator nodes.
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -66,6 +67,15 @@ class GraphBuilder {
   ir::Argument sym(const ir::SymInt& s);
   /// A list of sizes as an argument ([2, mul_5]).
   ir::Argument sym_list(const Dims& dims);
+  /// The product of dims[begin, end) as a composite computes it
+  /// (c10::multiply_integers: left to right, one operator.mul node per
+  /// symbolic step), so the nodes have torch's operand order (s72 * s70 for
+  /// an [s72, s70, ...] tensor, where the expression is sorted s70*s72).
+  ir::Argument sym_product(const Dims& dims, size_t begin = 0, size_t end = SIZE_MAX);
+  /// a + b the way a C++ composite computes it on SymInts: an operator.add
+  /// node with the operands in that order ("1 + sym_size_int_1"); a literal
+  /// when both are known, `b` itself when `a` is 0.
+  ir::Argument sym_add_args(const ir::SymInt& a, const ir::SymInt& b);
 
   /// A rule tells that a value of the graph (`target`, e.g. a running-mean
   /// input of batch_norm) now holds `new_value` (functionalization).
@@ -78,6 +88,10 @@ class GraphBuilder {
 
   /// Metadata and provenance for the nodes created next.
   void set_origin(const ir::Node* source);
+  /// The stack trace and custom annotation the nodes created next carry
+  /// instead of their origin's (nullptr: the origin's). An inlined subgraph's
+  /// nodes get the frame of the subgraph's generated code, as in torch.
+  void set_trace_override(const ir::NodeMetadata* meta) { trace_override_ = meta; }
   const ir::Node* origin() const { return origin_; }
   ir::Node* add_placeholder(const ir::Node& source);
   ir::Node* add_get_attr(const ir::Node& source);
@@ -100,6 +114,8 @@ class GraphBuilder {
   ir::Node* place(std::unique_ptr<ir::Node> node);
   ir::Argument add_getitems(ir::Node* parent);
   ir::Node* materialize(const ir::SymInt& s);
+  static bool computes_sizes_in_meta(const ir::Target& target);
+  void compute_output_sizes(const ir::Node& n);
   ir::Node* sym_size_node(const symbolic::Expr& symbol);
   ir::Node* sym_binary(const char* op, ir::Argument a, ir::Argument b, const ir::SymInt& value);
 
@@ -110,6 +126,8 @@ class GraphBuilder {
   ir::GraphBuilder nodes_;  // makes and names the nodes (the tracer's core too)
   MetaInference inference_;
   const ir::Node* origin_ = nullptr;
+  const ir::NodeMetadata* trace_override_ = nullptr;
+  ir::NodeMetadata meta_for_new_node() const;
   std::unordered_map<symbolic::Expr, ir::Node*> sym_nodes_;
   // Nodes wait here until commit(): most lowerings leave dead nodes behind.
   std::vector<std::unique_ptr<ir::Node>> placeholders_, body_;

@@ -3,7 +3,11 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <optional>
+#include <set>
 
+#include "engine/ir/graph_codegen.h"
+#include "engine/ir/higher_order.h"
 #include "engine/passes/functionalize.h"
 #include "engine/passes/graph_builder.h"
 
@@ -48,6 +52,14 @@ bool inputs_relaid(const ir::Node* n, const std::vector<ir::Argument>& mapped) {
   return false;
 }
 
+/// Ops whose value torch's retrace lays out anew whatever the program
+/// recorded: the export traced scaled_dot_product_attention for training
+/// (the math kernel's contiguous output when its mask needs a gradient),
+/// the retrace for inference (the flash path's layout, tensor_layout.h).
+bool laid_out_by_retrace(const ir::Target& t) {
+  return t.is_torch_op() && t.op_name() == "scaled_dot_product_attention";
+}
+
 /// The retrace passes arguments the schema lists positionally as positional
 /// (torch's normalization); the ops exported graphs pass by keyword.
 void normalize_positional(const ir::Target& t, std::vector<ir::Argument>& args, std::vector<ir::NamedArgument>& kwargs) {
@@ -78,6 +90,59 @@ void operands_as_tuples(const ir::Target& t, std::vector<ir::Argument>& args) {
   if (auto* l = std::get_if<ir::ArgumentList>(&args[3].v)) l->is_tuple = true;
 }
 
+/// What torch's retrace records for the nodes of an inlined wrapper body: the
+/// frame of the body's generated code (gm.code, "<eval_with_key>.N", line and
+/// statement; N is torch's per-process module counter, 0 here) and the
+/// annotation of the dynamo-disabled call that runs it.
+std::map<const ir::Node*, ir::NodeMetadata> inlined_traces(const ir::GraphModule& body) {
+  ir::PrintOptions code;
+  code.include_stack_comments = false;
+  code.type_annotations = false;
+  const ir::PrintedText text = ir::generate_forward(body.graph, code);
+  std::vector<std::string> lines;
+  for (size_t at = 0; at <= text.text.size();) {
+    const size_t eol = text.text.find('\n', at);
+    lines.push_back(text.text.substr(at, eol == std::string::npos ? std::string::npos : eol - at));
+    if (eol == std::string::npos) break;
+    at = eol + 1;
+  }
+  std::map<const ir::Node*, ir::NodeMetadata> out;
+  for (const auto& [node, span] : text.node_lines) {
+    if (node->op != ir::OpKind::CallFunction || span.first < 0 || size_t(span.first) >= lines.size()) continue;
+    std::string statement = lines[size_t(span.first)];
+    statement.erase(0, statement.find_first_not_of(' '));
+    ir::NodeMetadata m;
+    // gm.code starts with three blank lines: the def is line 4, its first statement line 5.
+    m.stack_trace = "File \"<eval_with_key>.0\", line " + std::to_string(span.first + 4) + ", in forward\n    " +
+                    statement + "\n";
+    m.custom["custom"] =
+        R"({"_torchdynamo_disable": true, "_torchdynamo_disable_recursive": true, "_torchdynamo_disable_method": "wrapper"})";
+    out.emplace(node, std::move(m));
+  }
+  return out;
+}
+
+/// Attribute names of the subgraphs that lowering inlines into `gm`.
+std::set<std::string> inlined_subgraphs(const ir::GraphModule& gm) {
+  std::set<std::string> out;
+  for (const ir::Node* n : gm.graph.nodes())
+    if (n->op == ir::OpKind::CallFunction)
+      if (auto body = ir::wrapper_body_argument(n->target); body && *body < n->args.size())
+        if (const ir::Node* g = n->args[*body].node(); g && g->op == ir::OpKind::GetAttr) out.insert(g->attr);
+  return out;
+}
+
+/// dropout_(input, p, train) with train false (or p 0): the composite returns
+/// input itself (only the out-of-place dropout clones).
+bool is_inference_dropout_(const std::string& key, const std::vector<ir::Argument>& args) {
+  if (key != "aten.dropout_.default" && key != "aten.feature_dropout_.default" && key != "aten.alpha_dropout_.default")
+    return false;
+  if (args.size() < 3 || !args[0].node()) return false;
+  const auto* train = std::get_if<bool>(&args[2].v);
+  const auto* p = std::get_if<double>(&args[1].v);
+  return (train && !*train) || (p && *p == 0.0);
+}
+
 bool is_view_op(const ir::Target& t) {
   if (!t.is_torch_op()) return false;
   static const char* views[] = {"view", "_unsafe_view", "reshape", "select", "slice", "permute", "transpose",
@@ -99,15 +164,20 @@ class Lowering {
   std::shared_ptr<ir::GraphModule> lower(const ir::GraphModule& gm, const ir::GraphSignature* signature,
                                          ir::GraphSignature* new_signature) {
     auto out = std::make_shared<ir::GraphModule>();
-    for (const auto& [name, sub] : gm.submodules) out->submodules.emplace_back(name, lower(*sub, nullptr, nullptr));
+    const std::set<std::string> inlined = inlined_subgraphs(gm);
+    for (const auto& [name, sub] : gm.submodules)
+      if (!inlined.count(name)) out->submodules.emplace_back(name, lower(*sub, nullptr, nullptr));
     GraphBuilder b(out->graph, table_, hints_, table_.name());
     Functionalizer f(b);
     b.set_mutation_handler([&](ir::Node* target, ir::Node* value) { f.assign_new(target, value); });
+    current_ = &gm;
     const ir::Node* output = nullptr;
     for (const ir::Node* n : gm.graph.nodes()) {
       switch (n->op) {
         case ir::OpKind::Placeholder: f.bind(n, b.add_placeholder(*n)); break;
-        case ir::OpKind::GetAttr: f.bind(n, b.add_get_attr(*n)); break;
+        case ir::OpKind::GetAttr:
+          if (!inlined.count(n->attr)) f.bind(n, b.add_get_attr(*n));
+          break;
         case ir::OpKind::Output: output = n; break;
         case ir::OpKind::CallFunction: lower_call(b, f, n); break;
       }
@@ -127,6 +197,10 @@ class Lowering {
       lower_getitem(b, f, n);
       return;
     }
+    if (auto body = ir::wrapper_body_argument(n->target)) {
+      lower_inline(b, f, n, *body);
+      return;
+    }
     std::vector<ir::Argument> args;
     for (const auto& a : n->args) args.push_back(f.map(a));
     std::vector<ir::NamedArgument> kwargs;
@@ -134,6 +208,11 @@ class Lowering {
     const std::string key = op_key(n->target);
 
     if (n->target.is_torch_op()) {
+      if (is_inference_dropout_(key, args)) {  // at::native::dropout_: a no-op when not training
+        f.bind(n, args[0]);
+        f.note_alias(n, n->args[0].node());
+        return;
+      }
       if (auto functional = functional_variant(key)) {
         lower_inplace(b, f, n, *functional, std::move(args), std::move(kwargs));
         return;
@@ -146,12 +225,55 @@ class Lowering {
         return;
       }
     }
-    const bool relaid = inputs_relaid(n, args);
+    const bool relaid = inputs_relaid(n, args) || laid_out_by_retrace(n->target);
     operands_as_tuples(n->target, args);
     normalize_positional(n->target, args, kwargs);
     ir::Argument result = b.emit(n->target, std::move(args), std::move(kwargs), &n->value, relaid);
     f.bind(n, result);
     if (is_view_op(n->target)) f.note_view(n);
+  }
+
+  /// A wrapper HOP's body, lowered in place: its placeholders stand for the
+  /// operands, its calls join this graph (named in this graph's namespace,
+  /// as torch's retrace inlines them), and the HOP's value is the tuple of
+  /// the body's outputs. The grad-mode / autocast context is dropped, as torch
+  /// drops it (the lowered program is an inference graph).
+  void lower_inline(GraphBuilder& b, Functionalizer& f, const ir::Node* n, size_t body_at) {
+    const ir::GraphModule* body = current_ ? ir::wrapper_body(*n, *current_) : nullptr;
+    if (!body) throw DecompositionError("'" + n->name + "' (" + n->target.qualified() + ") names no subgraph");
+    const ir::GraphModule* outer = current_;
+    current_ = body;
+    const auto traces = inlined_traces(*body);
+    size_t operand = body_at + 1;
+    const ir::Node* output = nullptr;
+    for (const ir::Node* m : body->graph.nodes()) {
+      switch (m->op) {
+        case ir::OpKind::Placeholder:
+          if (operand >= n->args.size())
+            throw DecompositionError("'" + n->name + "': its body takes more operands than it is given");
+          f.bind(m, f.map(n->args[operand++]));
+          break;
+        case ir::OpKind::GetAttr: f.bind(m, b.add_get_attr(*m)); break;
+        case ir::OpKind::Output: output = m; break;
+        case ir::OpKind::CallFunction: {
+          auto trace = traces.find(m);
+          b.set_trace_override(trace == traces.end() ? nullptr : &trace->second);
+          lower_call(b, f, m);
+          b.set_trace_override(nullptr);
+          break;
+        }
+      }
+    }
+    current_ = outer;
+    b.set_origin(n);
+    if (!output || output->args.empty()) throw DecompositionError("'" + n->name + "': its body has no output");
+    ir::ArgumentList values{{}, true};
+    if (const ir::ArgumentList* l = output->args[0].list()) {
+      for (const auto& item : l->items) values.items.push_back(f.map(item));
+    } else {
+      values.items.push_back(f.map(output->args[0]));
+    }
+    f.bind(n, values);
   }
 
   /// op_(self, ...): the functional op, whose result is self's new value.
@@ -260,6 +382,7 @@ class Lowering {
   const DecompositionTable& table_;
   const Hints& hints_;
   LoweringReport& report_;
+  const ir::GraphModule* current_ = nullptr;  // the graph module whose nodes are being lowered
 };
 
 }  // namespace

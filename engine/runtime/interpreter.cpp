@@ -1,6 +1,8 @@
 #include "engine/runtime/interpreter.h"
 
+#include <ATen/autocast_mode.h>
 #include <ATen/core/List.h>
+#include <c10/core/GradMode.h>
 #include <ATen/ops/scalar_tensor.h>
 #include <ATen/ops/stack.h>
 #include <c10/core/InferenceMode.h>
@@ -11,8 +13,10 @@
 #include <map>
 #include <optional>
 
+#include "engine/runtime/declared_values.h"
 #include "engine/runtime/op_safety.h"
 #include "engine/runtime/program_runner.h"
+#include "engine/runtime/run_memory.h"
 #include "engine/runtime/torch_types.h"
 
 namespace exportlens::runtime {
@@ -142,6 +146,12 @@ struct GraphRunner {
     std::string reason;
   };
   std::vector<UnsafeCall> unsafe;  // ops that do more than compute (op_safety.h)
+  DeclaredValues* declared = nullptr;  // this run's check of values against the program's metadata
+
+  void check_with(DeclaredValues* d) {
+    declared = d;
+    for (auto& [name, sub] : subgraphs) sub->check_with(d);
+  }
 
   GraphRunner(const ir::GraphModule& g, c10::Device dev) : gm(g), device(dev) {
     for (const Node* n : gm.graph.nodes()) {
@@ -330,6 +340,43 @@ struct GraphRunner {
     return c10::ivalue::Tuple::create(b.run(operand_list(n->args.at(3), env)));
   }
 
+  /// The operands a wrapper HOP passes on to its subgraph: arguments from `first` on.
+  std::vector<IValue> operands_from(const Node* n, size_t first, const Env& env) const {
+    std::vector<IValue> out;
+    for (size_t i = first; i < n->args.size(); ++i) out.push_back(convert_plain(n->args[i], env));
+    return out;
+  }
+
+  // wrap_with_set_grad_enabled(enable_grad, body, *args): body under torch.set_grad_enabled.
+  IValue call_set_grad_enabled(const Node* n, const Env& env) const {
+    const bool enabled = convert_plain(n->args.at(0), env).toBool();
+    auto& body = branch(n->args.at(1), n);
+    c10::AutoGradMode mode(enabled);
+    return c10::ivalue::Tuple::create(body.run(operands_from(n, 2, env)));
+  }
+
+  // wrap_with_autocast(device_type, dtype, enabled, cache_enabled, body, *args):
+  // body under torch.autocast, the process's autocast state restored after.
+  IValue call_autocast(const Node* n, const Env& env) const {
+    const std::string device = convert_plain(n->args.at(0), env).toStringRef();
+    const IValue dtype = convert_plain(n->args.at(1), env);
+    const bool enabled = convert_plain(n->args.at(2), env).toBool();
+    auto& body = branch(n->args.at(4), n);
+    const c10::DeviceType type = c10::Device(device).type();
+    struct Restore {
+      c10::DeviceType type;
+      bool enabled;
+      at::ScalarType dtype;
+      ~Restore() {
+        at::autocast::set_autocast_enabled(type, enabled);
+        at::autocast::set_autocast_dtype(type, dtype);
+      }
+    } restore{type, at::autocast::is_autocast_enabled(type), at::autocast::get_autocast_dtype(type)};
+    at::autocast::set_autocast_enabled(type, enabled);
+    if (!dtype.isNone()) at::autocast::set_autocast_dtype(type, dtype.toScalarType());
+    return c10::ivalue::Tuple::create(body.run(operands_from(n, 5, env)));
+  }
+
   // map_impl(body, xs, args): apply body to each slice xs[i] along dim 0 and stack.
   IValue call_map(const Node* n, const Env& env) const {
     auto& body = branch(n->args.at(0), n);
@@ -377,6 +424,8 @@ struct GraphRunner {
     if (t.is_higher_order()) {
       if (t.op_name() == "cond") return call_cond(n, env);
       if (t.op_name() == "map_impl") return call_map(n, env);
+      if (t.op_name() == "wrap_with_set_grad_enabled") return call_set_grad_enabled(n, env);
+      if (t.op_name() == "wrap_with_autocast") return call_autocast(n, env);
       throw RunError(node_context(n) + ": higher-order op '" + t.op_name() + "' is not supported by the runtime");
     }
     if (t.is_torch_op()) return call_op(n, env);
@@ -414,13 +463,16 @@ struct GraphRunner {
           if (next_input >= placeholders.size())
             throw RunError("graph expects more inputs than were given (at placeholder '" + n->name + "')");
           env.values[n->index()] = placeholders[next_input++];
+          if (declared) declared->after(*n, env.values[n->index()]);
           continue;
         case OpKind::GetAttr:
           continue;  // subgraphs are resolved by the op that uses them
         case OpKind::Output:
           return outputs(n, env);
         case OpKind::CallFunction:
+          if (declared) declared->before(*n);
           env.values[n->index()] = call_function(n, env);
+          if (declared) declared->after(*n, env.values[n->index()]);
           break;
       }
       if (after_node) {
@@ -488,7 +540,18 @@ std::vector<IValue> Interpreter::run_graph(const std::vector<IValue>& user_input
   if (timing_) {
     hook = [&](const Node* n, double ms) { timings_.push_back({n->name, ms}); };
   }
-  auto outs = impl_->runner->run(placeholders, hook, progress_);
+  // What the run allocates is bounded (run_memory.h), and every value is checked against its declaration.
+  DeclaredValues declared(memory_limit_);
+  struct Checked {
+    GraphRunner& runner;
+    ~Checked() { runner.check_with(nullptr); }
+  } checked{*impl_->runner};
+  impl_->runner->check_with(&declared);
+  std::vector<IValue> outs;
+  {
+    RunMemoryScope charged(std::make_shared<RunMemoryBudget>(memory_limit_));
+    outs = impl_->runner->run(placeholders, hook, progress_);
+  }
   // Buffer mutations become the buffers' new values, as ep.module() does.
   for (size_t i = 0; i < ep_.signature.outputs.size() && i < outs.size(); ++i) {
     const auto& spec = ep_.signature.outputs[i];

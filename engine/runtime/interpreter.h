@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "engine/ir/exported_program.h"
+#include "engine/serde/read_limits.h"
 
 namespace exportlens::runtime {
 
@@ -50,6 +51,9 @@ class Interpreter {
   /// Ops the user allows although they do more than compute (op_safety.h);
   /// without them such a program is refused before any node runs.
   void set_allowed_ops(std::set<std::string> ops) { allowed_ops_ = std::move(ops); }
+  /// Bytes a run may allocate on the CPU, and the most any node may declare
+  /// (run_memory.h, declared_values.h); over it the run fails naming the node.
+  void set_memory_limit(uint64_t bytes) { memory_limit_ = bytes; }
 
   const c10::Device& device() const { return device_; }
 
@@ -62,6 +66,7 @@ class Interpreter {
   std::vector<NodeTiming> timings_;
   std::function<bool(int, int)> progress_;
   std::set<std::string> allowed_ops_;
+  uint64_t memory_limit_ = serde::ReadLimits().max_run_bytes;
 };
 
 /// A summary of the ops a program uses that this process cannot run.

@@ -205,6 +205,7 @@ RunReport run_program(const ir::ExportedProgram& ep, const RunRequest& request) 
 
   Interpreter interp(ep, c10::Device(request.device));
   interp.set_allowed_ops(request.allowed_ops);
+  interp.set_memory_limit(request.max_run_bytes);
   interp.set_timing(request.time_nodes);
   if (request.progress) interp.set_progress(request.progress);
   const auto start = std::chrono::steady_clock::now();

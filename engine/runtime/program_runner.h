@@ -13,6 +13,7 @@
 
 #include "engine/ir/exported_program.h"
 #include "engine/runtime/input_check.h"
+#include "engine/serde/read_limits.h"
 
 namespace exportlens::runtime {
 
@@ -30,6 +31,8 @@ struct RunRequest {
   std::set<std::string> allowed_ops;
   /// Bytes the random inputs may take, checked before any is allocated.
   uint64_t max_input_bytes = uint64_t(4) << 30;
+  /// Bytes the run may hold on the CPU, and the most a node may declare (--limit run-bytes).
+  uint64_t max_run_bytes = serde::ReadLimits().max_run_bytes;
 };
 
 /// What one value looks like, for reports (no LibTorch types).

@@ -1,12 +1,16 @@
 #pragma once
-// Path-tracking access into nlohmann::ordered_json so every schema error says where
-// it is: "models/model.json: graph_module.graph.nodes[3].inputs[1].arg:
-// expected an object".
-#include <nlohmann/json.hpp>
-
+// Checked access into a JsonDocument, so every schema error says where it is:
+// "models/model.json: graph_module.graph.nodes[3].inputs[1].arg: expected an
+// object". A cursor is a document, a value's index and the label of the root:
+// copying one costs nothing, and the path is built only when an error is raised.
+#include <cmath>
+#include <cstdint>
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+
+#include "engine/serde/json_document.h"
 
 namespace exportlens::serde {
 
@@ -17,64 +21,167 @@ class SchemaError : public std::runtime_error {
 
 class JsonCursor {
  public:
-  JsonCursor(const nlohmann::ordered_json& j, std::string path) : j_(&j), path_(std::move(path)) {}
+  using Index = JsonDocument::Index;
 
-  const nlohmann::ordered_json& json() const { return *j_; }
-  const std::string& path() const { return path_; }
+  /// The root of `doc`; `label` names it in errors and must outlive every cursor made from this one.
+  JsonCursor(const JsonDocument& doc, const std::string& label) : doc_(&doc), label_(&label), i_(0) {}
 
-  bool has(const char* key) const { return j_->is_object() && j_->contains(key) && !(*j_)[key].is_null(); }
+  JsonType type() const { return doc_->type(i_); }
+  bool is_object() const { return type() == JsonType::Object; }
+  bool is_array() const { return type() == JsonType::Array; }
+  bool is_string() const { return type() == JsonType::String; }
+  /// "models/model.json.graph_module.graph.nodes[3]": for messages only (it walks the document).
+  std::string path() const { return *label_ + doc_->path(i_); }
+
+  bool has(const char* key) const {
+    if (!is_object()) return false;
+    const Index v = doc_->find(i_, key);
+    return v != JsonDocument::kNone && doc_->type(v) != JsonType::Null;
+  }
   JsonCursor at(const char* key) const {
     expect_object();
-    auto it = j_->find(key);
-    if (it == j_->end()) fail(std::string("missing field '") + key + "'");
-    return JsonCursor(*it, path_ + "." + key);
+    const Index v = doc_->find(i_, key);
+    if (v == JsonDocument::kNone) fail(std::string("missing field '") + key + "'");
+    return child(v);
+  }
+  /// The i-th element of an array (walks i siblings: use elements() to visit them all).
+  JsonCursor at(size_t i) const {
+    if (!is_array() || i >= doc_->count(i_)) fail("expected an array with an element " + std::to_string(i));
+    Index e = i_ + 1;
+    for (size_t k = 0; k < i; ++k) e = doc_->skip(e);
+    return child(e);
   }
   JsonCursor at(int i) const { return at(static_cast<size_t>(i)); }
-  JsonCursor at(size_t i) const {
-    if (!j_->is_array() || i >= j_->size()) fail("expected an array with an element " + std::to_string(i));
-    return JsonCursor((*j_)[i], path_ + "[" + std::to_string(i) + "]");
-  }
   size_t size() const {
-    if (!j_->is_array() && !j_->is_object()) fail("expected an array or object");
-    return j_->size();
+    if (!is_array() && !is_object()) fail("expected an array or object");
+    return doc_->count(i_);
   }
-  std::string str() const {
-    if (!j_->is_string()) fail("expected a string");
-    return j_->get<std::string>();
+
+  /// The elements of an array, in order: `for (const JsonCursor& e : c.elements())`.
+  class Elements;
+  Elements elements() const;
+  /// The members of an object: `for (const auto& [key, value] : c.members())`.
+  class Members;
+  Members members() const;
+
+  std::string str() const { return std::string(view()); }
+  std::string_view view() const {
+    if (!is_string()) fail("expected a string");
+    return doc_->string(i_);
   }
   int64_t integer() const {
-    if (!j_->is_number_integer()) fail("expected an integer");
-    return j_->get<int64_t>();
+    if (type() != JsonType::Integer) {
+      if (type() == JsonType::Real && is_whole_number()) fail("integer out of the int64 range");
+      fail("expected an integer");
+    }
+    return doc_->integer(i_);
   }
   double number() const {
-    if (j_->is_string()) {  // JSON has no inf/nan: torch writes them as strings
-      const auto s = j_->get<std::string>();
+    if (is_string()) {  // torch writes inf/nan as strings
+      const auto s = doc_->string(i_);
       if (s == "inf" || s == "Infinity") return std::numeric_limits<double>::infinity();
       if (s == "-inf" || s == "-Infinity") return -std::numeric_limits<double>::infinity();
       if (s == "nan" || s == "NaN") return std::numeric_limits<double>::quiet_NaN();
     }
-    if (!j_->is_number()) fail("expected a number");
-    return j_->get<double>();
+    if (type() == JsonType::Integer) return static_cast<double>(doc_->integer(i_));
+    if (type() != JsonType::Real) fail("expected a number");
+    return doc_->real(i_);
   }
   bool boolean() const {
-    if (!j_->is_boolean()) fail("expected a boolean");
-    return j_->get<bool>();
+    if (type() != JsonType::True && type() != JsonType::False) fail("expected a boolean");
+    return type() == JsonType::True;
   }
   /// The single key of a tagged union object ({"as_tensor": {...}}).
-  std::string union_tag() const {
+  std::string union_tag() const { return std::string(union_key()); }
+  std::string_view union_key() const {
     expect_object();
-    if (j_->size() != 1) fail("expected exactly one field in a tagged union, found " + std::to_string(j_->size()));
-    return j_->begin().key();
+    if (doc_->count(i_) != 1)
+      fail("expected exactly one field in a tagged union, found " + std::to_string(doc_->count(i_)));
+    return doc_->string(i_ + 1);
   }
-  JsonCursor union_value() const { return at(union_tag().c_str()); }
+  JsonCursor union_value() const {
+    union_key();
+    return child(i_ + 2);
+  }
   void expect_object() const {
-    if (!j_->is_object()) fail("expected an object");
+    if (!is_object()) fail("expected an object");
   }
-  [[noreturn]] void fail(const std::string& what) const { throw SchemaError(path_ + ": " + what); }
+  [[noreturn]] void fail(const std::string& what) const { throw SchemaError(path() + ": " + what); }
 
  private:
-  const nlohmann::ordered_json* j_;
-  std::string path_;
+  JsonCursor child(Index i) const {
+    JsonCursor c = *this;
+    c.i_ = i;
+    return c;
+  }
+  bool is_whole_number() const {
+    const double d = doc_->real(i_);
+    return std::isfinite(d) && std::floor(d) == d && (d >= 9.2233720368547758e18 || d < -9.2233720368547758e18);
+  }
+
+  const JsonDocument* doc_;
+  const std::string* label_;
+  Index i_;
 };
+
+class JsonCursor::Elements {
+ public:
+  class iterator {
+   public:
+    iterator(JsonCursor c, Index at) : c_(c), at_(at) {}
+    JsonCursor operator*() const { return c_.child(at_); }
+    iterator& operator++() {
+      at_ = c_.doc_->skip(at_);
+      return *this;
+    }
+    bool operator!=(const iterator& o) const { return at_ != o.at_; }
+
+   private:
+    JsonCursor c_;
+    Index at_;
+  };
+  explicit Elements(JsonCursor array) : array_(array) {}
+  iterator begin() const { return {array_, array_.i_ + 1}; }
+  iterator end() const { return {array_, array_.doc_->skip(array_.i_)}; }
+
+ private:
+  JsonCursor array_;
+};
+
+inline JsonCursor::Elements JsonCursor::elements() const {
+  if (!is_array()) fail("expected an array");
+  return Elements(*this);
+}
+
+class JsonCursor::Members {
+ public:
+  class iterator {
+   public:
+    iterator(JsonCursor c, Index key) : c_(c), key_(key) {}
+    std::pair<std::string_view, JsonCursor> operator*() const {
+      return {c_.doc_->string(key_), c_.child(key_ + 1)};
+    }
+    iterator& operator++() {
+      key_ = c_.doc_->skip(key_ + 1);
+      return *this;
+    }
+    bool operator!=(const iterator& o) const { return key_ != o.key_; }
+
+   private:
+    JsonCursor c_;
+    Index key_;
+  };
+  explicit Members(JsonCursor object) : object_(object) {}
+  iterator begin() const { return {object_, object_.i_ + 1}; }
+  iterator end() const { return {object_, object_.doc_->skip(object_.i_)}; }
+
+ private:
+  JsonCursor object_;
+};
+
+inline JsonCursor::Members JsonCursor::members() const {
+  expect_object();
+  return Members(*this);
+}
 
 }  // namespace exportlens::serde

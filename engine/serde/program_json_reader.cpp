@@ -1,15 +1,38 @@
 // Builds the IR from the program JSON the way torch's deserializer builds its
 // FX graph (torch/_export/serde/serialize.py, GraphModuleDeserializer), so
 // names, getitem nodes and args/kwargs come out as torch prints them.
+#include <cmath>
+#include <map>
 #include <set>
 #include <unordered_map>
 
 #include "engine/ir/verifier.h"
 #include "engine/serde/json_cursor.h"
+#include "engine/serde/expr_cache.h"
 #include "engine/serde/json_document.h"
 #include "engine/serde/pt2_reader.h"
+#include "engine/serde/tensor_meta_reader.h"
 
 namespace exportlens::serde {
+
+// What the readers of one program share: its expressions, the symbols its
+// values mention (torch keeps only their range constraints), and the node
+// count, whose limit is on the whole program.
+struct ReadContext {
+  explicit ReadContext(const ReadLimits& l) : limits(l) {}
+  const ReadLimits& limits;
+  ExprCache exprs;
+  std::set<std::string> seen_exprs;
+  uint64_t nodes = 0;
+  /// What the file's calls say about their ops (ExportedProgram::file_signatures); null: not kept.
+  ir::OpSignatureMap* file_signatures = nullptr;
+  /// The schemas that bind the arguments of files without argument kinds (torch <= 2.6); null: none.
+  const ir::OpSignatureLookup* schemas = nullptr;
+  /// torch >= 2.6 (schema 8) gives a branch's get_attr node the metadata of
+  /// the HOP call; 2.5 (schema 7) did not.
+  bool hop_meta_to_get_attr = true;
+};
+
 namespace {
 
 using ir::Argument;
@@ -30,29 +53,11 @@ bool is_python_keyword(const std::string& s) {
   return kw.count(s) != 0;
 }
 
-// srepr, as torch writes expressions; torch 2.5 wrote sympy's str ("s0 + 1").
-Expr parse_expr(const JsonCursor& c) {
-  const std::string text = c.str();
-  try {
-    return Expr::parse_srepr(text);
-  } catch (const std::exception& e) {
-    try {
-      return Expr::parse(text);
-    } catch (const std::exception&) {
-      c.fail(std::string("bad symbolic expression: ") + e.what());
-    }
-  }
-}
-
 // Reads one graph (the top level or a cond/map branch) into a GraphModule.
 class GraphReader {
  public:
-  // `node_count` is shared with the subgraph readers: the limit is on the whole program.
-  GraphReader(std::set<std::string>* seen_exprs, const ir::GraphSignature* signature, const ReadLimits& limits,
-              uint64_t* node_count, ir::OpSignatureMap* signatures = nullptr,
-              const ir::OpSignatureLookup* schemas = nullptr)
-      : seen_exprs_(seen_exprs), signature_(signature), limits_(limits), node_count_(node_count),
-        signatures_(signatures), schemas_(schemas) {}
+  GraphReader(ReadContext* context, const ir::GraphSignature* signature)
+      : context_(context), signature_(signature), limits_(context->limits) {}
 
   void read(const JsonCursor& g, ir::GraphModule& gm) {
     gm_ = &gm;
@@ -62,7 +67,7 @@ class GraphReader {
     index_table(g, "sym_float_values", tables_.sym_floats);
     read_inputs(g.at("inputs"));
     const auto nodes = g.at("nodes");
-    for (size_t i = 0; i < nodes.size(); ++i) read_node(nodes.at(i));
+    for (const JsonCursor& node : nodes.elements()) read_node(node);
     read_outputs(g);
   }
 
@@ -70,19 +75,35 @@ class GraphReader {
   // --- values and metadata -------------------------------------------------
   void note_expr(const Expr& e) {
     if (e.is_integer() || e.is_boolean()) return;
-    seen_exprs_->insert(e.str());
+    context_->seen_exprs.insert(e.str());
     for (const auto& a : e.args()) note_expr(a);
   }
 
   // `noted`: whether torch's deserializer sees this expression (it skips
   // storage offsets), which decides the range constraints it keeps.
+  const Expr& parse_expr(const JsonCursor& c, bool noted = true) {
+    ExprCache::Parsed* parsed = nullptr;
+    try {
+      parsed = &context_->exprs.srepr(c.view());
+    } catch (const std::invalid_argument& e) {
+      c.fail(std::string("bad symbolic expression: ") + e.what());
+    }
+    if (noted && !parsed->noted) {
+      note_expr(parsed->expr);
+      parsed->noted = true;
+    }
+    return parsed->expr;
+  }
+
   ir::SymInt read_sym_int(const JsonCursor& c, bool noted = true) {
-    const auto tag = c.union_tag();
-    if (tag == "as_int") return ir::SymInt(c.at("as_int").integer());
-    if (tag != "as_expr") c.fail("expected as_int or as_expr, found '" + tag + "'");
-    const auto e = c.at("as_expr");
-    Expr expr = parse_expr(e.at("expr_str"));
-    if (noted) note_expr(expr);
+    const auto tag = c.union_key();
+    if (tag == "as_int") {
+      const int64_t v = c.union_value().integer();
+      return ir::SymInt(context_->exprs.integer(v), v);
+    }
+    if (tag != "as_expr") c.fail("expected as_int or as_expr, found '" + std::string(tag) + "'");
+    const auto e = c.union_value();
+    const Expr& expr = parse_expr(e.at("expr_str"), noted);
     std::optional<int64_t> hint;
     if (e.has("hint")) {
       const auto h = e.at("hint");
@@ -93,7 +114,7 @@ class GraphReader {
 
   std::vector<ir::SymInt> read_sym_ints(const JsonCursor& c) {
     std::vector<ir::SymInt> out;
-    for (size_t i = 0; i < c.size(); ++i) out.push_back(read_sym_int(c.at(i)));
+    for (const JsonCursor& item : c.elements()) out.push_back(read_sym_int(item));
     return out;
   }
 
@@ -129,7 +150,7 @@ class GraphReader {
     if (!g.has(key)) return;
     const auto table = g.at(key);
     table.expect_object();
-    for (const auto& [name, value] : table.json().items()) out.emplace(name, JsonCursor(value, table.path() + "." + name));
+    for (const auto& [name, value] : table.members()) out.emplace(std::string(name), value);
   }
 
   ir::ValueInfo value_info(const std::string& name) {
@@ -144,7 +165,6 @@ class GraphReader {
         b.expr = Expr::boolean(c.at("as_bool").boolean());
       } else {
         b.expr = parse_expr(c.at("as_expr").at("expr_str"));
-        note_expr(b.expr);
       }
       return ir::ValueInfo{b};
     }
@@ -162,14 +182,14 @@ class GraphReader {
   }
 
   static void read_metadata(const JsonCursor& c, ir::NodeMetadata& meta) {
-    if (!c.json().is_object()) return;
-    for (const auto& [key, value] : c.json().items()) {
+    if (!c.is_object()) return;
+    for (const auto& [key, value] : c.members()) {
       if (!value.is_string()) continue;
-      const auto text = value.get<std::string>();
+      const auto text = value.str();
       if (key == "stack_trace") {
         meta.stack_trace = text;
       } else if (key == "nn_module_stack") {
-        meta.nn_module_stack = parse_module_stack(text, c.path());
+        meta.nn_module_stack = parse_module_stack(text, c);
       } else if (key == "source_fn_stack") {
         for (const auto& item : split(text, ';')) {
           auto comma = item.find(',');
@@ -179,7 +199,7 @@ class GraphReader {
       } else if (key == "torch_fn") {
         meta.torch_fn = text;
       } else {
-        meta.custom[key] = text;
+        meta.custom[std::string(key)] = text;
       }
     }
   }
@@ -197,7 +217,7 @@ class GraphReader {
   }
 
   // "key,path,type" items joined by ';', commas inside brackets not splitting.
-  static std::vector<ir::ModuleScope> parse_module_stack(const std::string& text, const std::string& where) {
+  static std::vector<ir::ModuleScope> parse_module_stack(const std::string& text, const JsonCursor& metadata) {
     std::vector<ir::ModuleScope> out;
     for (const auto& item : split(text, ';')) {
       std::vector<std::string> parts;
@@ -214,7 +234,7 @@ class GraphReader {
       }
       parts.push_back(item.substr(start));
       if (parts.size() != 3)
-        throw SchemaError(where + ".nn_module_stack: expected 'key,path,type', got '" + item + "'");
+        metadata.at("nn_module_stack").fail("expected 'key,path,type', got '" + item + "'");
       out.push_back({parts[0], parts[1], parts[2]});
     }
     return out;
@@ -224,7 +244,7 @@ class GraphReader {
   // Nodes are filled in before they are appended, so use lists stay right
   // without re-deriving them.
   std::unique_ptr<Node> new_node(OpKind op, const std::string& name) {
-    if (++*node_count_ > limits_.max_nodes)
+    if (++context_->nodes > limits_.max_nodes)
       throw SchemaError("the program has more than " + std::to_string(limits_.max_nodes) +
                         " nodes (raise the limit with --limit nodes=...)");
     auto n = std::make_unique<Node>();
@@ -260,8 +280,8 @@ class GraphReader {
   }
 
   void read_inputs(const JsonCursor& inputs) {
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      const auto in = inputs.at(i);
+    size_t i = 0;
+    for (const JsonCursor& in : inputs.elements()) {
       const auto tag = in.union_tag();
       if (tag == "as_tensor" || tag == "as_custom_obj") {
         const auto name = in.union_value().at("name").str();
@@ -282,6 +302,7 @@ class GraphReader {
       } else {
         in.fail("unsupported graph input kind '" + tag + "'");
       }
+      ++i;
     }
   }
 
@@ -318,10 +339,9 @@ class GraphReader {
     if (tag == "as_optional_tensor") {
       return v.union_tag() == "as_none" ? Argument(ir::None{}) : lookup(v.union_value().at("name").str(), v);
     }
-    if (!v.json().is_array()) c.fail("unsupported argument kind '" + tag + "'");
+    if (!v.is_array()) c.fail("unsupported argument kind '" + tag + "'");
     ArgumentList list;
-    for (size_t i = 0; i < v.size(); ++i) {
-      const auto item = v.at(i);
+    for (const JsonCursor& item : v.elements()) {
       if (tag == "as_tensors") list.items.push_back(lookup(item.at("name").str(), item));
       else if (tag == "as_ints") list.items.push_back(item.integer());
       else if (tag == "as_floats") list.items.push_back(item.number());
@@ -334,15 +354,15 @@ class GraphReader {
                                                             : lookup(item.union_value().at("name").str(), item));
       else if (tag == "as_int_lists") {
         ArgumentList inner{{}, true};
-        for (size_t k = 0; k < item.size(); ++k) inner.items.push_back(item.at(k).integer());
+        for (const JsonCursor& k : item.elements()) inner.items.push_back(k.integer());
         list.items.push_back(inner);
       } else if (tag == "as_float_lists") {
         ArgumentList inner;
-        for (size_t k = 0; k < item.size(); ++k) inner.items.push_back(item.at(k).number());
+        for (const JsonCursor& k : item.elements()) inner.items.push_back(k.number());
         list.items.push_back(inner);
       } else if (tag == "as_nested_tensors") {
         ArgumentList inner;
-        for (size_t k = 0; k < item.size(); ++k) inner.items.push_back(lookup(item.at(k).at("name").str(), item));
+        for (const JsonCursor& k : item.elements()) inner.items.push_back(lookup(k.at("name").str(), item));
         list.items.push_back(inner);
       } else {
         c.fail("unsupported list argument kind '" + tag + "'");
@@ -356,8 +376,7 @@ class GraphReader {
   Argument read_subgraph(const JsonCursor& v) {
     const auto name = v.at("name").str();
     auto sub = std::make_shared<ir::GraphModule>();
-    GraphReader inner(seen_exprs_, nullptr, limits_, node_count_, signatures_, schemas_);
-    inner.hop_meta_to_get_attr_ = hop_meta_to_get_attr_;
+    GraphReader inner(context_, nullptr);
     inner.read(v.at("graph"), *sub);
     gm_->submodules.emplace_back(name, sub);
     Node* n = make_node(OpKind::GetAttr, name);
@@ -372,8 +391,7 @@ class GraphReader {
     std::vector<ir::NamedArgument> kwargs;
     const auto inputs = c.at("inputs");
     if (hop || !bind_by_schema(target, inputs, args, kwargs)) {
-      for (size_t i = 0; i < inputs.size(); ++i) {
-        const auto in = inputs.at(i);
+      for (const JsonCursor& in : inputs.elements()) {
         const std::string name = in.at("name").str();
         const int kind = in.has("kind") ? static_cast<int>(in.at("kind").integer()) : kPositional;
         Argument a = read_argument(in.at("arg"));
@@ -385,11 +403,11 @@ class GraphReader {
     }
     ir::NodeMetadata meta;
     if (c.has("metadata")) read_metadata(c.at("metadata"), meta);
-    if (hop_meta_to_get_attr_)
+    if (context_->hop_meta_to_get_attr)
       for (auto& a : args) copy_meta_to_get_attr(a, meta, hop);
 
     const auto outputs = c.at("outputs");
-    if (!hop && signatures_) learn_signature(target, inputs, outputs);
+    if (!hop && context_->file_signatures) learn_signature(target, inputs, outputs);
     auto node = new_node(OpKind::CallFunction, node_name(c, target, outputs, hop));
     node->target = ir::Target(target);
     node->args = std::move(args);
@@ -403,19 +421,20 @@ class GraphReader {
   // with a default value or keyword-only by keyword, the others by position.
   bool bind_by_schema(const std::string& target, const JsonCursor& inputs, std::vector<Argument>& args,
                       std::vector<ir::NamedArgument>& kwargs) {
-    if (!schemas_ || !*schemas_ || inputs.size() == 0) return false;
-    for (size_t i = 0; i < inputs.size(); ++i)
-      if (inputs.at(i).has("kind")) return false;
+    const ir::OpSignatureLookup* schemas = context_->schemas;
+    if (!schemas || !*schemas || inputs.size() == 0) return false;
+    for (const JsonCursor& in : inputs.elements())
+      if (in.has("kind")) return false;
     const ir::Target t(target);
     if (!t.is_torch_op()) return false;
-    const auto schema = (*schemas_)(t.schema_name());
+    const auto schema = (*schemas)(t.schema_name());
     if (!schema) return false;
-    std::map<std::string, size_t> by_name;
-    for (size_t i = 0; i < inputs.size(); ++i) by_name[inputs.at(i).at("name").str()] = i;
+    std::map<std::string, JsonCursor, std::less<>> by_name;
+    for (const JsonCursor& in : inputs.elements()) by_name.emplace(in.at("name").str(), in);
     for (const auto& s : schema->arguments) {
       auto it = by_name.find(s.name);
       if (it == by_name.end()) continue;
-      Argument a = read_argument(inputs.at(it->second).at("arg"));
+      Argument a = read_argument(it->second.at("arg"));
       const bool positional = (!s.has_default && !s.kwarg_only) || is_python_keyword(s.name);
       if (positional) args.push_back(std::move(a));
       else kwargs.push_back({s.name, std::move(a)});
@@ -433,18 +452,16 @@ class GraphReader {
   void learn_signature(const std::string& target, const JsonCursor& inputs, const JsonCursor& outputs) {
     const ir::Target t(target);
     if (!t.is_torch_op()) return;
+    ir::OpSignatureMap& known = *context_->file_signatures;
     const std::string key = t.schema_name();
-    if (auto it = signatures_->find(key); it != signatures_->end() && it->second.arguments.size() >= inputs.size())
-      return;
+    if (auto it = known.find(key); it != known.end() && it->second.arguments.size() >= inputs.size()) return;
     ir::OpSignature sig;
     sig.complete = false;
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      const auto in = inputs.at(i);
+    for (const JsonCursor& in : inputs.elements()) {
       ir::OpArgumentSignature a;
       a.name = in.at("name").str();
       a.kwarg_only = in.has("kind") && in.at("kind").integer() == kKeyword;
-      const auto arg = in.at("arg");
-      const auto tag = arg.union_tag();
+      const auto tag = in.at("arg").union_key();
       if (tag == "as_ints") a.list = ir::ListKind::Int;
       else if (tag == "as_floats") a.list = ir::ListKind::Float;
       else if (tag == "as_bools") a.list = ir::ListKind::Bool;
@@ -452,17 +469,17 @@ class GraphReader {
       else if (tag == "as_tensors" || tag == "as_optional_tensors") a.list = ir::ListKind::Tensor;
       sig.arguments.push_back(std::move(a));
     }
-    for (size_t i = 0; i < outputs.size(); ++i) {
-      const auto tag = outputs.at(i).union_tag();
-      sig.returns.push_back(tag == "as_tensor"    ? ir::ReturnKind::Tensor
-                            : tag == "as_tensors" ? ir::ReturnKind::TensorList
-                            : tag == "as_none"    ? ir::ReturnKind::OptionalTensor
-                            : tag == "as_sym_int" ? ir::ReturnKind::SymInt
-                            : tag == "as_sym_bool" ? ir::ReturnKind::SymBool
+    for (const JsonCursor& o : outputs.elements()) {
+      const auto tag = o.union_key();
+      sig.returns.push_back(tag == "as_tensor"      ? ir::ReturnKind::Tensor
+                            : tag == "as_tensors"   ? ir::ReturnKind::TensorList
+                            : tag == "as_none"      ? ir::ReturnKind::OptionalTensor
+                            : tag == "as_sym_int"   ? ir::ReturnKind::SymInt
+                            : tag == "as_sym_bool"  ? ir::ReturnKind::SymBool
                             : tag == "as_sym_float" ? ir::ReturnKind::SymFloat
                                                     : ir::ReturnKind::Other);
     }
-    (*signatures_)[key] = std::move(sig);
+    known[key] = std::move(sig);
   }
 
   // torch names a node after its single output value (sync_fx_node), else
@@ -530,20 +547,21 @@ class GraphReader {
       if (tag == "as_tensors") {
         ir::ValueTuple vals;
         const auto list = o.union_value();
-        for (size_t i = 0; i < list.size(); ++i)
-          getitem(n, static_cast<int64_t>(i), list.at(i).at("name").str(), vals, list.at(i));
+        int64_t i = 0;
+        for (const JsonCursor& item : list.elements()) getitem(n, i++, item.at("name").str(), vals, item);
         n->value = ir::ValueInfo::of_tuple(std::move(vals));
         return;
       }
     }
     ir::ValueTuple vals;
-    for (size_t i = 0; i < count; ++i) {
-      const auto o = outputs.at(i);
+    int64_t i = 0;
+    for (const JsonCursor& o : outputs.elements()) {
       if (o.union_tag() == "as_none") {
         vals.push_back({});
+        ++i;
         continue;  // torch makes an unused getitem here; nothing reads it
       }
-      getitem(n, static_cast<int64_t>(i), output_name(o), vals, o);
+      getitem(n, i++, output_name(o), vals, o);
     }
     n->value = ir::ValueInfo::of_tuple(std::move(vals));
   }
@@ -580,7 +598,7 @@ class GraphReader {
   void read_outputs(const JsonCursor& g) {
     const auto outs = g.at("outputs");
     ArgumentList list{{}, true};
-    for (size_t i = 0; i < outs.size(); ++i) list.items.push_back(read_graph_output(outs.at(i)));
+    for (const JsonCursor& o : outs.elements()) list.items.push_back(read_graph_output(o));
     auto out = new_node(OpKind::Output, "output");
     const bool single = g.has("is_single_tensor_return") && g.at("is_single_tensor_return").boolean();
     if (single) {
@@ -592,30 +610,20 @@ class GraphReader {
     gm_->graph.append(std::move(out));
   }
 
-  std::set<std::string>* seen_exprs_;
+  ReadContext* context_;
   const ir::GraphSignature* signature_;
   const ReadLimits& limits_;
-  uint64_t* node_count_;
-  ir::OpSignatureMap* signatures_;
-  const ir::OpSignatureLookup* schemas_;
-
- public:
-  /// torch >= 2.6 gives a branch's get_attr node the metadata of the HOP call;
-  /// 2.5 (schema 7) did not.
-  bool hop_meta_to_get_attr_ = true;
-
- private:
   std::unordered_map<std::string, int64_t> next_suffix_;
   ir::GraphModule* gm_ = nullptr;
   ValueTables tables_;
-  std::map<std::string, Node*> by_name_;
+  std::unordered_map<std::string, Node*> by_name_;
 };
 
 ir::SpecArgument read_spec_argument(const JsonCursor& c) {
   // Signature arguments are either tagged unions (user inputs/outputs) or
   // plain {"name": ...} objects (parameters, buffers, ...).
   ir::SpecArgument a;
-  if (c.has("name") && c.json().size() == 1) {
+  if (c.has("name") && c.size() == 1) {
     a.name = c.at("name").str();
     return a;
   }
@@ -648,8 +656,7 @@ ir::SpecArgument read_spec_argument(const JsonCursor& c) {
 ir::GraphSignature read_signature(const JsonCursor& s) {
   ir::GraphSignature sig;
   const auto ins = s.at("input_specs");
-  for (size_t i = 0; i < ins.size(); ++i) {
-    const auto spec = ins.at(i);
+  for (const JsonCursor& spec : ins.elements()) {
     const auto tag = spec.union_tag();
     const auto v = spec.union_value();
     ir::InputSpec in;
@@ -698,8 +705,7 @@ ir::GraphSignature read_signature(const JsonCursor& s) {
       {"token", {ir::OutputKind::Token, nullptr}},
   };
   const auto outs = s.at("output_specs");
-  for (size_t i = 0; i < outs.size(); ++i) {
-    const auto spec = outs.at(i);
+  for (const JsonCursor& spec : outs.elements()) {
     const auto tag = spec.union_tag();
     auto it = kOutputKinds.find(tag);
     if (it == kOutputKinds.end()) spec.fail("unknown output spec kind '" + tag + "'");
@@ -716,19 +722,21 @@ ir::GraphSignature read_signature(const JsonCursor& s) {
 ir::RangeConstraints read_range_constraints(const JsonCursor& c, const std::set<std::string>& seen) {
   ir::RangeConstraints rc;
   c.expect_object();
-  for (const auto& [key, value] : c.json().items()) {
+  for (const auto& [key_view, v] : c.members()) {
+    const std::string key(key_view);
     if (!seen.count(key)) continue;  // torch drops symbols no graph value mentions
-    const JsonCursor v(value, c.path() + "." + key);
     Expr k;
     try {
       k = Expr::parse(key);
     } catch (const std::exception& e) {
       c.fail("bad range-constraint key '" + key + "': " + e.what());
     }
-    // torch 2.5 wrote unbounded ends as the JSON tokens (-)Infinity (json_document.h reads them as strings).
-    auto bound = [&](const char* key, bool lower) {
-      if (!v.has(key) || v.at(key).json().is_string()) return Expr::infinity(lower);
-      return Expr(v.at(key).integer());
+    // torch 2.5 wrote unbounded ends as the JSON tokens (-)Infinity, later releases leave them out.
+    auto bound = [&](const char* end, bool lower) {
+      if (!v.has(end)) return Expr::infinity(lower);
+      const JsonCursor b = v.at(end);
+      if (b.is_string() || (b.type() == JsonType::Real && std::isinf(b.number()))) return Expr::infinity(lower);
+      return Expr(b.integer());
     };
     ir::ValueRange r{bound("min_val", true), bound("max_val", false)};
     rc.entries.emplace_back(k, r);
@@ -738,8 +746,7 @@ ir::RangeConstraints read_range_constraints(const JsonCursor& c, const std::set<
 
 std::vector<ir::ModuleCallEntry> read_module_call_graph(const JsonCursor& c) {
   std::vector<ir::ModuleCallEntry> out;
-  for (size_t i = 0; i < c.size(); ++i) {
-    const auto e = c.at(i);
+  for (const JsonCursor& e : c.elements()) {
     ir::ModuleCallEntry m;
     m.fqn = e.at("fqn").str();
     if (e.has("signature")) {
@@ -749,7 +756,7 @@ std::vector<ir::ModuleCallEntry> read_module_call_graph(const JsonCursor& c) {
       if (s.has("out_spec")) m.out_spec = s.at("out_spec").str();
       if (s.has("forward_arg_names")) {
         const auto names = s.at("forward_arg_names");
-        for (size_t k = 0; k < names.size(); ++k) m.forward_arg_names.push_back(names.at(k).str());
+        for (const JsonCursor& name : names.elements()) m.forward_arg_names.push_back(name.str());
       }
     }
     out.push_back(std::move(m));
@@ -759,17 +766,14 @@ std::vector<ir::ModuleCallEntry> read_module_call_graph(const JsonCursor& c) {
 
 }  // namespace
 
-ir::TensorMeta read_tensor_meta_json(const nlohmann::ordered_json& j, const std::string& where) {
-  std::set<std::string> unused;
-  const ReadLimits limits;
-  uint64_t nodes = 0;
-  GraphReader r(&unused, nullptr, limits, &nodes);
-  return r.read_tensor_meta(JsonCursor(j, where));
-}
+TensorMetaReader::TensorMetaReader() : context_(std::make_unique<ReadContext>(limits_)) {}
+TensorMetaReader::~TensorMetaReader() = default;
+
+ir::TensorMeta TensorMetaReader::read(const JsonCursor& c) { return GraphReader(context_.get(), nullptr).read_tensor_meta(c); }
 
 ir::ExportedProgram parse_program_json(const std::string& json_text, const std::string& label,
                                        const ReadLimits& limits, const ir::OpSignatureLookup& schemas) {
-  const nlohmann::ordered_json doc = parse_json_document(json_text, label, limits);
+  const JsonDocument doc = JsonDocument::parse(json_text, label, limits);
   try {
     const JsonCursor root(doc, label);
     ir::ExportedProgram ep;
@@ -785,18 +789,18 @@ ir::ExportedProgram parse_program_json(const std::string& json_text, const std::
     if (root.has("torch_version")) ep.torch_version = root.at("torch_version").str();
     const auto gm = root.at("graph_module");
     ep.signature = read_signature(gm.at("signature"));
-    std::set<std::string> seen;
-    uint64_t nodes = 0;
-    GraphReader reader(&seen, &ep.signature, limits, &nodes, &ep.file_signatures, &schemas);
-    reader.hop_meta_to_get_attr_ = ep.schema_major >= 8;
-    reader.read(gm.at("graph"), ep.graph_module);
-    if (root.has("range_constraints")) ep.range_constraints = read_range_constraints(root.at("range_constraints"), seen);
+    ReadContext context(limits);
+    context.file_signatures = &ep.file_signatures;
+    context.schemas = &schemas;
+    context.hop_meta_to_get_attr = ep.schema_major >= 8;
+    GraphReader(&context, &ep.signature).read(gm.at("graph"), ep.graph_module);
+    if (root.has("range_constraints"))
+      ep.range_constraints = read_range_constraints(root.at("range_constraints"), context.seen_exprs);
     if (gm.has("module_call_graph")) ep.module_call_graph = read_module_call_graph(gm.at("module_call_graph"));
     if (root.has("verifiers"))
-      for (size_t i = 0; i < root.at("verifiers").size(); ++i) ep.verifiers.push_back(root.at("verifiers").at(i).str());
+      for (const JsonCursor& v : root.at("verifiers").elements()) ep.verifiers.push_back(v.str());
     if (root.has("guards_code"))
-      for (size_t i = 0; i < root.at("guards_code").size(); ++i)
-        ep.guards_code.push_back(root.at("guards_code").at(i).str());
+      for (const JsonCursor& g : root.at("guards_code").elements()) ep.guards_code.push_back(g.str());
     return ep;
   } catch (const SchemaError& e) {
     const std::string what = e.what();

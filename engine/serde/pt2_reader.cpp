@@ -9,18 +9,15 @@
 // serialized_example_inputs.pt and a version entry.
 #include "engine/serde/pt2_reader.h"
 
-#include <nlohmann/json.hpp>
-
 #include <optional>
 
 #include "engine/ir/verifier.h"
 #include "engine/serde/json_cursor.h"
 #include "engine/serde/json_document.h"
+#include "engine/serde/tensor_meta_reader.h"
 #include "engine/serde/zip_archive.h"
 
 namespace exportlens::serde {
-
-ir::TensorMeta read_tensor_meta_json(const nlohmann::ordered_json& j, const std::string& where);
 
 namespace {
 
@@ -84,19 +81,20 @@ PayloadList read_payloads(const ZipArchive& zip, const std::string& dir, const s
   PayloadList out;
   const std::string config_path = dir + config_name;
   if (!zip.contains(config_path)) return out;
-  const auto doc = parse_json_document(zip.read_text(config_path), zip.path().string() + ": " + config_path,
-                                       options.limits);
+  const std::string text = zip.read_text(config_path);
+  const auto doc = JsonDocument::parse(text, zip.path().string() + ": " + config_path, options.limits);
   std::map<std::string, std::shared_ptr<const std::vector<std::byte>>> files;
   const JsonCursor root(doc, config_path);
   const auto config = root.at("config");
   config.expect_object();
-  for (const auto& [key, value] : config.json().items()) {
-    const JsonCursor item(value, config.path() + "." + key);
+  TensorMetaReader metas;
+  for (const auto& [key_view, item] : config.members()) {
+    const std::string key(key_view);
     ir::TensorPayload p;
     const auto file = item.at("path_name").str();
     if (item.has("is_param")) p.is_parameter = item.at("is_param").boolean();
     if (item.has("use_pickle")) p.pickled = item.at("use_pickle").boolean();
-    if (item.has("tensor_meta")) p.meta = read_tensor_meta_json(item.at("tensor_meta").json(), item.path() + ".tensor_meta");
+    if (item.has("tensor_meta")) p.meta = metas.read(item.at("tensor_meta"));
     if (!zip.contains(dir + file))
       throw Pt2Error(zip.path().string() + ": weight '" + key + "' is missing: no entry " + dir + file);
     if (options.load_weights) {
@@ -206,8 +204,6 @@ ir::ExportedProgram read_pt2(const std::filesystem::path& path, const std::strin
     throw;
   } catch (const std::bad_alloc&) {
     throw Pt2Error(path.string() + ": out of memory while reading (a size in the file is larger than this machine can hold)");
-  } catch (const nlohmann::ordered_json::exception& e) {
-    throw Pt2Error(path.string() + ": malformed program JSON (" + std::string(e.what()).substr(0, 200) + ")");
   } catch (const std::length_error&) {
     throw Pt2Error(path.string() + ": a size in the file is too large");
   }

@@ -1,5 +1,7 @@
 #include "engine/serde/read_limits.h"
 
+#include <unistd.h>
+
 #include <cctype>
 #include <limits>
 #include <stdexcept>
@@ -28,6 +30,12 @@ uint64_t parse_amount(const std::string& key, const std::string& text, bool byte
 
 }  // namespace
 
+uint64_t ReadLimits::default_run_bytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page <= 0) return uint64_t(16) << 30;
+  return static_cast<uint64_t>(pages) / 4 * 3 * static_cast<uint64_t>(page);
+}
+
 void set_limit(ReadLimits& limits, const std::string& key_equals_value) {
   const auto eq = key_equals_value.find('=');
   if (eq == std::string::npos)
@@ -38,13 +46,14 @@ void set_limit(ReadLimits& limits, const std::string& key_equals_value) {
   else if (key == "ratio") limits.max_compression_ratio = parse_amount(key, value, false);
   else if (key == "nodes") limits.max_nodes = parse_amount(key, value, false);
   else if (key == "input-bytes") limits.max_input_bytes = parse_amount(key, value, true);
+  else if (key == "run-bytes") limits.max_run_bytes = parse_amount(key, value, true);
   else if (key == "nesting") {
     const uint64_t n = parse_amount(key, value, false);
     // Deeper nesting needs a deeper stack than a thread is given.
     if (n > 10'000) throw std::invalid_argument("limit nesting: at most 10000, got " + value);
     limits.max_nesting = static_cast<int>(n);
   } else {
-    throw std::invalid_argument("unknown limit '" + key + "' (known: entry-bytes, total-bytes, ratio, nesting, nodes, input-bytes)");
+    throw std::invalid_argument("unknown limit '" + key + "' (known: entry-bytes, total-bytes, ratio, nesting, nodes, input-bytes, run-bytes)");
   }
 }
 
@@ -55,7 +64,9 @@ std::string describe_limits() {
          "  ratio=" + std::to_string(d.max_compression_ratio) + "          compression ratio of a deflated entry\n" +
          "  nesting=" + std::to_string(d.max_nesting) + "        nesting of JSON, subgraphs, pickled containers\n" +
          "  nodes=" + std::to_string(d.max_nodes) + "      nodes in the program and its subgraphs\n" +
-         "  input-bytes=" + std::to_string(d.max_input_bytes >> 30) + "G   inputs run --random may allocate\n";
+         "  input-bytes=" + std::to_string(d.max_input_bytes >> 30) + "G   inputs run --random may allocate\n" +
+         "  run-bytes=" + std::to_string(d.max_run_bytes >> 20) + "M  memory a run may hold, and any node may declare\n" +
+         "                 (default: 3/4 of this machine's memory)\n";
 }
 
 }  // namespace exportlens::serde

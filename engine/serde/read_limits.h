@@ -24,10 +24,15 @@ struct ReadLimits {
   uint64_t max_nodes = 2'000'000;
   /// Bytes `run --random` may allocate for inputs it makes from the signature.
   uint64_t max_input_bytes = uint64_t(4) << 30;
+  /// Bytes a run may hold on the CPU at once (what its ops allocate), and the
+  /// most one node's declared outputs may reach: 3/4 of this machine's memory.
+  uint64_t max_run_bytes = default_run_bytes();
+
+  static uint64_t default_run_bytes();
 };
 
 /// Sets one limit from `key=value` text (keys: entry-bytes, total-bytes, ratio,
-/// nesting, nodes, input-bytes; byte values take K/M/G suffixes). Throws
+/// nesting, nodes, input-bytes, run-bytes; byte values take K/M/G suffixes). Throws
 /// std::invalid_argument naming the key or value that is wrong.
 void set_limit(ReadLimits& limits, const std::string& key_equals_value);
 

@@ -1,13 +1,19 @@
 #pragma once
-// Where a program comes from, decided in one place (as Netron has one opener
-// per format, each with its match): a file is a torch.export archive (.pt2,
-// read by serde) or a C++ model library (traced by trace/), told by its
-// suffix, or, for a file without a known suffix, by its first bytes (a zip
-// archive, an ELF / Mach-O / PE binary). The CLI, the GUI's Open, Open
-// Recent, the command line and drag and drop all ask here.
+// Where a program comes from, in one place (as Netron has one opener per
+// format, each with its match and its open): a torch.export archive (.pt2,
+// read by serde), a C++ model library (traced by trace/), or a built-in
+// example ("example:NAME", a C++ port of a torch.export tutorial's or the
+// book chapter's model, traced). A file is told by its suffix, or, without a
+// known one, by its first bytes (a zip archive; an ELF / Mach-O / PE binary).
+// The CLI's commands, the GUI's Open, Open Recent, the command line and drag
+// and drop all match and open through here.
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "engine/serde/pt2_reader.h"
+#include "engine/trace/trace_facade.h"
 
 namespace exportlens::sources {
 
@@ -15,20 +21,46 @@ enum class SourceKind {
   Unknown,
   ExportedProgram,  // a .pt2 written by torch.export.save
   ModelLibrary,     // a shared library built against the SDK header
+  BuiltinExample,   // "example:NAME": one of the built-in C++ examples
 };
+
+/// How to open a source.
+struct OpenRequest {
+  serde::ReadOptions read;  // .pt2: limits, and whether weights are inflated
+  std::string model;        // a model library's model ("" = its only one)
+  trace::TraceRequest trace;  // traced sources: spec instead of the model's own, guard log
+};
+
+/// What opening gives: the program, or for a trace torch.export refuses, no
+/// program and torch's report (error type, message, violations, fixes).
+using OpenOutcome = trace::TraceOutcome;
 
 struct SourceFormat {
   SourceKind kind;
   std::string description;            // "Exported programs", "Model libraries"
   std::vector<std::string> suffixes;  // ".pt2"; ".so", ".dylib", ".dll"
+  std::string scheme;                 // "example:" for the built-in examples
+  /// Whether a file's first bytes (at least 4) are this format's.
+  bool (*matches_bytes)(const unsigned char* head);
+  /// Opens `path`; a broken file throws (serde::Pt2Error, std::runtime_error)
+  /// with one line naming what and where.
+  OpenOutcome (*open)(const std::string& path, const OpenRequest& request);
 };
+
+inline constexpr char kExampleScheme[] = "example:";
 
 /// Every format, in the order file dialogs offer them.
 const std::vector<SourceFormat>& source_formats();
 
-/// What `path` is: by its suffix (case-insensitive), else by its first bytes
-/// when the file exists; Unknown when neither tells.
+/// What `path` is: by its scheme or suffix (case-insensitive), else by its
+/// first bytes when the file exists; Unknown when nothing tells.
 SourceKind match_source(const std::filesystem::path& path);
+
+/// Opens `path` as the format match_source() finds; an unknown kind throws.
+OpenOutcome open_source(const std::string& path, const OpenRequest& request = {});
+/// The program, or std::runtime_error with torch's report as one line when a
+/// trace is refused (what commands that need a program say).
+ir::ExportedProgram open_program(const std::string& path, const OpenRequest& request = {});
 
 /// A file-dialog filter for one kind: "Exported programs (*.pt2)".
 std::string dialog_filter(SourceKind kind);

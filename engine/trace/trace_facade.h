@@ -19,7 +19,9 @@ struct ModelSummary {
   std::string dynamic_shapes;  // the model's own spec ("" = static)
   bool strict = false;
   // Gallery examples only:
-  std::string family, seed, expected, oracle, notes;
+  std::string family;
+  std::string document;  // where it comes from: "torch.export tutorial (PyTorch 2.5)", "book chapter"
+  std::string expected, oracle, notes;
 };
 
 struct TraceRequest {

@@ -5,6 +5,8 @@
 // a C++ backtrace. A sample is opened in the GUI, which must stay usable.
 #include <sys/resource.h>
 
+#include <ctime>
+
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
@@ -33,8 +35,29 @@ namespace {
 
 // Address space for one CLI run: LibTorch maps about 1 GiB of libraries, so
 // this leaves no room for the multi-gigabyte allocations the files ask for.
+// An AddressSanitizer build reserves terabytes of shadow address space, so
+// there only the resident peak (below) bounds a run.
 constexpr rlim_t kAddressSpace = rlim_t(3) << 30;
+constexpr long kPeakResidentKiB = 3L << 20;
 constexpr int kTimeLimitMs = 60000;  // generous: CI machines run suites side by side
+#ifdef EXPORTLENS_SANITIZED
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+
+double thread_cpu_ms() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+// The largest resident size any finished child of this process reached.
+long children_peak_resident_kib() {
+  rusage usage{};
+  getrusage(RUSAGE_CHILDREN, &usage);
+  return usage.ru_maxrss;
+}
 
 struct Outcome {
   int code = -1;  // -1: killed by a signal
@@ -48,7 +71,7 @@ Outcome run_limited(const QStringList& args) {
   p.setProcessEnvironment(headless_environment());
   p.setChildProcessModifier([] {
     const rlimit as{kAddressSpace, kAddressSpace};
-    setrlimit(RLIMIT_AS, &as);
+    if (!kSanitized) setrlimit(RLIMIT_AS, &as);
     const rlimit core{0, 0};
     setrlimit(RLIMIT_CORE, &core);
   });
@@ -117,6 +140,8 @@ class TestBadInputs : public QObject {
     const QString where = "exportlens " + args.join(' ') + "\nstderr: " + o.err.left(2000);
     QVERIFY2(!o.timed_out, qPrintable("did not finish within the time limit: " + where));
     QVERIFY2(o.code != -1, qPrintable("crashed: " + where));
+    QVERIFY2(children_peak_resident_kib() < kPeakResidentKiB,
+             qPrintable(QString("a run's resident memory reached %1 MiB: ").arg(children_peak_resident_kib() / 1024) + where));
     QVERIFY2(o.code == exit, qPrintable(QString("exit %1, expected %2: ").arg(o.code).arg(exit) + where));
     if (to_stdout) {
       QVERIFY2(o.out.contains(expect), qPrintable("'" + expect + "' missing from stdout: " + o.out.left(2000)));
@@ -131,18 +156,22 @@ class TestBadInputs : public QObject {
   }
 
   // The reader's linear paths: 50,000 equally named nodes (relu_default_unused_1
-  // ... relu_default_unused_49999, 31 MB of JSON) read in seconds, not the
-  // minutes a quadratic namer took. (The issue asks for 2 s; on a loaded 2-core
-  // machine this read takes about 4 s, most of it nlohmann's DOM allocating
-  // and freeing: the bound here catches a return of quadratic time.)
+  // ... relu_default_unused_49999, 31 MB of JSON) open within the issue's 2 s
+  // (tests/bench/bench_open measures a real 50,000-node export beside
+  // torch.export.load). The reader runs on one thread, so its CPU time is the
+  // bound: the wall time of a suite sharing the machine with others is not
+  // the reader's. A sanitized build is given four times as long.
   void fifty_thousand_nodes_open_quickly() {
     QElapsedTimer timer;
     timer.start();
+    const double cpu_start = thread_cpu_ms();
     const auto ep = serde::read_pt2(file("same_names_50k.pt2").toStdString());
+    const double cpu_ms = thread_cpu_ms() - cpu_start;
     const qint64 read_ms = timer.elapsed();
     QVERIFY(ep.graph().find("relu_default_unused_49999"));
-    qInfo("50,000-node program read in %lld ms", read_ms);
-    QVERIFY2(read_ms < 10000, qPrintable(QString("read took %1 ms").arg(read_ms)));
+    qInfo("50,000-node program read in %.0f ms of CPU (%lld ms wall)", cpu_ms, read_ms);
+    const double bound_ms = kSanitized ? 8000 : 2000;
+    QVERIFY2(cpu_ms < bound_ms, qPrintable(QString("read took %1 ms of CPU, over %2 ms").arg(cpu_ms).arg(bound_ms)));
     const Outcome o = run_limited({"print", file("same_names_50k.pt2")});
     QCOMPARE(o.code, 0);
     QVERIFY(o.out.contains("relu_default_unused_49999"));

@@ -3,12 +3,21 @@
 // Dim.AUTO, made by tests/oracle/bench_model.py), beside the time
 // torch.export.export takes on the same model with the same spec.
 //
-//   bench_resolve [--dir DIR] [--runs N]
+//   bench_resolve [--dir DIR] [--runs N] [--corpus DIR]
+//
+// Then the real architectures: the programs of tests/oracle/bench_real_models.py
+// (DIR/real.json: a 52-layer Llama of about 5,000 nodes, Swin and ResNet at
+// checkpoint depth) and every program and spec of the test corpus
+// (build/corpus): ExportLens' first solve (read + prepare + solve, what
+// `exportlens check` does) and its re-solve (the GUI's live edit) beside
+// torch.export's time for the same spec, with the outcome checked against
+// torch's.
 //
 // Re-solves alternate between the spec and an edited one (another max for a
 // Dim), as a user editing the spec in the GUI would cause. Not a test: it
 // prints figures, and checks that the outcome equals torch's.
 #include <algorithm>
+#include <cstdio>
 #include <chrono>
 #include <fstream>
 #include <iostream>
@@ -35,13 +44,70 @@ std::string replace_all(std::string s, const std::string& from, const std::strin
 
 }  // namespace
 
+/// One program and spec of the real architectures: ExportLens against torch.export.
+struct RealLine {
+  std::string name, spec_name;
+  size_t nodes = 0;
+  double first_ms = 0;    // read + prepare + solve
+  double resolve_ms = 0;  // median re-solve
+  double torch_ms = 0;
+  std::string ours, torch;  // statuses
+};
+
+RealLine bench_real(const std::string& name, const std::string& path, const std::string& spec_name,
+                    const std::string& spec, double torch_ms, const std::string& torch_status, int runs) {
+  RealLine line{name, spec_name};
+  auto t0 = std::chrono::steady_clock::now();
+  const ir::ExportedProgram ep = serde::read_pt2(path);
+  const ops::PreparedProgram program(ep);
+  ops::SolveOptions options;
+  options.log = false;
+  options.node_shapes = false;
+  const ops::SolveResult first = ops::solve(program, spec, options);
+  line.first_ms = ms_since(t0);
+  std::vector<double> times;
+  for (int i = 0; i < runs; ++i) {
+    t0 = std::chrono::steady_clock::now();
+    ops::solve(program, spec, options);
+    times.push_back(ms_since(t0));
+  }
+  std::sort(times.begin(), times.end());
+  line.resolve_ms = times[times.size() / 2];
+  line.nodes = ep.graph().size();
+  line.torch_ms = torch_ms;
+  line.ours = std::string(ops::status_name(first.status));
+  line.torch = torch_status;
+  return line;
+}
+
+void print_real(const std::vector<RealLine>& lines) {
+  std::cout << "\nreal architectures: ExportLens first solve (read + prepare + solve) and re-solve vs torch.export\n";
+  std::printf("  %-22s %-14s %6s %11s %11s %12s %7s  %s\n", "program", "spec", "nodes", "first ms", "re-solve ms",
+              "torch ms", "ratio", "outcome (ours / torch)");
+  double worst_ratio = 0, worst_resolve = 0;
+  int disagree = 0;
+  for (const auto& l : lines) {
+    const double ratio = l.torch_ms > 0 ? l.first_ms / l.torch_ms : 0;
+    worst_ratio = std::max(worst_ratio, ratio);
+    worst_resolve = std::max(worst_resolve, l.resolve_ms);
+    if (l.ours != l.torch) ++disagree;
+    std::printf("  %-22s %-14s %6zu %11.1f %11.2f %12.0f %7.3f  %s / %s\n", l.name.c_str(), l.spec_name.c_str(), l.nodes,
+                l.first_ms, l.resolve_ms, l.torch_ms, ratio, l.ours.c_str(), l.torch.c_str());
+  }
+  std::printf("  %zu lines: worst first-solve / torch.export ratio %.3f (target: <= 2), slowest re-solve %.1f ms "
+              "(target: < 50 ms), %d outcomes differ from torch's\n",
+              lines.size(), worst_ratio, worst_resolve, disagree);
+}
+
 int main(int argc, char** argv) {
   std::string dir = EXPORTLENS_BENCH_DIR;
+  std::string corpus = EXPORTLENS_CORPUS_DIR;
   int runs = 50;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i];
     if (a == "--dir") dir = argv[i + 1];
     else if (a == "--runs") runs = std::max(1, std::atoi(argv[i + 1]));
+    else if (a == "--corpus") corpus = argv[i + 1];
   }
   nlohmann::json info;
   {
@@ -112,6 +178,37 @@ int main(int argc, char** argv) {
               << "speed-up:             " << info["torch_export_spec_ms"].get<double>() / median << "x\n"
               << "outcome equals torch: " << (same ? "yes" : "NO") << " (" << ops::status_name(first.status) << ", "
               << mine.dump() << ")\n";
+
+    std::vector<RealLine> real;
+    if (std::ifstream in(dir + "/real.json"); in) {
+      nlohmann::json models;
+      in >> models;
+      for (const auto& [name, m] : models.items())
+        for (const auto& [spec_name, s] : m["specs"].items())
+          real.push_back(bench_real(name, dir + "/" + m["program"].get<std::string>(), spec_name,
+                                    s["spec"].get<std::string>(), s["torch_export_ms"].get<double>(),
+                                    s["status"].get<std::string>(), std::max(3, runs / 5)));
+    } else {
+      std::cout << "\n(no " << dir << "/real.json: run tests/oracle/bench_real_models.py --out " << dir << ")\n";
+    }
+    if (std::ifstream in(corpus + "/manifest.json"); in) {
+      nlohmann::json manifest;
+      in >> manifest;
+      for (const auto& entry : manifest) {
+        const std::string name = entry["name"].get<std::string>();
+        std::ifstream checks_in(corpus + "/" + name + "/checks.json");
+        if (!checks_in) continue;
+        nlohmann::json checks;
+        checks_in >> checks;
+        for (const auto& c : checks)
+          real.push_back(bench_real(name, corpus + "/" + name + "/program.pt2", c["name"].get<std::string>(),
+                                    c["spec"].get<std::string>(), c["export_seconds"].get<double>() * 1000,
+                                    c["status"].get<std::string>(), std::max(3, runs / 10)));
+      }
+    } else {
+      std::cout << "(no corpus at " << corpus << ": build the corpus_fixtures target)\n";
+    }
+    if (!real.empty()) print_real(real);
     return same ? 0 : 1;
   } catch (const std::exception& e) {
     std::cerr << "bench_resolve: " << e.what() << "\n";

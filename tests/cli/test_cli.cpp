@@ -1,6 +1,7 @@
 // The exportlens executable, headless: print equals torch's print(ep), run
 // writes outputs that torch.load reads and that equal torch's, and every
 // error is one clear message with a non-zero exit code.
+#include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -132,6 +133,47 @@ class TestCli : public QObject {
     r = run_exportlens({"run", fixture_file("book_mlp", "program.pt2"), "--random", "--device", "cuda"});
     QCOMPARE(r.code, 1);
     QVERIFY2(r.err.contains("cannot run on cuda"), qPrintable(r.err));
+  }
+
+  // engine/sources: wherever a command takes FILE.pt2, a model library and a
+  // built-in example open too (traced), and a file is told by its bytes when
+  // its name does not say.
+  void every_program_source_opens() {
+    auto traced = run_exportlens({"example", "book_mlp"});
+    QCOMPARE(traced.code, 0);
+    auto r = run_exportlens({"print", "example:book_mlp"});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QCOMPARE(r.out, traced.out);
+    r = run_exportlens({"info", "example:book_mlp"});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY(r.out.contains("linear"));
+
+    traced = run_exportlens({"trace", EXPORTLENS_README_MODEL});
+    QVERIFY2(traced.code == 0, qPrintable(traced.err));
+    r = run_exportlens({"print", EXPORTLENS_README_MODEL});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QCOMPARE(r.out, traced.out);
+
+    const QString unnamed = tmp_.filePath("book_mlp_archive");  // a .pt2 without its suffix
+    QVERIFY(QFile::copy(fixture_file("book_mlp", "program.pt2"), unnamed));
+    r = run_exportlens({"print", unnamed});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QCOMPARE(r.out, read_text(fixture_file("book_mlp", "print.txt")) + "\n");
+
+    const QString notes = tmp_.filePath("notes");
+    QFile f(notes);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("not a program\n");
+    f.close();
+    r = run_exportlens({"print", notes});
+    QCOMPARE(r.code, 1);
+    QCOMPARE(r.err, "exportlens print: error: " + notes +
+                        ": not a program source (a .pt2 archive, a model library or example:NAME)\n");
+
+    r = run_exportlens({"print", "example:no_such_example"});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains("no gallery example 'no_such_example'"), qPrintable(r.err));
+    QCOMPARE(r.err.count('\n'), 1);
   }
 
   void help() {

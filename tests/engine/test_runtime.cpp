@@ -7,6 +7,9 @@
 #include "engine/runtime/input_check.h"
 #include "engine/runtime/interpreter.h"
 #include "engine/runtime/program_runner.h"
+#include "engine/runtime/run_memory.h"
+
+#include <ATen/ops/empty.h>
 #include "engine/serde/pt2_reader.h"
 
 #include <QtTest>
@@ -56,6 +59,58 @@ class TestRuntime : public QObject {
       const auto err = testing::compare_values(got[i], want[i]);
       QVERIFY2(err.isEmpty(), qPrintable("output " + QString::number(i) + ": " + err));
     }
+  }
+
+  // The run's budget: CPU allocations on the running thread are charged while
+  // a scope is alive, refused past the limit, and given back when freed, even
+  // after the scope ended; allocations outside a scope are not charged.
+  void run_memory_charges_and_refuses() {
+    auto budget = std::make_shared<runtime::RunMemoryBudget>(uint64_t(1) << 20);
+    at::Tensor kept;
+    {
+      runtime::RunMemoryScope scope(budget);
+      at::Tensor a = at::empty({128, 1024}, at::kFloat);  // 512 KiB
+      QCOMPARE(budget->live(), uint64_t(512) << 10);
+      try {
+        at::empty({256, 1024}, at::kFloat);  // 1 MiB more
+        QFAIL("an allocation past the run's limit succeeded");
+      } catch (const c10::Error& e) {
+        const QString what = QString::fromStdString(e.what_without_backtrace());
+        QVERIFY2(what.contains("allocating 1.0 MiB (1048576 bytes) while the run holds 512.0 KiB (524288 bytes) would pass "
+                               "its memory limit of 1.0 MiB (1048576 bytes)"),
+                 qPrintable(what));
+      }
+      QCOMPARE(budget->live(), uint64_t(512) << 10);  // the refused allocation took nothing
+      a = at::Tensor();
+      QCOMPARE(budget->live(), uint64_t(0));
+      kept = at::empty({200, 1024}, at::kFloat);  // fits again once the first is freed
+    }
+    QCOMPARE(budget->live(), uint64_t(800) << 10);
+    QCOMPARE(budget->peak(), uint64_t(800) << 10);
+    const at::Tensor outside = at::empty({512, 1024}, at::kFloat);
+    QCOMPARE(budget->live(), uint64_t(800) << 10);
+    kept = at::Tensor();  // freed after its scope: still given back
+    QCOMPARE(budget->live(), uint64_t(0));
+  }
+
+  // A real program under a limit smaller than what it needs fails naming the
+  // node, before or while it allocates, never after passing the limit.
+  void a_run_over_its_memory_limit_names_the_node() {
+    const auto ep = serde::read_pt2(fixture_file("transformer_block", "program.pt2").toStdString());
+    const auto inputs = load_tuple(fixture_file("transformer_block", "inputs.pt"));
+    runtime::Interpreter interp(ep, c10::Device(c10::kCPU));
+    interp.set_memory_limit(1024);
+    try {
+      interp.run(inputs);
+      QFAIL("a run over its memory limit succeeded");
+    } catch (const runtime::RunError& e) {
+      const QString what = e.what();
+      QVERIFY2(what.startsWith("node '") && what.contains("memory limit of 1.0 KiB (1024 bytes)") &&
+                   what.contains("--limit run-bytes="),
+               e.what());
+    }
+    interp.set_memory_limit(uint64_t(1) << 30);
+    QCOMPARE(int(interp.run(inputs).size()), int(load_tuple(fixture_file("transformer_block", "outputs.pt")).size()));
   }
 
   void unknown_op_fails_only_when_running_and_names_it() {

@@ -3,7 +3,10 @@
 
 Usage: python make_seeds.py FIXTURES_DIR CORPUS_DIR
 
-fuzz_pt2_reader gets every fixture archive, fuzz_program_json their program
+fuzz_pt2_reader gets every fixture archive under 16 KiB as torch wrote it
+(64-byte aligned entries, padding in extra fields) and every archive repacked
+without the entries the reader never opens (sample inputs) and without the
+padding: a few KiB each, so each execution is short. fuzz_program_json their program
 JSON, fuzz_expression the srepr strings, range-constraint keys and recorded
 guards in them (first byte: which parser), fuzz_spec the dynamic_shapes specs
 of the check cases, fuzz_torch_save the fixtures' torch.save'd inputs and
@@ -11,6 +14,7 @@ outputs. Seeds are written once; the fuzzer's own finds stay beside them.
 """
 import glob
 import hashlib
+import io
 import json
 import os
 import sys
@@ -24,6 +28,20 @@ def put(corpus, target, data):
     if not os.path.exists(name):
         with open(name, "wb") as f:
             f.write(data)
+
+
+# run_fuzzers.sh gives fuzz_pt2_reader -max_len of this size.
+MAX_READER_SEED = 16384
+
+
+def repacked(pt2):
+    """The archive with only what the reader reads, stored, without alignment padding."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(pt2) as src, zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED) as out:
+        for info in src.infolist():
+            if "/data/sample_inputs/" not in info.filename:
+                out.writestr(info.filename, src.read(info.filename))
+    return buf.getvalue()
 
 
 def walk_exprs(value, out):
@@ -42,8 +60,11 @@ def main():
     fixtures, corpus = sys.argv[1], sys.argv[2]
     for pt2 in sorted(glob.glob(os.path.join(fixtures, "*", "program.pt2"))):
         raw = open(pt2, "rb").read()
-        if len(raw) < 1 << 20:
+        if len(raw) <= MAX_READER_SEED:
             put(corpus, "fuzz_pt2_reader", raw)
+        compact = repacked(pt2)
+        if len(compact) <= MAX_READER_SEED:
+            put(corpus, "fuzz_pt2_reader", compact)
         with zipfile.ZipFile(pt2) as z:
             for n in z.namelist():
                 if n.endswith(".json") and "/models/" in n:

@@ -95,6 +95,7 @@ std::vector<Sample> samples() {
   add("aten.reshape.default", "copy", {{{2, 3, 4}}}, [](P& p, const Args& a) { return p.call("out", "aten.reshape.default", {transposed(p, a[0], 0, 2), ints({-1})}); });
   add("aten.flatten.using_ints", "all", {{{2, 3, 4}}}, [](P& p, const Args& a) { return p.call("out", "aten.flatten.using_ints", {a[0]}); });
   add("aten.flatten.using_ints", "strided", {{{2, 3, 4}}}, [](P& p, const Args& a) { return p.call("out", "aten.flatten.using_ints", {transposed(p, a[0], 1, 2), int64_t{1}}); });
+  add("aten.reshape_as.default", "", {{{2, 3, 4}}, {{6, 4}}}, [](P& p, const Args& a) { return p.call("out", "aten.reshape_as.default", {a[0], a[1]}); });
   add("aten.contiguous.default", "strided", {{{3, 4}}}, [](P& p, const Args& a) { return p.call("out", "aten.contiguous.default", {transposed(p, a[0], 0, 1)}); });
   add("aten.view_as.default", "", {{{12}}, {{3, 4}}}, [](P& p, const Args& a) { return p.call("out", "aten.view_as.default", {a[0], a[1]}); });
   add("aten.expand_as.default", "", {{{1, 4}}, {{3, 4}}}, [](P& p, const Args& a) { return p.call("out", "aten.expand_as.default", {a[0], a[1]}); });
@@ -245,6 +246,31 @@ std::vector<Sample> samples() {
   add("aten.var.dim", "", {{{3, 4}}}, [](P& p, const Args& a) { return p.call("out", "aten.var.dim", {a[0], ints({1})}); });
   add("aten.var.dim", "biased, keepdim", {{{3, 4}}}, [](P& p, const Args& a) { return p.call("out", "aten.var.dim", {a[0], ints({0}), false, true}); });
 
+  add("aten.new_ones.default", "", {{{3, 4}}}, [](P& p, const Args& a) {
+    return p.call("out", "aten.add.Tensor", {a[0], p.call("o", "aten.new_ones.default", {a[0], ints({4})}, {{"pin_memory", false}})});
+  });
+  add("aten.new_zeros.default", "", {{{3, 4}}}, [](P& p, const Args& a) {
+    return p.call("out", "aten.add.Tensor", {a[0], p.call("z", "aten.new_zeros.default", {a[0], ints({3, 4})})});
+  });
+  add("aten.new_full.default", "", {{{3, 4}}}, [](P& p, const Args& a) {
+    return p.call("out", "aten.add.Tensor", {a[0], p.call("f", "aten.new_full.default", {a[0], ints({4}), 2.5})});
+  });
+  add("aten.min.other", "", {{{3, 4}}, {{4}}}, [](P& p, const Args& a) { return p.call("out", "aten.min.other", {a[0], a[1]}); });
+  add("aten.max.other", "", {{{3, 4}}, {{4}}}, [](P& p, const Args& a) { return p.call("out", "aten.max.other", {a[0], a[1]}); });
+  for (const char* op : {"aten.__and__.Tensor", "aten.__or__.Tensor", "aten.__xor__.Tensor"})
+    add(op, "", {{{3, 4}, false, true}, {{4}, false, true}}, [op](P& p, const Args& a) { return p.call("out", op, {a[0], a[1]}); });
+  unary("aten.lift_fresh_copy.default", {3, 4});
+  add("aten.diff.default", "prepend", {{{3, 5}}, {{3, 1}}}, [](P& p, const Args& a) {
+    return p.call("out", "aten.diff.default", {a[0], int64_t{1}, int64_t{-1}, a[1]});
+  });
+  add("aten.diff.default", "twice along dim 0", {{{5, 3}}}, [](P& p, const Args& a) { return p.call("out", "aten.diff.default", {a[0], int64_t{2}, int64_t{0}}); });
+  add("aten.to.dtype_layout", "to float64", {{{3, 4}}}, [](P& p, const Args& a) {
+    return p.call("out", "aten.to.dtype_layout", {a[0]}, {{"dtype", ST::Double}, {"layout", ir::Layout::Strided}, {"device", ir::Device{}}});
+  });
+  add("aten.to.device", "same device", {{{3, 4}}}, [](P& p, const Args& a) {
+    return p.call("out", "aten.mul.Tensor", {p.call("t", "aten.to.device", {a[0], ir::Device{}, ST::Float}), 2.0});
+  });
+
   // ---- custom tables ----
   // The seed's double_conv2d: conv2d becomes 2 * convolution.
   add("aten.conv2d.default", "double_conv2d", {{{1, 2, 5, 5}}, {{3, 2, 3, 3}}}, [](P& p, const Args& a) { return p.call("out", "aten.conv2d.default", {a[0], a[1]}); });
@@ -259,7 +285,8 @@ std::vector<Sample> samples() {
       "aten._unsafe_view.default", "aten.split.Tensor", "aten.unbind.int", "aten.squeeze.default",
       "aten.squeeze.dim", "aten.stack.default", "aten.sum.default", "aten.square.default",
       "aten.rsub.Tensor", "aten.pad.default", "aten.zeros_like.default", "aten.ones_like.default",
-      "aten.masked_fill.Scalar", "aten.mv.default", "aten.dot.default", "aten.matmul.default"};
+      "aten.masked_fill.Scalar", "aten.mv.default", "aten.dot.default", "aten.matmul.default",
+      "aten.lift_fresh_copy.default", "aten.diff.default", "aten.min.other", "aten.max.other"};
   for (auto& sample : s) sample.int64_too = integer_ops.count(sample.op) > 0;
   return s;
 }

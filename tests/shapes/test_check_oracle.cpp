@@ -26,6 +26,7 @@
 #include "engine/serde/pt2_reader.h"
 #include "engine/symbolic/python_printer.h"
 #include "support/fixtures.h"
+#include "support/check_compare.h"
 #include "support/known_differences.h"
 
 using namespace exportlens;
@@ -73,52 +74,6 @@ ops::SolveResult solve_case(const QJsonObject& meta, Guards guards = Guards::Rep
 }
 
 
-QStringList lines(const std::string& text) {
-  QStringList out;
-  for (const auto& l : QString::fromStdString(text).split('\n'))
-    if (!l.trimmed().isEmpty()) out << l.trimmed();
-  return out;
-}
-
-QStringList strings(const QJsonArray& a) {
-  QStringList out;
-  for (const auto& v : a) out << v.toString();
-  return out;
-}
-
-QString bound(const QJsonValue& v) { return v.isString() ? v.toString() : QString::number(v.toInteger()); }
-
-/// Symbol renaming mine -> torch's, read off the input shapes position by
-/// position; when it is not a bijection, *why says so (and the case fails).
-std::map<std::string, Expr> renaming(const ops::SolveResult& r, const QJsonObject& torch_shapes, QString* why) {
-  std::map<std::string, Expr> to_torch;
-  std::map<std::string, std::string> back;
-  for (const auto& in : r.input_shapes) {
-    if (!in.is_tensor) continue;
-    const QJsonArray theirs = torch_shapes[QString::fromStdString(in.name)].toArray();
-    for (size_t i = 0; i < in.dims.size() && int(i) < theirs.size(); ++i) {
-      const Expr mine = Expr::parse(in.dims[i]), torch = Expr::parse(theirs[int(i)].toString().toStdString());
-      if (!mine.is_symbol() || !torch.is_symbol()) continue;
-      auto [it, fresh] = to_torch.emplace(mine.symbol_name(), torch);
-      auto [jt, fresh_back] = back.emplace(torch.symbol_name(), mine.symbol_name());
-      if (!(it->second == torch) || jt->second != mine.symbol_name()) {
-        *why = QString::fromStdString("ExportLens' symbols are not a renaming of torch's: " + in.name + " dim " +
-                                      std::to_string(i) + " is " + in.dims[i] + ", torch's " + torch.str());
-        return {};
-      }
-    }
-  }
-  return to_torch;
-}
-
-QString renamed(const std::string& text, const std::map<std::string, Expr>& to_torch) {
-  const Expr e = Expr::parse(text);
-  std::map<std::string, Expr> subs;
-  for (const std::string& s : e.free_symbols())
-    if (auto it = to_torch.find(s); it != to_torch.end()) subs.emplace(s, it->second);
-  return QString::fromStdString(subs.empty() ? e.str() : e.substitute(subs).str());
-}
-
 /// A node's value as the file records it, in SymValue::str()'s form ("" if none).
 std::string file_value(const ir::ValueInfo& v) {
   if (const ir::TensorMeta* t = v.tensor()) return t->annotation();
@@ -157,7 +112,7 @@ class TestCheckOracle : public QObject {
     QFETCH(Guards, guards);
     const QJsonObject meta = case_meta(name);
     const ops::SolveResult r = solve_case(meta, guards);
-    const QString difference = difference_from_torch(r, meta);
+    const QString difference = solve_difference(r, meta);
     if (guards == Guards::RulesOnly) {
       if (const KnownDifference* needs = known_difference("check", name, "rules only")) {
         QVERIFY2(!difference.isEmpty(), qPrintable("the shape rules alone now give torch's outcome: drop " + name +
@@ -167,62 +122,6 @@ class TestCheckOracle : public QObject {
       }
     }
     QVERIFY2(difference.isEmpty(), qPrintable(difference));
-  }
-
- private:
-  /// "" when ExportLens' outcome is torch's: the status; for ok the input
-  /// shapes and range constraints (symbols renamed to torch's); for a
-  /// violation torch's whole message (the violated items, each guard in
-  /// torch's Python form, forced specializations and the suggested fixes,
-  /// character for character) and the fix lines.
-  static QString difference_from_torch(const ops::SolveResult& r, const QJsonObject& meta) {
-    const QString status = QString::fromUtf8(ops::status_name(r.status).data());
-    if (status != meta["status"].toString())
-      return "ExportLens: " + status + ": " + QString::fromStdString(r.message) + "\ntorch: " +
-             meta["status"].toString() + ": " + meta["message"].toString();
-    auto differ = [](const QString& what, const QStringList& mine, const QStringList& theirs) {
-      return mine == theirs ? QString()
-                            : what + "\n  ExportLens: " + mine.join("; ") + "\n  torch:      " + theirs.join("; ");
-    };
-    if (status == "ok") {
-      QString why;
-      const auto to_torch = renaming(r, meta["input_shapes"].toObject(), &why);
-      if (!why.isEmpty()) return why;
-      QStringList my_shapes, torch_shapes;
-      for (const auto& in : r.input_shapes) {
-        QStringList dims;
-        for (const auto& d : in.dims) dims << renamed(d, to_torch);
-        my_shapes << QString::fromStdString(in.name) + ": " + (in.is_tensor ? "[" + dims.join(", ") + "]" : "None");
-      }
-      const QJsonObject ts = meta["input_shapes"].toObject();
-      for (auto it = ts.begin(); it != ts.end(); ++it)
-        torch_shapes << it.key() + ": " +
-                            (it.value().isNull() ? QStringLiteral("None") : "[" + strings(it.value().toArray()).join(", ") + "]");
-      my_shapes.sort();
-      torch_shapes.sort();
-      if (QString d = differ("input shapes", my_shapes, torch_shapes); !d.isEmpty()) return d;
-      QStringList my_ranges, torch_ranges;
-      for (const auto& rc : r.range_constraints)
-        my_ranges << renamed(rc.expr, to_torch) + ": [" + QString::fromStdString(rc.lower) + ", " +
-                         QString::fromStdString(rc.upper) + "]";
-      const QJsonObject tr = meta["range_constraints"].toObject();
-      for (auto it = tr.begin(); it != tr.end(); ++it) {
-        const QJsonArray b = it.value().toArray();
-        torch_ranges << QString::fromStdString(Expr::parse(it.key().toStdString()).str()) + ": [" + bound(b[0]) +
-                            ", " + bound(b[1]) + "]";
-      }
-      my_ranges.sort();
-      torch_ranges.sort();
-      return differ("range constraints", my_ranges, torch_ranges);
-    }
-    if (status == "violation") {
-      if (QString d = differ("suggested fixes", lines(r.suggested_fixes_text), strings(meta["suggested_fixes"].toArray()));
-          !d.isEmpty())
-        return d;
-      const QString mine = QString::fromStdString(r.message).trimmed(), theirs = meta["message"].toString().trimmed();
-      if (mine != theirs) return "message\n  ExportLens:\n" + mine + "\n  torch:\n" + theirs;
-    }
-    return {};
   }
 
  private slots:

@@ -18,6 +18,30 @@ struct KnownDifference {
 };
 
 // clang-format off
+// Reasons shared by several corpus entries (tests/corpus/test_corpus).
+inline constexpr const char* kmoe_run =
+    "its expert matmuls call transformers::grouped_mm_fallback, a custom op transformers defines in Python (torch.library): this process cannot run it (as the tutorial's custom_op)";
+inline constexpr const char* kmoe_ops =
+    "mixture-of-experts routing: histc, floor_divide, empty_like, index_put_ and the Python custom op grouped_mm_fallback have no ExportLens decomposition rules (torch decomposes the first four)";
+inline constexpr const char* kmoe_check =
+    "the routing ops (histc, index_put_, grouped_mm_fallback) have no shape rules, so their outputs keep the example sizes and the batch specializes to 2 where torch traces their meta kernels";
+inline constexpr const char* krnn =
+    "torch's Core ATen lowering unrolls aten.lstm.input / aten.gru.input into per-step addmm, sigmoid, tanh; ExportLens has no recurrent-layer decomposition yet";
+inline constexpr const char* ksizes =
+    "torch's retrace computes symbolic output sizes inside the conv, pool and interpolate meta kernels (floordiv / add / sub / pow nodes where it traced them, dynamic 'same' padding); ExportLens makes only the final sizes, where they are used";
+inline constexpr const char* kswin =
+    "Swin: no roll decomposition yet (torch: arange + fmod + index_select), and its window views and interpolated position bias lower differently";
+inline constexpr const char* kt5 =
+    "T5: where.ScalarOther and the relative-position bucket arithmetic (log, min on sizes) lower differently, and a view of the sdpa output keeps -1 where torch's output strides make it infer";
+inline constexpr const char* kgpt2_core =
+    "torch's own Core ATen lowering fails on GPT-2 under symbolic sizes (Cannot view a tensor ... as a tensor with shape (s70*s72, 32)); ExportLens' strides allow that view, so it lowers the program";
+inline constexpr const char* kfalcon =
+    "Falcon: its rotary embedding's lifted constants (lift_fresh_copy) and the fused QKV split lower to a different op mix";
+inline constexpr const char* kconv_fix =
+    "strided convs and pools leave the guard (1 + ((s - 1) // 32)) == 1: torch's end of trace keeps it as the range s <= 32 (fix Dim('height', max=32)), ExportLens' solver takes it as a specialization (height = 32)";
+inline constexpr const char* kdinov2_check =
+    "DINOv2's position-embedding interpolation: torch specializes height and width to 32, ExportLens relates them (width = height, min 8)";
+
 inline constexpr KnownDifference kKnownDifferences[] = {
     // ---- tests/passes/test_decompositions: print(ep) text compared with node
     // names renumbered by order of first use (torch's retrace numbers its nodes
@@ -37,6 +61,70 @@ inline constexpr KnownDifference kKnownDifferences[] = {
     {"decompositions", "item_index_unchecked/*", "node names and unbacked ranges",
      "torch's retrace allocates fresh unbacked symbols (u3, u5, ...) whose ranges stay in its range constraints; "
      "compared with symbol and node numbering renumbered and those extra range lines dropped"},
+
+    // ---- tests/corpus/test_corpus: the real-architecture corpus.
+    {"corpus", "lowered programs", "per-process tokens",
+     "torch's retrace numbers the nodes of run_decompositions() after nodes it made and dropped while re-running "
+     "the exported graph (sym_size_int_37, sub_10, add_895: counters ExportLens has no trace to reproduce), and an "
+     "inlined wrap_with_set_grad_enabled body's frame is its generated code, <eval_with_key>.N, N a counter of "
+     "the process's modules; lowered text is compared with node numbering renumbered by first use and N normalised"},
+
+    // Not fixed yet ("open <aspect>"): each still differs from torch, for the reason given.
+    {"corpus", "mixtral", "open run", kmoe_run},
+    {"corpus", "qwen2_moe", "open run", kmoe_run},
+    {"corpus", "mixtral/core", "open run", kmoe_run},
+    {"corpus", "qwen2_moe/core", "open run", kmoe_run},
+    {"corpus", "falcon/functional", "open ops", kfalcon},
+    {"corpus", "falcon/functional", "open text", kfalcon},
+    {"corpus", "falcon/core", "open ops", kfalcon},
+    {"corpus", "falcon/core", "open text", kfalcon},
+    {"corpus", "mixtral/functional", "open ops", kmoe_ops},
+    {"corpus", "mixtral/functional", "open text", kmoe_ops},
+    {"corpus", "mixtral/core", "open ops", kmoe_ops},
+    {"corpus", "mixtral/core", "open text", kmoe_ops},
+    {"corpus", "qwen2_moe/functional", "open ops", kmoe_ops},
+    {"corpus", "qwen2_moe/functional", "open text", kmoe_ops},
+    {"corpus", "qwen2_moe/core", "open ops", kmoe_ops},
+    {"corpus", "qwen2_moe/core", "open text", kmoe_ops},
+    {"corpus", "gpt2/core", "open lowering", kgpt2_core},
+    {"corpus", "t5/functional", "open ops", kt5},
+    {"corpus", "t5/functional", "open text", kt5},
+    {"corpus", "t5/core", "open ops", kt5},
+    {"corpus", "t5/core", "open text", kt5},
+    {"corpus", "beit/functional", "open ops", ksizes},
+    {"corpus", "beit/functional", "open text", ksizes},
+    {"corpus", "beit/core", "open ops", ksizes},
+    {"corpus", "beit/core", "open text", ksizes},
+    {"corpus", "dinov2/functional", "open ops", ksizes},
+    {"corpus", "dinov2/functional", "open text", ksizes},
+    {"corpus", "dinov2/core", "open ops", ksizes},
+    {"corpus", "dinov2/core", "open text", ksizes},
+    {"corpus", "swin/functional", "open ops", kswin},
+    {"corpus", "swin/functional", "open text", kswin},
+    {"corpus", "swin/core", "open ops", kswin},
+    {"corpus", "swin/core", "open text", kswin},
+    {"corpus", "segformer/functional", "open ops", ksizes},
+    {"corpus", "segformer/functional", "open text", ksizes},
+    {"corpus", "segformer/core", "open ops", ksizes},
+    {"corpus", "segformer/core", "open text", ksizes},
+    {"corpus", "convnext/core", "open text", ksizes},
+    {"corpus", "bit/core", "open ops", ksizes},
+    {"corpus", "bit/core", "open text", ksizes},
+    {"corpus", "poolformer/core", "open ops", ksizes},
+    {"corpus", "poolformer/core", "open text", ksizes},
+    {"corpus", "lstm/core", "open ops", krnn},
+    {"corpus", "lstm/core", "open text", krnn},
+    {"corpus", "gru/core", "open ops", krnn},
+    {"corpus", "gru/core", "open text", krnn},
+    {"corpus", "mixtral/batch", "open check", kmoe_check},
+    {"corpus", "qwen2_moe/batch", "open check", kmoe_check},
+    {"corpus", "dinov2/named", "open check", kdinov2_check},
+    {"corpus", "resnet/named", "open check", kconv_fix},
+    {"corpus", "resnet_deep/named", "open check", kconv_fix},
+    {"corpus", "convnext/named", "open check", kconv_fix},
+    {"corpus", "regnet/named", "open check", kconv_fix},
+    {"corpus", "efficientnet/named", "open check", kconv_fix},
+    {"corpus", "bit/named", "open check", kconv_fix},
 
     // ---- tests/trace/test_trace: the port asserts its own documented outcome
     // (gallery Example::expected) instead of torch's.

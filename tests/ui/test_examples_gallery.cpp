@@ -37,6 +37,7 @@
 #include "ui/shapes/violations_model.h"
 #include "ui/shapes/violations_panel.h"
 #include "ui/shell/main_window.h"
+#include "ui/shell/trace_controller.h"
 #include "ui/shell/recent_files.h"
 #include "support/screenshot.h"
 
@@ -160,7 +161,7 @@ class TestExamplesGallery : public QObject {
     QCOMPARE(listed, want);
     // The Examples menu: one action per example, in family submenus.
     QStringList in_menu;
-    for (QAction* family : window_->examplesMenu()->actions())
+    for (QAction* family : window_->traceController()->examplesMenu()->actions())
       if (family->menu())
         for (QAction* a : family->menu()->actions()) in_menu << a->text();
     in_menu.sort();
@@ -174,7 +175,7 @@ class TestExamplesGallery : public QObject {
     gallery()->searchField()->setText(QStringLiteral("DATA-DEPENDENT"));
     QStringList want;
     for (const auto& m : trace::gallery_models()) {
-      const QString haystack = QString::fromStdString(m.name + "\n" + m.family + "\n" + m.description + "\n" + m.seed) +
+      const QString haystack = QString::fromStdString(m.name + "\n" + m.family + "\n" + m.description + "\n" + m.document) +
                                "\n" + ui::expected_outcome_text(m.expected);
       if (haystack.contains(QStringLiteral("data-dependent"), Qt::CaseInsensitive))
         want << QString::fromStdString(m.name);
@@ -202,6 +203,17 @@ class TestExamplesGallery : public QObject {
 
   /// Bad1 (if x.sum() > 0) fails in torch: the page shows torch's exception
   /// type; the window keeps the program it showed.
+  /// example:NAME is a program source like a file: opening it (the command
+  /// line, Open Recent) traces the example.
+  void example_source_opens_as_a_trace() {
+    QSignalSpy shown(window_.get(), &MainWindow::programShown);
+    window_->openFile(QStringLiteral("example:book_mlp"));
+    QVERIFY(QTest::qWaitFor([&] { return !shown.isEmpty(); }, 120000));
+    QCOMPARE(shown.front().at(0).toString(), QStringLiteral("example:book_mlp"));
+    compare_with_fixture(QStringLiteral("book_mlp"));
+    QCOMPARE(window_->centralTabs()->currentWidget(), static_cast<QWidget*>(window_->graphView()));
+  }
+
   void failing_example_shows_torchs_error() {
     const auto& e = summary("bad1_nonstrict");
     const QJsonObject meta = fixture_meta(QString::fromStdString(e.oracle));

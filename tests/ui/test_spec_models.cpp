@@ -169,7 +169,7 @@ class TestSpecModels : public QObject {
     ui::NodeTimesModel model;
     model.setOutcome(nullptr, outcome);
     QCOMPARE(model.rowCount(), 3);
-    const auto heat = model.heatFractions();
+    const auto heat = ui::heat_fractions(model.times());
     QCOMPARE(heat.value(QStringLiteral("b")), 1.0);
     QCOMPARE(heat.value(QStringLiteral("a")), 0.25);
     QCOMPARE(heat.value(QStringLiteral("c")), 0.5);

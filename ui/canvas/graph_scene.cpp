@@ -88,6 +88,20 @@ void GraphScene::setNodeHeat(const QHash<QString, qreal>& fractions, const QHash
     (*it)->setHeat(fractions.value(it.key(), -1), labels.value(it.key()));
 }
 
+void GraphScene::setRunTimes(const NodeRunTimes& times) {
+  run_times_ = times;
+  if (!heat_shown_) return setNodeHeat({});
+  const QHash<QString, qreal> fractions = heat_fractions(times);
+  QHash<QString, QString> labels;
+  for (auto it = fractions.cbegin(); it != fractions.cend(); ++it) labels.insert(it.key(), run_time_text(times[it.key()]));
+  setNodeHeat(fractions, labels);
+}
+
+void GraphScene::setHeatShown(bool shown) {
+  heat_shown_ = shown;
+  setRunTimes(run_times_);
+}
+
 QRectF GraphScene::startFocus() const {
   // Where the data enters; without user inputs, the top of the graph.
   QRectF focus;
@@ -126,7 +140,11 @@ void GraphScene::highlightEdgesOf(const QString& name) {
 }
 
 void GraphScene::follow(ProgramModel* model) {
-  connect(model, &ProgramModel::programChanged, this, [this, model] { setProgram(model->loaded()); });
+  connect(model, &ProgramModel::programChanged, this, [this, model] {
+    setProgram(model->loaded());
+    setRunTimes(model->runTimes());
+  });
+  connect(model, &ProgramModel::runFinished, this, [this, model] { setRunTimes(model->runTimes()); });
   connect(model, &ProgramModel::selectionChanged, this, &GraphScene::selectNode);
   connect(this, &GraphScene::nodeSelected, model, &ProgramModel::selectNode);
 }

@@ -9,6 +9,7 @@
 
 #include "ui/canvas/canvas_style.h"
 #include "ui/core/loaded_program.h"
+#include "ui/core/node_run_times.h"
 
 namespace exportlens::ui {
 
@@ -40,8 +41,13 @@ class GraphScene : public QGraphicsScene {
   /// Tints nodes by run time (fraction of the slowest, with a label for the
   /// tooltip); nodes not listed lose their tint. An empty map clears it.
   void setNodeHeat(const QHash<QString, qreal>& fractions, const QHash<QString, QString>& labels = {});
+  /// The heat of a run's per-node times (while the tint is shown).
+  void setRunTimes(const NodeRunTimes& times);
+  bool heatShown() const { return heat_shown_; }
 
  public slots:
+  /// Whether run times tint the nodes (on by default).
+  void setHeatShown(bool shown);
   /// Follows the shared selection (does not emit nodeSelected).
   void selectNode(const QString& name);
 
@@ -59,6 +65,8 @@ class GraphScene : public QGraphicsScene {
   QList<ClusterItem*> clusters_;
   QList<ClusterLabelItem*> cluster_labels_;
   bool following_ = false;  // true while applying a selection from outside
+  bool heat_shown_ = true;
+  NodeRunTimes run_times_;
 };
 
 }  // namespace exportlens::ui

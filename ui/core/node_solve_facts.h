@@ -5,9 +5,13 @@
 #include <QString>
 #include <QStringList>
 
+#include <memory>
+
 #include "engine/ops/solve_result.h"
 
 namespace exportlens::ui {
+
+using SolveResultPtr = std::shared_ptr<const ops::SolveResult>;
 
 struct NodeSolveFacts {
   QString value;       // "f32[s77, 5]"

@@ -4,11 +4,9 @@
 #include <QFile>
 #include <QFileInfo>
 
-#include <filesystem>
-
 #include "engine/layout/layout_graph.h"
 #include "engine/runtime/pt2_torch_options.h"
-#include "engine/serde/pt2_reader.h"
+#include "engine/sources/program_source.h"
 #include "ui/core/program_presentation.h"
 
 namespace exportlens::ui {
@@ -34,8 +32,9 @@ LoadedProgramPtr read_and_present(const JobContext& context, const ProgramReader
 ProgramReader pt2_reader() {
   return [](const QString& path) {
     // The dispatcher's schemas bind the arguments of files that do not record how they were passed (torch <= 2.6).
-    return serde::read_pt2(std::filesystem::path(QFile::encodeName(path).toStdString()), "",
-                           runtime::pt2_read_options());
+    sources::OpenRequest request;
+    request.read = runtime::pt2_read_options();
+    return sources::open_program(QFile::encodeName(path).toStdString(), request);
   };
 }
 

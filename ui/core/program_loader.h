@@ -14,8 +14,8 @@
 
 namespace exportlens::ui {
 
-/// How a file becomes a program. The default reads .pt2 archives; tests and
-/// later features (traced C++ models) can pass another.
+/// How a file becomes a program. The default opens it as the program source
+/// it is (engine/sources: a .pt2 is read); traces pass their own (trace_job.h).
 using ProgramReader = std::function<ir::ExportedProgram(const QString& path)>;
 ProgramReader pt2_reader();
 

@@ -5,19 +5,34 @@ namespace exportlens::ui {
 ProgramModel::ProgramModel(QObject* parent) : QObject(parent) {}
 
 const ir::ExportedProgram* ProgramModel::program() const {
-  return loaded_ ? loaded_->program.get() : nullptr;
+  return shown_ ? shown_->program.get() : nullptr;
 }
 
-void ProgramModel::setLoaded(LoadedProgramPtr loaded) {
-  loaded_ = std::move(loaded);
+void ProgramModel::setOpened(LoadedProgramPtr opened) {
+  opened_ = std::move(opened);
+  solve_.reset();
+  solve_facts_.clear();
+  spec_edited_ = false;
+  run_times_.clear();
+  setShown(LevelChoice::training(), opened_);
+  emit solveChanged();
+  emit runFinished();
+  emit programOpened();
+}
+
+void ProgramModel::setShown(const LevelChoice& level, LoadedProgramPtr program) {
+  const bool other_level = !(level == level_);
+  shown_ = std::move(program);
+  level_ = level;
   selected_ = nullptr;
+  if (other_level) emit levelChanged(level_);
   emit programChanged();
   emit selectionChanged(QString());
 }
 
 const ir::Node* ProgramModel::node(const QString& name) const {
-  if (!loaded_ || name.isEmpty()) return nullptr;
-  return loaded_->graph().find(name.toStdString());
+  if (!shown_ || name.isEmpty()) return nullptr;
+  return shown_->graph().find(name.toStdString());
 }
 
 QString ProgramModel::selectedName() const {
@@ -29,6 +44,18 @@ void ProgramModel::selectNode(const QString& name) {
   if (next == selected_) return;
   selected_ = next;
   emit selectionChanged(selectedName());
+}
+
+void ProgramModel::setSolve(SolveResultPtr result, bool specEdited) {
+  solve_ = std::move(result);
+  spec_edited_ = specEdited;
+  solve_facts_ = solve_ ? node_solve_facts(*solve_) : NodeSolveFactsMap();
+  emit solveChanged();
+}
+
+void ProgramModel::setRunTimes(NodeRunTimes times) {
+  run_times_ = std::move(times);
+  emit runFinished();
 }
 
 }  // namespace exportlens::ui

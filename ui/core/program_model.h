@@ -1,11 +1,16 @@
 #pragma once
-// The opened program and the one node selection every view shares: views
-// call selectNode() and follow selectionChanged(), so a node picked on the
-// canvas, in the code or in a table is picked everywhere.
+// What the window is about, in one place every view subscribes to: the
+// opened program, the IR level shown (the opened program or one of its
+// lowerings), the one node selection, the latest dynamic-shapes solve and
+// the latest run's per-node times. Views call selectNode() and follow the
+// signals; nobody pushes a program into a view.
 #include <QObject>
 #include <QString>
 
+#include "ui/core/ir_level_choice.h"
 #include "ui/core/loaded_program.h"
+#include "ui/core/node_run_times.h"
+#include "ui/core/node_solve_facts.h"
 
 namespace exportlens::ui {
 
@@ -14,27 +19,58 @@ class ProgramModel : public QObject {
  public:
   explicit ProgramModel(QObject* parent = nullptr);
 
-  const LoadedProgramPtr& loaded() const { return loaded_; }
+  /// The opened file or trace, as exported (the training level); null before one opens.
+  const LoadedProgramPtr& opened() const { return opened_; }
+  /// What the views show: the opened program or one of its IR levels.
+  const LoadedProgramPtr& loaded() const { return shown_; }
   /// nullptr until a program is loaded.
   const ir::ExportedProgram* program() const;
-  void setLoaded(LoadedProgramPtr loaded);
+  const LevelChoice& level() const { return level_; }
 
-  /// The node of the main graph with this name, or nullptr.
+  /// A new program opened: shown at its training level; solve and run times cleared.
+  void setOpened(LoadedProgramPtr opened);
+  /// Shows `program`, the opened program at `level`.
+  void setShown(const LevelChoice& level, LoadedProgramPtr program);
+
+  /// The node of the shown graph with this name, or nullptr.
   const ir::Node* node(const QString& name) const;
   const ir::Node* selectedNode() const { return selected_; }
   QString selectedName() const;
+
+  /// The latest solve of the opened program's dynamic_shapes spec (null before the first).
+  const SolveResultPtr& solve() const { return solve_; }
+  /// Per node name (valid at every level: lowered nodes keep torch's names where they can).
+  const NodeSolveFactsMap& solveFacts() const { return solve_facts_; }
+  /// Whether the spec solved differs from the one the program was exported with.
+  bool specEdited() const { return spec_edited_; }
+  void setSolve(SolveResultPtr result, bool specEdited);
+
+  const NodeRunTimes& runTimes() const { return run_times_; }
+  void setRunTimes(NodeRunTimes times);
 
  public slots:
   /// Selects a node by name; an empty or unknown name clears the selection.
   void selectNode(const QString& name);
 
  signals:
+  /// A new program was opened; emitted after programChanged (views showing it
+  /// are up to date) for the parts that work on the opened program itself.
+  void programOpened();
+  /// The shown program changed: a new one opened, or another level.
   void programChanged();
+  void levelChanged(const exportlens::ui::LevelChoice& level);
   void selectionChanged(const QString& name);
+  void solveChanged();
+  void runFinished();
 
  private:
-  LoadedProgramPtr loaded_;
+  LoadedProgramPtr opened_, shown_;
+  LevelChoice level_;
   const ir::Node* selected_ = nullptr;
+  SolveResultPtr solve_;
+  NodeSolveFactsMap solve_facts_;
+  bool spec_edited_ = false;
+  NodeRunTimes run_times_;
 };
 
 }  // namespace exportlens::ui

@@ -113,7 +113,8 @@ QWidget* ExamplesGallery::makeHeader() {
   auto* header = new QWidget(this);
   auto* layout = new QHBoxLayout(header);
   layout->setContentsMargins(0, 0, 0, 4);
-  auto* intro = new QLabel(tr("<b>Examples</b> — every seed example ported to C++ and traced by ExportLens "
+  auto* intro = new QLabel(tr("<b>Examples</b> — every example of the torch.export tutorials and the book chapter, "
+                              "ported to C++ and traced by ExportLens "
                               "(as torch.export.export would). Pick one and press Trace, or open a program."),
                            header);
   intro->setWordWrap(true);
@@ -211,7 +212,7 @@ void ExamplesGallery::fillModel() {
     const QString expected = expected_outcome_text(e.expected);
     auto* name = new QStandardItem(q(e.name));
     name->setData(q(e.name), kNameRole);
-    name->setData(QStringList{q(e.name), q(e.family), q(e.description), expected, q(e.seed)}.join('\n'), kSearchRole);
+    name->setData(QStringList{q(e.name), q(e.family), q(e.description), expected, q(e.document)}.join('\n'), kSearchRole);
     name->setToolTip(q(e.description));
     auto* outcome = new QStandardItem(short_outcome(e.expected));
     outcome->setToolTip(expected);
@@ -255,7 +256,7 @@ void ExamplesGallery::showDetails(const QString& name) {
   if (!e || name == current_) return;
   current_ = name;
   title_->setText(name);
-  facts_->setText(tr("Family: %1 · seed %2 · %3").arg(q(e->family), q(e->seed),
+  facts_->setText(tr("Family: %1 · from the %2 · %3").arg(q(e->family), q(e->document),
                                                         e->strict ? tr("strict=True") : tr("strict=False")));
   description_->setText(q(e->description));
   expected_->setText(tr("<b>torch.export:</b> %1").arg(expected_outcome_text(e->expected).toHtmlEscaped()));

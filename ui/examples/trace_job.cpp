@@ -8,8 +8,7 @@
 #include <mutex>
 #include <stdexcept>
 
-#include "engine/trace/gallery/gallery_models.h"
-#include "engine/trace/trace_facade.h"
+#include "engine/sources/program_source.h"
 
 namespace exportlens::ui {
 namespace {
@@ -51,19 +50,19 @@ TraceFailure failure_of(const trace::TraceOutcome& outcome) {
 }
 
 trace::TraceOutcome run_trace(const TraceJob& job) {
-  trace::TraceRequest request;
-  if (job.spec) request.dynamic_shapes = job.spec->toStdString();
+  sources::OpenRequest request;
+  request.model = job.model.toStdString();
+  if (job.spec) request.trace.dynamic_shapes = job.spec->toStdString();
   // One trace at a time: a cancelled trace cannot be interrupted and runs on
   // beside the next one, and the tracer's LibTorch hooks are process-wide.
   static std::mutex one_at_a_time;
   std::lock_guard lock(one_at_a_time);
-  if (job.isExample()) return trace::trace_gallery_model(job.example.toStdString(), request);
-  return trace::trace_library_model(QFile::encodeName(job.library).toStdString(), job.model.toStdString(), request);
+  return sources::open_source(QFile::encodeName(job.sourcePath()).toStdString(), request);
 }
 
 }  // namespace
 
-QString TraceJob::sourcePath() const { return isExample() ? QLatin1String(kExampleScheme) + example : library; }
+QString TraceJob::sourcePath() const { return isExample() ? QLatin1String(sources::kExampleScheme) + example : library; }
 
 QString TraceJob::displayName() const {
   if (isExample()) return QObject::tr("%1 (example)").arg(example);

@@ -42,8 +42,6 @@ struct TraceFailure {
   QString title() const;  // "GuardOnDataDependentSymNode" (the type's last part)
 };
 
-inline constexpr char kExampleScheme[] = "example:";
-
 /// A reader that traces `job`; on failure it fills `*failure` before throwing.
 ProgramReader trace_reader(TraceJob job, std::shared_ptr<TraceFailure> failure);
 

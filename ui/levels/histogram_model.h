@@ -2,7 +2,6 @@
 // The op histogram of a program at each IR level: one row per op, a count
 // column per level (empty while a level is not lowered yet) and a flag for
 // ops outside the Core ATen set.
-#include <QAbstractTableModel>
 #include <QList>
 #include <QSet>
 
@@ -10,7 +9,8 @@
 #include <optional>
 #include <string>
 
-#include "ui/levels/ir_level_choice.h"
+#include "ui/core/ir_level_choice.h"
+#include "ui/core/node_table_model.h"
 
 namespace exportlens::ui {
 
@@ -21,7 +21,7 @@ struct LevelHistogram {
   QString error;
 };
 
-class HistogramModel : public QAbstractTableModel {
+class HistogramModel : public NodeTableModel {
   Q_OBJECT
  public:
   enum { OpColumn = 0 };  // then one column per level, then the non-core flag
@@ -37,10 +37,14 @@ class HistogramModel : public QAbstractTableModel {
   int rowOf(const QString& op) const { return ops_.indexOf(op); }
   bool isNonCore(const QString& op) const { return non_core_.contains(op); }
 
-  int rowCount(const QModelIndex& parent = QModelIndex()) const override;
-  int columnCount(const QModelIndex& parent = QModelIndex()) const override;
-  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
   QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+ protected:
+  int rows() const override { return static_cast<int>(ops_.size()); }
+  QVariant text(int row, int column) const override;
+  QVariant sortKey(int row, int column) const override;
+  QVariant toolTip(int row, int column) const override;
+  QVariant otherRole(int row, int column, int role) const override;
 
  private:
   QList<LevelHistogram> levels_;

@@ -13,7 +13,7 @@
 
 #include "ui/core/background_jobs.h"
 #include "ui/core/loaded_program.h"
-#include "ui/levels/ir_level_choice.h"
+#include "ui/core/ir_level_choice.h"
 
 namespace exportlens::ui {
 

@@ -101,8 +101,8 @@ void IrLevelsUi::addToViewMenu(QMenu* view) {
 
 void IrLevelsUi::syncSwitch() {
   const QSignalBlocker quiet(box_);
-  box_->setCurrentIndex(box_->findData(shown_.key()));
-  for (QAction* action : std::as_const(level_actions_)) action->setChecked(action->data() == shown_.key());
+  box_->setCurrentIndex(box_->findData(parts_.model->level().key()));
+  for (QAction* action : std::as_const(level_actions_)) action->setChecked(action->data() == parts_.model->level().key());
 }
 
 QString IrLevelsUi::tableFor(const LevelChoice& choice) const {
@@ -115,7 +115,7 @@ void IrLevelsUi::switchTo(const LevelChoice& choice) {
 }
 
 void IrLevelsUi::showNodeAt(const LevelChoice& level, const QString& node) {
-  if (level == shown_) {
+  if (level == parts_.model->level()) {
     parts_.model->selectNode(node);
     return;
   }
@@ -148,9 +148,10 @@ void IrLevelsUi::connectController() {
     overlay_->stop();
     pending_select_.clear();
     syncSwitch();
-    emit statusMessage(tr("Lowering cancelled; still showing %1").arg(shown_.label()));
+    emit statusMessage(tr("Lowering cancelled; still showing %1").arg(parts_.model->level().label()));
   });
   connect(parts_.model, &ProgramModel::selectionChanged, this, &IrLevelsUi::updatePanel);
+  connect(parts_.model, &ProgramModel::programOpened, this, [this] { setTraining(parts_.model->opened()); });
   connect(expander_, &NodeExpander::failed, this, [this](const QString& node, const QString& message) {
     emit statusMessage(tr("Could not expand %1: %2").arg(node, message.simplified()));
   });
@@ -163,12 +164,11 @@ void IrLevelsUi::onCurrentChanged(const LevelChoice& choice, const LoadedProgram
   overlay_->stop();
   ProgramModel* model = parts_.model;
   const LoadedProgramPtr previous = model->loaded();
-  const LevelChoice previous_level = shown_;
+  const LevelChoice previous_level = model->level();
   const QString previous_node = model->selectedName();
-  shown_ = choice;
-  syncSwitch();
   if (program && program != previous) {
-    parts_.model->setLoaded(program);  // every view follows
+    model->setShown(choice, program);  // every view follows
+    syncSwitch();
     expander_->setProgram(program, tableFor(choice));
     // Keep the same node in view: the one asked for, else what the selected node became.
     QString select = pending_select_;
@@ -184,6 +184,7 @@ void IrLevelsUi::onCurrentChanged(const LevelChoice& choice, const LoadedProgram
                             .arg(program->graph().size())
                             .arg(warnings.isEmpty() ? QString() : tr(", %n lowering warning(s)", nullptr, warnings.size())));
   } else {
+    syncSwitch();
     expander_->setProgram(program, tableFor(choice));
   }
   pending_select_.clear();
@@ -194,7 +195,7 @@ void IrLevelsUi::onFailed(const LevelChoice& choice, const QString& message) {
   overlay_->stop();
   pending_select_.clear();
   syncSwitch();
-  emit statusMessage(tr("Could not lower to %1; still showing %2").arg(choice.label(), shown_.label()));
+  emit statusMessage(tr("Could not lower to %1; still showing %2").arg(choice.label(), parts_.model->level().label()));
   // Not exec(): the window stays responsive (and scriptable in tests).
   auto* box = new QMessageBox(QMessageBox::Warning, tr("Could not lower the program"),
                               tr("Lowering to %1 failed.").arg(choice.label()), QMessageBox::Ok, parts_.window);
@@ -259,12 +260,12 @@ QMenu* IrLevelsUi::nodeMenu(const QString& node) {
   // The same node at the other levels (what it lowers to / comes from).
   QMenu* show = menu->addMenu(tr("Show At Level"));
   for (const LevelChoice& level : controller_->choices()) {
-    if (level == shown_) continue;
+    if (level == parts_.model->level()) continue;
     show->addAction(level.label(), this, [this, level, node] {
       const ir::Node* n = parts_.model->node(node);
       auto target = controller_->program(level);
       if (n && target) {
-        const QStringList related = related_nodes(*n, shown_, *target, level);
+        const QStringList related = related_nodes(*n, parts_.model->level(), *target, level);
         showNodeAt(level, related.isEmpty() ? QString() : related.constLast());
       } else if (n) {
         // Not lowered yet: after the switch, the selection follows the node (onCurrentChanged).
@@ -283,7 +284,7 @@ void IrLevelsUi::updatePanel() {
     return;
   }
   const QString name = QString::fromStdString(node->name);
-  panel_->setChain(provenance_chain(*node, shown_, [this](const LevelChoice& l) { return controller_->program(l); }),
+  panel_->setChain(provenance_chain(*node, parts_.model->level(), [this](const LevelChoice& l) { return controller_->program(l); }),
                    expander_->canExpand(name));
 }
 

@@ -8,7 +8,7 @@
 #include <QObject>
 
 #include "ui/core/loaded_program.h"
-#include "ui/levels/ir_level_choice.h"
+#include "ui/core/ir_level_choice.h"
 
 class QAction;
 class QActionGroup;
@@ -53,7 +53,7 @@ class IrLevelsUi : public QObject {
 
   void addToToolBar(QToolBar* bar);
   void addToViewMenu(QMenu* view);
-  /// A program was opened: its training level is shown.
+  /// A program was opened: its training level is shown (the model's programOpened calls it).
   void setTraining(const LoadedProgramPtr& program);
   /// The switch lists every registered table again (after a library registered some).
   void refreshChoices();
@@ -103,7 +103,6 @@ class IrLevelsUi : public QObject {
   HistogramPanel* histogram_ = nullptr;
   QDockWidget* histogram_dock_ = nullptr;
   SideBySideView* compare_ = nullptr;
-  LevelChoice shown_;        // the level the window's views show
   QString pending_select_;   // selected once the level being switched to is shown
 };
 

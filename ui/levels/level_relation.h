@@ -8,7 +8,7 @@
 #include <string>
 
 #include "engine/ir/exported_program.h"
-#include "ui/levels/ir_level_choice.h"
+#include "ui/core/ir_level_choice.h"
 
 namespace exportlens::ui {
 

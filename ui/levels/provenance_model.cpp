@@ -46,52 +46,38 @@ QList<ProvenanceStep> provenance_chain(const ir::Node& node, const LevelChoice& 
   return chain;
 }
 
-ProvenanceModel::ProvenanceModel(QObject* parent) : QAbstractTableModel(parent) {}
+ProvenanceModel::ProvenanceModel(QObject* parent)
+    : NodeTableModel({{tr("Level")}, {tr("Node")}, {tr("Op")}, {tr("Source")}}, parent) {}
 
 void ProvenanceModel::setChain(QList<ProvenanceStep> chain) {
-  beginResetModel();
-  chain_ = std::move(chain);
-  endResetModel();
+  resetRows([&] { chain_ = std::move(chain); });
 }
 
 const ProvenanceStep* ProvenanceModel::stepAt(int row) const {
   return row >= 0 && row < chain_.size() ? &chain_[row] : nullptr;
 }
 
-int ProvenanceModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : chain_.size(); }
-
-int ProvenanceModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
-
-QVariant ProvenanceModel::data(const QModelIndex& index, int role) const {
-  const ProvenanceStep* step = stepAt(index.row());
-  if (!step) return {};
-  if (role == Qt::DisplayRole) {
-    switch (index.column()) {
-      case Level: return (index.row() == 0 ? QString() : QStringLiteral("← ")) + step->level.label();
-      case Node: return step->node;
-      case Op: return step->op;
-      case Source: return step->source;
-    }
-  }
-  if (role == Qt::ToolTipRole && index.row() > 0)
-    return tr("Show %1 in the %2 program").arg(step->node, step->level.label());
-  if (role == Qt::FontRole && index.row() == 0) {
-    QFont bold;
-    bold.setBold(true);
-    return bold;
+QVariant ProvenanceModel::text(int row, int column) const {
+  const ProvenanceStep& step = chain_[row];
+  switch (column) {
+    case Level: return (row == 0 ? QString() : QStringLiteral("← ")) + step.level.label();
+    case Node: return step.node;
+    case Op: return step.op;
+    case Source: return step.source;
   }
   return {};
 }
 
-QVariant ProvenanceModel::headerData(int section, Qt::Orientation orientation, int role) const {
-  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-  switch (section) {
-    case Level: return tr("Level");
-    case Node: return tr("Node");
-    case Op: return tr("Op");
-    case Source: return tr("Source");
-  }
-  return {};
+QVariant ProvenanceModel::toolTip(int row, int) const {
+  if (row == 0) return {};
+  return tr("Show %1 in the %2 program").arg(chain_[row].node, chain_[row].level.label());
+}
+
+QVariant ProvenanceModel::otherRole(int row, int, int role) const {
+  if (role != Qt::FontRole || row != 0) return {};
+  QFont bold;
+  bold.setBold(true);
+  return bold;
 }
 
 }  // namespace exportlens::ui

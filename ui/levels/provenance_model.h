@@ -3,7 +3,6 @@
 // level, then the node it was lowered from at each level above, back to the
 // node of the exported (training) program, with op and source line. A row
 // names a level and a node, so activating it can show that node there.
-#include <QAbstractTableModel>
 #include <QList>
 
 #include <functional>
@@ -11,7 +10,8 @@
 #include <memory>
 
 #include "engine/ir/exported_program.h"
-#include "ui/levels/ir_level_choice.h"
+#include "ui/core/ir_level_choice.h"
+#include "ui/core/node_table_model.h"
 
 namespace exportlens::ui {
 
@@ -29,7 +29,7 @@ using LevelProgramLookup = std::function<std::shared_ptr<const ir::ExportedProgr
 QList<ProvenanceStep> provenance_chain(const ir::Node& node, const LevelChoice& level,
                                        const LevelProgramLookup& programs = {});
 
-class ProvenanceModel : public QAbstractTableModel {
+class ProvenanceModel : public NodeTableModel {
   Q_OBJECT
  public:
   enum Column { Level, Node, Op, Source, ColumnCount };
@@ -40,10 +40,12 @@ class ProvenanceModel : public QAbstractTableModel {
   const QList<ProvenanceStep>& chain() const { return chain_; }
   const ProvenanceStep* stepAt(int row) const;
 
-  int rowCount(const QModelIndex& parent = QModelIndex()) const override;
-  int columnCount(const QModelIndex& parent = QModelIndex()) const override;
-  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-  QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+  // Rows name nodes of other levels: no NodeNameRole (activating a row shows its level).
+ protected:
+  int rows() const override { return static_cast<int>(chain_.size()); }
+  QVariant text(int row, int column) const override;
+  QVariant toolTip(int row, int column) const override;
+  QVariant otherRole(int row, int column, int role) const override;
 
  private:
   QList<ProvenanceStep> chain_;

@@ -5,7 +5,7 @@
 #include <QWidget>
 
 #include "ui/core/loaded_program.h"
-#include "ui/levels/ir_level_choice.h"
+#include "ui/core/ir_level_choice.h"
 
 class QComboBox;
 class QLabel;

@@ -66,6 +66,7 @@ void InspectorWidget::render() {
 void InspectorWidget::follow(ProgramModel* model) {
   connect(model, &ProgramModel::programChanged, this, [this, model] { setProgram(model->loaded()); });
   connect(model, &ProgramModel::selectionChanged, this, &InspectorWidget::showNode);
+  connect(model, &ProgramModel::solveChanged, this, [this, model] { setSolveFacts(model->solveFacts()); });
   connect(this, &InspectorWidget::nodeActivated, model, &ProgramModel::selectNode);
 }
 

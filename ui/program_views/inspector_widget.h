@@ -19,7 +19,7 @@ class InspectorWidget : public QWidget {
   explicit InspectorWidget(QWidget* parent = nullptr);
 
   void setProgram(const LoadedProgramPtr& program);
-  /// Shows the model's selected node; a link selects there.
+  /// Shows the model's selected node with what its latest solve says; a link selects there.
   void follow(ProgramModel* model);
   /// What the latest dynamic-shapes solve says per node (solved shape, guards).
   void setSolveFacts(const NodeSolveFactsMap& facts);

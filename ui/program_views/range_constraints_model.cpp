@@ -1,73 +1,63 @@
 #include "ui/program_views/range_constraints_model.h"
 
-#include <QFontDatabase>
-
 #include "ui/core/program_model.h"
 
 namespace exportlens::ui {
 
-RangeConstraintsModel::RangeConstraintsModel(QObject* parent) : QAbstractTableModel(parent) {}
+RangeConstraintsModel::RangeConstraintsModel(QObject* parent)
+    : NodeTableModel({{tr("Symbol"), false, true}, {tr("Min"), true, true}, {tr("Max"), true, true}}, parent) {}
+
+void RangeConstraintsModel::show(QVector<Row> rows, bool solved) {
+  const bool retitled = solved != solved_;
+  resetRows([&] {
+    rows_ = std::move(rows);
+    solved_ = solved;
+  });
+  if (retitled) emit titleChanged(title());
+}
 
 void RangeConstraintsModel::setProgram(const LoadedProgramPtr& program) {
-  beginResetModel();
-  rows_.clear();
-  solved_ = false;
+  QVector<Row> rows;
   if (program) {
-    for (const auto& [key, range] : program->program->range_constraints.entries) {
-      rows_.append({QString::fromStdString(key.str()), QString::fromStdString(range.lower.str()),
-                    QString::fromStdString(range.upper.str())});
-    }
+    for (const auto& [key, range] : program->program->range_constraints.entries)
+      rows.append({QString::fromStdString(key.str()), QString::fromStdString(range.lower.str()),
+                   QString::fromStdString(range.upper.str())});
   }
-  endResetModel();
+  show(std::move(rows), false);
 }
 
 void RangeConstraintsModel::setSolved(const std::vector<ops::RangeInfo>& ranges) {
-  beginResetModel();
-  rows_.clear();
-  solved_ = true;
+  QVector<Row> rows;
   for (const auto& range : ranges)
-    rows_.append({QString::fromStdString(range.expr), QString::fromStdString(range.lower),
-                  QString::fromStdString(range.upper)});
-  endResetModel();
+    rows.append({QString::fromStdString(range.expr), QString::fromStdString(range.lower),
+                 QString::fromStdString(range.upper)});
+  show(std::move(rows), true);
 }
 
-int RangeConstraintsModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : static_cast<int>(rows_.size());
+QString RangeConstraintsModel::title() const {
+  return solved_ ? tr("Range constraints (solved)") : tr("Range constraints");
 }
 
-int RangeConstraintsModel::columnCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : ColumnCount;
-}
-
-QVariant RangeConstraintsModel::data(const QModelIndex& index, int role) const {
-  if (!index.isValid() || index.row() >= rows_.size()) return {};
-  const Row& row = rows_[index.row()];
-  if (role == Qt::DisplayRole) {
-    switch (index.column()) {
-      case Symbol: return row.symbol;
-      case Min: return row.min;
-      case Max: return row.max;
-    }
-  } else if (role == Qt::TextAlignmentRole && index.column() != Symbol) {
-    return int(Qt::AlignRight | Qt::AlignVCenter);
-  } else if (role == Qt::FontRole) {
-    return QFontDatabase::systemFont(QFontDatabase::FixedFont);
-  }
-  return {};
-}
-
-QVariant RangeConstraintsModel::headerData(int section, Qt::Orientation orientation, int role) const {
-  if (role != Qt::DisplayRole || orientation != Qt::Horizontal) return {};
-  switch (section) {
-    case Symbol: return tr("Symbol");
-    case Min: return tr("Min");
-    case Max: return tr("Max");
+QVariant RangeConstraintsModel::text(int row, int column) const {
+  const Row& r = rows_[row];
+  switch (column) {
+    case Symbol: return r.symbol;
+    case Min: return r.min;
+    case Max: return r.max;
   }
   return {};
 }
 
 void RangeConstraintsModel::follow(ProgramModel* model) {
-  connect(model, &ProgramModel::programChanged, this, [this, model] { setProgram(model->loaded()); });
+  auto refresh = [this, model] {
+    const SolveResultPtr& solve = model->solve();
+    if (model->specEdited() && solve && solve->status != ops::SolveStatus::Error)
+      setSolved(solve->range_constraints);
+    else
+      setProgram(model->loaded());
+  };
+  connect(model, &ProgramModel::programChanged, this, refresh);
+  connect(model, &ProgramModel::solveChanged, this, refresh);
 }
 
 }  // namespace exportlens::ui

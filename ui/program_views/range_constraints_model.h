@@ -1,18 +1,18 @@
 #pragma once
-// Range constraints as a table: symbol, min, max — the program's as the file
-// records them, or those a re-solve of an edited spec gives.
-#include <QAbstractTableModel>
-
+// Range constraints as a table: symbol, min, max — the shown program's as the
+// file records them until the dynamic_shapes spec is edited, then those the
+// solve of the edited spec gives.
 #include <vector>
 
 #include "engine/ops/solve_result.h"
 #include "ui/core/loaded_program.h"
+#include "ui/core/node_table_model.h"
 
 namespace exportlens::ui {
 
 class ProgramModel;
 
-class RangeConstraintsModel : public QAbstractTableModel {
+class RangeConstraintsModel : public NodeTableModel {
   Q_OBJECT
  public:
   enum Column { Symbol, Min, Max, ColumnCount };
@@ -21,21 +21,27 @@ class RangeConstraintsModel : public QAbstractTableModel {
 
   /// Shows the file's range constraints.
   void setProgram(const LoadedProgramPtr& program);
-  /// Shows the model's program's constraints (setProgram on each change).
-  void follow(ProgramModel* model);
   /// Shows a solve's range constraints instead.
   void setSolved(const std::vector<ops::RangeInfo>& ranges);
   bool showsSolved() const { return solved_; }
+  /// Follows the model: the shown program's constraints, or the edited spec's solve.
+  void follow(ProgramModel* model);
+  /// "Range constraints", or "Range constraints (solved)".
+  QString title() const;
 
-  int rowCount(const QModelIndex& parent = QModelIndex()) const override;
-  int columnCount(const QModelIndex& parent = QModelIndex()) const override;
-  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-  QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+ signals:
+  void titleChanged(const QString& title);
+
+ protected:
+  int rows() const override { return static_cast<int>(rows_.size()); }
+  QVariant text(int row, int column) const override;
 
  private:
   struct Row {
     QString symbol, min, max;
   };
+  void show(QVector<Row> rows, bool solved);
+
   QVector<Row> rows_;
   bool solved_ = false;
 };

@@ -1,7 +1,5 @@
 #include "ui/program_views/signature_table_model.h"
 
-#include <QFontDatabase>
-
 #include "engine/layout/node_label.h"
 
 #include "ui/core/program_model.h"
@@ -27,14 +25,17 @@ QString spec_node(const ir::SpecArgument& arg) {
 
 }  // namespace
 
-SignatureTableModel::SignatureTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+SignatureTableModel::SignatureTableModel(QObject* parent)
+    : NodeTableModel({{tr("Kind")}, {tr("Name"), false, true}, {tr("Target")}, {tr("Persistent")},
+                      {tr("Shape"), false, true}},
+                     parent) {}
 
 void SignatureTableModel::setProgram(const LoadedProgramPtr& program) {
-  beginResetModel();
-  program_ = program;
-  solved_.clear();
-  rows_.clear();
-  if (program) {
+  resetRows([&] {
+    program_ = program;
+    solved_.clear();
+    rows_.clear();
+    if (!program) return;
     const ir::GraphSignature& sig = program->program->signature;
     for (const auto& in : sig.inputs) {
       rows_.append({true, QString::fromUtf8(ir::kind_name(in.kind).data(), ir::kind_name(in.kind).size()),
@@ -46,37 +47,26 @@ void SignatureTableModel::setProgram(const LoadedProgramPtr& program) {
                     spec_name(out.arg), out.target ? QString::fromStdString(*out.target) : QString(), QString(),
                     spec_node(out.arg)});
     }
+  });
+}
+
+QVariant SignatureTableModel::text(int row, int column) const {
+  const Row& r = rows_[row];
+  switch (column) {
+    case Kind: return r.kind;
+    case Name: return r.name;
+    case Target: return r.target;
+    case Persistent: return r.persistent;
+    case Shape: return shapeOf(r);
   }
-  endResetModel();
+  return {};
 }
 
-int SignatureTableModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : static_cast<int>(rows_.size());
-}
-
-int SignatureTableModel::columnCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : ColumnCount;
-}
-
-QVariant SignatureTableModel::data(const QModelIndex& index, int role) const {
-  if (!index.isValid() || index.row() >= rows_.size()) return {};
-  if (role == NodeNameRole) return nodeAt(index.row());
-  const Row& row = rows_[index.row()];
-  if (role == Qt::DisplayRole) {
-    switch (index.column()) {
-      case Kind: return row.kind;
-      case Name: return row.name;
-      case Target: return row.target;
-      case Persistent: return row.persistent;
-      case Shape: return shapeOf(row);
-    }
-  } else if (role == Qt::ToolTipRole && (index.column() == Name || index.column() == Shape) && program_ &&
-             !row.node.isEmpty()) {
-    if (const ir::Node* node = program_->graph().find(row.node.toStdString()))
-      return tr("In the file: %1").arg(QString::fromStdString(layout::value_annotation(node->value)));
-  } else if (role == Qt::FontRole && (index.column() == Name || index.column() == Shape)) {
-    return QFontDatabase::systemFont(QFontDatabase::FixedFont);
-  }
+QVariant SignatureTableModel::toolTip(int row, int column) const {
+  const Row& r = rows_[row];
+  if ((column != Name && column != Shape) || !program_ || r.node.isEmpty()) return {};
+  if (const ir::Node* node = program_->graph().find(r.node.toStdString()))
+    return tr("In the file: %1").arg(QString::fromStdString(layout::value_annotation(node->value)));
   return {};
 }
 
@@ -89,14 +79,8 @@ QVariant SignatureTableModel::headerData(int section, Qt::Orientation orientatio
     while (first_output < rows_.size() && rows_[first_output].input) ++first_output;
     return rows_[section].input ? tr("in %1").arg(section) : tr("out %1").arg(section - first_output);
   }
-  switch (section) {
-    case Kind: return tr("Kind");
-    case Name: return tr("Name");
-    case Target: return tr("Target");
-    case Persistent: return tr("Persistent");
-    case Shape: return solved_.isEmpty() ? tr("Shape") : tr("Shape (solved)");
-  }
-  return {};
+  if (section == Shape && !solved_.isEmpty()) return tr("Shape (solved)");
+  return NodeTableModel::headerData(section, orientation, role);
 }
 
 void SignatureTableModel::setSolved(const NodeSolveFactsMap& facts) {
@@ -113,19 +97,12 @@ QString SignatureTableModel::shapeOf(const Row& row) const {
   return node ? QString::fromStdString(layout::value_annotation(node->value)) : QString();
 }
 
-QString SignatureTableModel::nodeAt(int row) const {
-  return row >= 0 && row < rows_.size() ? rows_[row].node : QString();
-}
-
-int SignatureTableModel::rowOf(const QString& node) const {
-  if (node.isEmpty()) return -1;
-  for (int i = 0; i < rows_.size(); ++i)
-    if (rows_[i].node == node) return i;
-  return -1;
-}
-
 void SignatureTableModel::follow(ProgramModel* model) {
-  connect(model, &ProgramModel::programChanged, this, [this, model] { setProgram(model->loaded()); });
+  connect(model, &ProgramModel::programChanged, this, [this, model] {
+    setProgram(model->loaded());
+    setSolved(model->solveFacts());
+  });
+  connect(model, &ProgramModel::solveChanged, this, [this, model] { setSolved(model->solveFacts()); });
 }
 
 }  // namespace exportlens::ui

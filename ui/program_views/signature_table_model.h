@@ -2,17 +2,15 @@
 // The graph signature as a table: one row per input spec, then one per
 // output spec; columns kind, name, target, persistent and shape (the file's,
 // or the one a re-solve of the dynamic_shapes spec gives).
-#include <QAbstractTableModel>
-
 #include "ui/core/loaded_program.h"
-#include "ui/core/node_name_role.h"
 #include "ui/core/node_solve_facts.h"
+#include "ui/core/node_table_model.h"
 
 namespace exportlens::ui {
 
 class ProgramModel;
 
-class SignatureTableModel : public QAbstractTableModel {
+class SignatureTableModel : public NodeTableModel {
   Q_OBJECT
  public:
   enum Column { Kind, Name, Target, Persistent, Shape, ColumnCount };
@@ -20,20 +18,18 @@ class SignatureTableModel : public QAbstractTableModel {
   explicit SignatureTableModel(QObject* parent = nullptr);
 
   void setProgram(const LoadedProgramPtr& program);
-  /// Shows the model's program (setProgram on each change).
-  void follow(ProgramModel* model);
   /// Shapes from a solve (empty: the file's).
   void setSolved(const NodeSolveFactsMap& facts);
+  /// Shows the model's program, with the shapes of its latest solve.
+  void follow(ProgramModel* model);
 
-  int rowCount(const QModelIndex& parent = QModelIndex()) const override;
-  int columnCount(const QModelIndex& parent = QModelIndex()) const override;
-  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
   QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-  /// The graph node a row names (placeholder or returned value), or empty.
-  QString nodeAt(int row) const;
-  /// The first row naming `node`, or -1.
-  int rowOf(const QString& node) const;
+ protected:
+  int rows() const override { return static_cast<int>(rows_.size()); }
+  QVariant text(int row, int column) const override;
+  QString rowNode(int row) const override { return rows_[row].node; }
+  QVariant toolTip(int row, int column) const override;
 
  private:
   struct Row {

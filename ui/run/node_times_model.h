@@ -1,37 +1,32 @@
 #pragma once
 // A run's per-node times: node, op, milliseconds and share of the total;
-// sortable (slowest first by default through a proxy). The same numbers tint
-// the canvas (heatFractions()).
-#include <QAbstractTableModel>
-#include <QHash>
-
+// sortable (slowest first by default through a proxy, SortRole).
 #include "ui/core/loaded_program.h"
-#include "ui/core/node_name_role.h"
+#include "ui/core/node_table_model.h"
+#include "ui/core/node_run_times.h"
 #include "ui/run/run_outcome.h"
 
 namespace exportlens::ui {
 
-class NodeTimesModel : public QAbstractTableModel {
+class NodeTimesModel : public NodeTableModel {
   Q_OBJECT
  public:
   enum Column { Node, Op, Milliseconds, Share, ColumnCount };
-  /// Sort key role: numbers for the time columns.
-  static constexpr int SortRole = Qt::UserRole + 1;
 
   explicit NodeTimesModel(QObject* parent = nullptr);
 
   void setOutcome(const LoadedProgramPtr& program, const RunOutcome& outcome);
 
-  int rowCount(const QModelIndex& parent = QModelIndex()) const override;
-  int columnCount(const QModelIndex& parent = QModelIndex()) const override;
-  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-  QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-
-  QString nodeAt(int row) const;
-  /// Each timed node's time relative to the slowest (0..1].
-  QHash<QString, qreal> heatFractions() const;
+  /// Milliseconds per timed node.
+  NodeRunTimes times() const;
   /// "1.23 ms" for a node, or empty.
   QString timeText(const QString& node) const;
+
+ protected:
+  int rows() const override { return static_cast<int>(rows_.size()); }
+  QVariant text(int row, int column) const override;
+  QString rowNode(int row) const override { return rows_[row].node; }
+  QVariant sortKey(int row, int column) const override;
 
  private:
   struct Row {

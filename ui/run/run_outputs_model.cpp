@@ -1,7 +1,5 @@
 #include "ui/run/run_outputs_model.h"
 
-#include <QFontDatabase>
-
 #include "ui/core/shape_text.h"
 #include "ui/run/output_comparison.h"
 
@@ -19,12 +17,20 @@ QString number(double v) { return QString::number(v, 'g', 6); }
 
 }  // namespace
 
-RunOutputsModel::RunOutputsModel(QObject* parent) : QAbstractTableModel(parent) {}
+RunOutputsModel::RunOutputsModel(QObject* parent)
+    : NodeTableModel({{tr("Output"), false, true},
+                      {tr("dtype")},
+                      {tr("Shape"), false, true},
+                      {tr("Min"), true, true},
+                      {tr("Max"), true, true},
+                      {tr("Mean"), true, true},
+                      {tr("max |Δ| vs CPU"), false, true}},
+                     parent) {}
 
 void RunOutputsModel::setOutcome(const LoadedProgramPtr& program, const RunOutcome& outcome) {
-  beginResetModel();
-  rows_.clear();
-  if (outcome.report && program) {
+  resetRows([&] {
+    rows_.clear();
+    if (!outcome.report || !program) return;
     const auto names = program->program->signature.user_outputs();
     const auto& outputs = outcome.report->outputs;
     for (size_t i = 0; i < outputs.size(); ++i) {
@@ -41,56 +47,28 @@ void RunOutputsModel::setOutcome(const LoadedProgramPtr& program, const RunOutco
       }
       rows_.append(row);
     }
-  }
-  endResetModel();
+  });
 }
 
-int RunOutputsModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : static_cast<int>(rows_.size());
-}
-
-int RunOutputsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
-
-QVariant RunOutputsModel::data(const QModelIndex& index, int role) const {
-  if (!index.isValid() || index.row() >= rows_.size()) return {};
-  if (role == NodeNameRole) return nodeAt(index.row());
-  const Row& row = rows_[index.row()];
-  const runtime::ValueSummary& v = row.value;
+QVariant RunOutputsModel::text(int row, int column) const {
+  const Row& r = rows_[row];
+  const runtime::ValueSummary& v = r.value;
   const bool stats = has_statistics(v);
-  if (role == Qt::DisplayRole) {
-    switch (index.column()) {
-      case Output: return row.name;
-      case DType: return v.kind == "tensor" ? QString::fromStdString(v.dtype) : QString::fromStdString(v.kind);
-      case Shape: return v.kind == "tensor" ? shape_text(v.shape) : QString::fromStdString(v.text);
-      case Min: return stats ? number(v.min) : QString();
-      case Max: return stats ? number(v.max) : QString();
-      case Mean: return stats ? number(v.mean) : QString();
-      case VsCpu: return row.vsCpu;
-    }
-  } else if (role == Qt::ToolTipRole) {
-    return index.column() == VsCpu && !row.vsCpuTip.isEmpty() ? row.vsCpuTip : QString::fromStdString(v.text);
-  } else if (role == Qt::TextAlignmentRole && index.column() >= Min && index.column() <= Mean) {
-    return int(Qt::AlignRight | Qt::AlignVCenter);
-  } else if (role == Qt::FontRole && index.column() != DType) {
-    return QFontDatabase::systemFont(QFontDatabase::FixedFont);
+  switch (column) {
+    case Output: return r.name;
+    case DType: return v.kind == "tensor" ? QString::fromStdString(v.dtype) : QString::fromStdString(v.kind);
+    case Shape: return v.kind == "tensor" ? shape_text(v.shape) : QString::fromStdString(v.text);
+    case Min: return stats ? number(v.min) : QString();
+    case Max: return stats ? number(v.max) : QString();
+    case Mean: return stats ? number(v.mean) : QString();
+    case VsCpu: return r.vsCpu;
   }
   return {};
 }
 
-QVariant RunOutputsModel::headerData(int section, Qt::Orientation orientation, int role) const {
-  if (role != Qt::DisplayRole || orientation != Qt::Horizontal) return {};
-  switch (section) {
-    case Output: return tr("Output");
-    case DType: return tr("dtype");
-    case Shape: return tr("Shape");
-    case Min: return tr("Min");
-    case Max: return tr("Max");
-    case Mean: return tr("Mean");
-    case VsCpu: return tr("max |Δ| vs CPU");
-  }
-  return {};
+QVariant RunOutputsModel::toolTip(int row, int column) const {
+  const Row& r = rows_[row];
+  return column == VsCpu && !r.vsCpuTip.isEmpty() ? r.vsCpuTip : QString::fromStdString(r.value.text);
 }
-
-QString RunOutputsModel::nodeAt(int row) const { return row >= 0 && row < rows_.size() ? rows_[row].name : QString(); }
 
 }  // namespace exportlens::ui

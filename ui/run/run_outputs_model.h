@@ -1,15 +1,13 @@
 #pragma once
 // A run's user outputs: name, dtype, shape, min / max / mean and, for a GPU
 // run, how far each is from the CPU reference.
-#include <QAbstractTableModel>
-
 #include "ui/core/loaded_program.h"
-#include "ui/core/node_name_role.h"
+#include "ui/core/node_table_model.h"
 #include "ui/run/run_outcome.h"
 
 namespace exportlens::ui {
 
-class RunOutputsModel : public QAbstractTableModel {
+class RunOutputsModel : public NodeTableModel {
   Q_OBJECT
  public:
   enum Column { Output, DType, Shape, Min, Max, Mean, VsCpu, ColumnCount };
@@ -19,13 +17,12 @@ class RunOutputsModel : public QAbstractTableModel {
   /// Shows a successful outcome's outputs (anything else clears the table).
   void setOutcome(const LoadedProgramPtr& program, const RunOutcome& outcome);
 
-  int rowCount(const QModelIndex& parent = QModelIndex()) const override;
-  int columnCount(const QModelIndex& parent = QModelIndex()) const override;
-  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-  QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-
-  /// The graph node a row's output is (empty for constants).
-  QString nodeAt(int row) const;
+ protected:
+  int rows() const override { return static_cast<int>(rows_.size()); }
+  QVariant text(int row, int column) const override;
+  /// The graph node a row's output is.
+  QString rowNode(int row) const override { return rows_[row].name; }
+  QVariant toolTip(int row, int column) const override;
 
  private:
   struct Row {

@@ -24,12 +24,14 @@
 
 #include <climits>
 
+#include "engine/runtime/program_runner.h"
+
 #include "ui/core/data_table.h"
+#include "ui/core/program_model.h"
 #include "ui/core/selection_link.h"
 #include "ui/run/node_times_model.h"
 #include "ui/run/run_outputs_model.h"
 #include "ui/run/run_worker.h"
-#include "engine/runtime/program_runner.h"
 
 namespace exportlens::ui {
 namespace {
@@ -148,7 +150,6 @@ void RunPanel::buildControls() {
   connect(run_, &QPushButton::clicked, this, &RunPanel::runNow);
   connect(cancel_, &QPushButton::clicked, worker_, &RunWorker::cancel);
   connect(device_, &QComboBox::currentIndexChanged, this, &RunPanel::updateDeviceNote);
-  connect(heat_, &QAction::toggled, this, &RunPanel::publishHeat);
   for (QTableView* table : {outputs_table_, times_table_})
     on_current_node(table, this, [this](const QString& node) { emit nodeActivated(node); });
 }
@@ -159,7 +160,6 @@ void RunPanel::setProgram(const LoadedProgramPtr& program) {
   last_ = RunOutcome();
   outputs_->setOutcome(program, last_);
   times_->setOutcome(program, last_);
-  publishHeat();
   run_->setEnabled(program != nullptr && !worker_->isBusy());
 }
 
@@ -291,7 +291,7 @@ void RunPanel::showOutcome(const RunOutcome& outcome) {
   if (outcome.reference) text += tr(" CPU reference: %1 ms.").arg(outcome.reference->total_ms, 0, 'f', 3);
   if (!outcome.referenceError.isEmpty()) text += tr(" The CPU reference failed: %1").arg(outcome.referenceError);
   showMessage(text, !outcome.referenceError.isEmpty());
-  publishHeat();
+  if (model_) model_->setRunTimes(times_->times());
 }
 
 void RunPanel::showCancelled() {
@@ -304,15 +304,9 @@ void RunPanel::showMessage(const QString& text, bool error) {
   message_->setStyleSheet(error ? QStringLiteral("color: #d0453a;") : QString());
 }
 
-void RunPanel::publishHeat() {
-  if (!heat_->isChecked() || times_->rowCount() == 0) {
-    emit heatChanged({}, {});
-    return;
-  }
-  const QHash<QString, qreal> fractions = times_->heatFractions();
-  QHash<QString, QString> labels;
-  for (auto it = fractions.cbegin(); it != fractions.cend(); ++it) labels.insert(it.key(), times_->timeText(it.key()));
-  emit heatChanged(fractions, labels);
+void RunPanel::follow(ProgramModel* model) {
+  model_ = model;
+  connect(model, &ProgramModel::programOpened, this, [this, model] { setProgram(model->opened()); });
 }
 
 }  // namespace exportlens::ui

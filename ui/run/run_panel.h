@@ -24,6 +24,7 @@ class QTableView;
 namespace exportlens::ui {
 
 class NodeTimesModel;
+class ProgramModel;
 class RunOutputsModel;
 class RunWorker;
 
@@ -33,6 +34,8 @@ class RunPanel : public QWidget {
   RunPanel(RunWorker* worker, QWidget* parent = nullptr);
 
   void setProgram(const LoadedProgramPtr& program);
+  /// Runs the model's opened program; a run's per-node times go to the model.
+  void follow(ProgramModel* model);
   RunSettings settings() const;
   void setSettings(const RunSettings& settings);
 
@@ -59,8 +62,6 @@ class RunPanel : public QWidget {
 
  signals:
   void nodeActivated(const QString& name);
-  /// The per-node heat to show on the canvas changed (empty: none).
-  void heatChanged(const QHash<QString, qreal>& fractions, const QHash<QString, QString>& labels);
 
  private:
   void buildControls();
@@ -73,7 +74,6 @@ class RunPanel : public QWidget {
   void updateDeviceNote();
   void updateInputsMode();
   void chooseInputsFile();
-  void publishHeat();
   void remember() const;
 
   bool approveRefusedOps(RunSettings& settings);
@@ -81,6 +81,7 @@ class RunPanel : public QWidget {
   RunWorker* worker_;
   OpApproval approve_ops_;
   LoadedProgramPtr program_;
+  ProgramModel* model_ = nullptr;
   RunOutcome last_;
   RunOutputsModel* outputs_;
   NodeTimesModel* times_;

@@ -1,6 +1,6 @@
 #include "ui/shapes/guards_model.h"
 
-#include <QFontDatabase>
+#include "ui/core/program_model.h"
 
 namespace exportlens::ui {
 namespace {
@@ -27,67 +27,42 @@ QString provenance_source(const symbolic::Provenance& origin) {
   return text;
 }
 
-GuardsModel::GuardsModel(QObject* parent) : QAbstractTableModel(parent) {}
+GuardsModel::GuardsModel(QObject* parent)
+    : SolveTableModel({{tr("Guard"), false, true},
+                      {tr("From")},
+                      {tr("Node")},
+                      {tr("Op"), false, true},
+                      {tr("Rule")},
+                      {tr("Source")}},
+                     parent, RowHeader::Numbers) {}
 
-void GuardsModel::setResult(const SolveResultPtr& result) {
-  beginResetModel();
-  result_ = result;
-  endResetModel();
+void GuardsModel::follow(ProgramModel* model) {
+  connect(model, &ProgramModel::solveChanged, this, [this, model] { setResult(model->solve()); });
 }
 
-int GuardsModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() || !result_ ? 0 : static_cast<int>(result_->guards.size());
-}
+int GuardsModel::rows() const { return result_ ? static_cast<int>(result_->guards.size()) : 0; }
 
-int GuardsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
-
-QVariant GuardsModel::data(const QModelIndex& index, int role) const {
-  if (!index.isValid() || index.row() >= rowCount()) return {};
-  if (role == NodeNameRole) return nodeAt(index.row());
-  const ops::GuardInfo& guard = result_->guards[index.row()];
+QVariant GuardsModel::text(int row, int column) const {
+  const ops::GuardInfo& guard = result_->guards[row];
   const symbolic::Provenance& origin = guard.origin;
-  if (role == Qt::DisplayRole) {
-    switch (index.column()) {
-      case Guard: return qs(guard.python.empty() ? guard.expr : guard.python);
-      case Origin:
-        return guard.runtime_assert ? tr("%1 (run time)").arg(provenance_kind_name(origin.kind))
-                                    : provenance_kind_name(origin.kind);
-      case Node: return qs(origin.node);
-      case Op: return qs(origin.op);
-      case Rule: return qs(origin.kind == symbolic::Provenance::Kind::RecordedGuard ? origin.detail : origin.rule);
-      case Source: return provenance_source(origin);
-    }
-  } else if (role == Qt::ToolTipRole) {
-    return QStringLiteral("%1\n%2\n%3").arg(qs(guard.expr), qs(guard.python), qs(origin.describe()));
-  } else if (role == Qt::FontRole && (index.column() == Guard || index.column() == Op)) {
-    return QFontDatabase::systemFont(QFontDatabase::FixedFont);
+  switch (column) {
+    case Guard: return qs(guard.python.empty() ? guard.expr : guard.python);
+    case Origin:
+      return guard.runtime_assert ? tr("%1 (run time)").arg(provenance_kind_name(origin.kind))
+                                  : provenance_kind_name(origin.kind);
+    case Node: return qs(origin.node);
+    case Op: return qs(origin.op);
+    case Rule: return qs(origin.kind == symbolic::Provenance::Kind::RecordedGuard ? origin.detail : origin.rule);
+    case Source: return provenance_source(origin);
   }
   return {};
 }
 
-QVariant GuardsModel::headerData(int section, Qt::Orientation orientation, int role) const {
-  if (role != Qt::DisplayRole) return {};
-  if (orientation == Qt::Vertical) return section + 1;
-  switch (section) {
-    case Guard: return tr("Guard");
-    case Origin: return tr("From");
-    case Node: return tr("Node");
-    case Op: return tr("Op");
-    case Rule: return tr("Rule");
-    case Source: return tr("Source");
-  }
-  return {};
-}
+QString GuardsModel::rowNode(int row) const { return qs(result_->guards[row].origin.node); }
 
-QString GuardsModel::nodeAt(int row) const {
-  return row >= 0 && row < rowCount() ? qs(result_->guards[row].origin.node) : QString();
-}
-
-int GuardsModel::rowOf(const QString& node) const {
-  if (node.isEmpty()) return -1;
-  for (int i = 0; i < rowCount(); ++i)
-    if (qs(result_->guards[i].origin.node) == node) return i;
-  return -1;
+QVariant GuardsModel::toolTip(int row, int) const {
+  const ops::GuardInfo& guard = result_->guards[row];
+  return QStringLiteral("%1\n%2\n%3").arg(qs(guard.expr), qs(guard.python), qs(guard.origin.describe()));
 }
 
 }  // namespace exportlens::ui

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "ui/core/program_model.h"
 #include "ui/shapes/spec_document.h"
 
 namespace exportlens::ui {
@@ -52,6 +53,11 @@ void SpecSession::onSolved(const SolveResultPtr& result) {
     case ops::SolveStatus::Error: setState(State::Error); break;
   }
   emit resultChanged();
+}
+
+void SpecSession::follow(ProgramModel* model) {
+  connect(model, &ProgramModel::programOpened, this, [this, model] { setProgram(model->opened()); });
+  connect(this, &SpecSession::resultChanged, model, [this, model] { model->setSolve(result_, document_->isEdited()); });
 }
 
 void SpecSession::setState(State state) {

@@ -10,6 +10,7 @@
 
 namespace exportlens::ui {
 
+class ProgramModel;
 class SpecDocument;
 
 class SpecSession : public QObject {
@@ -33,6 +34,8 @@ class SpecSession : public QObject {
 
   /// A new program: its recorded spec, solved at once.
   void setProgram(const LoadedProgramPtr& program);
+  /// Works on the model's opened program and publishes each result there.
+  void follow(ProgramModel* model);
   /// Replaces the spec with the latest result's suggested fixes applied
   /// (undoable); returns why not when they cannot be applied.
   QString applySuggestedFixes();

@@ -8,6 +8,7 @@ namespace {
 SolveResultPtr solve_on_worker(const LoadedProgramPtr& program, const symbolic::DynamicShapesSpec& spec) {
   ops::SolveOptions options;
   options.log = false;
+  options.collect_all = true;  // the Violations dock lists every problem of the spec in one pass
   return std::make_shared<ops::SolveResult>(ops::solve(*program->prepared, spec, options));
 }
 

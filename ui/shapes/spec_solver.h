@@ -11,10 +11,9 @@
 #include "engine/symbolic/dynamic_shapes_spec.h"
 #include "ui/core/background_jobs.h"
 #include "ui/core/loaded_program.h"
+#include "ui/core/node_solve_facts.h"
 
 namespace exportlens::ui {
-
-using SolveResultPtr = std::shared_ptr<const ops::SolveResult>;
 
 class SpecSolver : public QObject {
   Q_OBJECT

@@ -1,7 +1,5 @@
 #include "ui/shapes/violations_model.h"
 
-#include <QFontDatabase>
-
 #include "ui/shapes/guards_model.h"
 
 namespace exportlens::ui {
@@ -9,65 +7,64 @@ namespace {
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 
+QString kind_label(const std::string& kind) {
+  if (kind == "specialization") return QObject::tr("specialization");
+  if (kind == "data_dependent_guard") return QObject::tr("data-dependent guard");
+  if (kind == "no_shape_rule") return QObject::tr("no shape rule");
+  if (kind == "recorded_guard_false") return QObject::tr("recorded guard false");
+  return QObject::tr("violation");
+}
+
 }  // namespace
 
-ViolationsModel::ViolationsModel(QObject* parent) : QAbstractTableModel(parent) {}
+ViolationsModel::ViolationsModel(QObject* parent)
+    : SolveTableModel({{tr("Kind")},
+                       {tr("Spec item"), false, true},
+                       {tr("Guard"), false, true},
+                       {tr("Node")},
+                       {tr("Source")},
+                       {tr("Problem")}},
+                      parent, RowHeader::Numbers) {}
 
-void ViolationsModel::setResult(const SolveResultPtr& result) {
-  beginResetModel();
-  result_ = result;
-  endResetModel();
+const std::vector<ops::ProblemInfo>& ViolationsModel::problems() const {
+  if (result_ && !result_->problems.empty()) return result_->problems;
+  if (rows_of_ == result_.get()) return rows_;
+  rows_of_ = result_.get();
+  rows_.clear();
+  if (result_) {
+    for (const auto& v : result_->violations)
+      rows_.push_back({v.kind == "specialized" ? "specialization" : "constraint_violation",
+                       v.debug_name + (v.source.empty() ? "" : (v.debug_name.empty() ? "" : " = ") + v.source),
+                       v.message, v.origin, v.guard});
+  }
+  return rows_;
 }
 
-int ViolationsModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() || !result_ ? 0 : static_cast<int>(result_->violations.size());
-}
+int ViolationsModel::rows() const { return static_cast<int>(problems().size()); }
 
-int ViolationsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
-
-QVariant ViolationsModel::data(const QModelIndex& index, int role) const {
-  if (!index.isValid() || index.row() >= rowCount()) return {};
-  if (role == NodeNameRole) return nodeAt(index.row());
-  const ops::ViolationInfo& v = result_->violations[index.row()];
-  if (role == Qt::DisplayRole) {
-    switch (index.column()) {
-      case SpecItem: {
-        QString item = qs(v.debug_name);
-        if (!v.source.empty()) item += (item.isEmpty() ? QString() : QStringLiteral(" = ")) + qs(v.source);
-        return item;
-      }
-      case Problem: return qs(v.message);
-      case Guard: return qs(v.guard);
-      case Node: return v.origin ? qs(v.origin->node) : QString();
-      case Source: return v.origin ? provenance_source(*v.origin) : QString();
-    }
-  } else if (role == Qt::ToolTipRole) {
-    QString tip = qs(v.message);
-    if (v.origin) tip += QStringLiteral("\n\n") + qs(v.origin->describe());
-    return tip;
-  } else if (role == Qt::FontRole && (index.column() == SpecItem || index.column() == Guard)) {
-    return QFontDatabase::systemFont(QFontDatabase::FixedFont);
+QVariant ViolationsModel::text(int row, int column) const {
+  const ops::ProblemInfo& v = problems()[size_t(row)];
+  switch (column) {
+    case Kind: return kind_label(v.kind);
+    case SpecItem: return qs(v.subject);
+    case Problem: return qs(v.message);
+    case Guard: return qs(v.guard);
+    case Node: return v.origin ? qs(v.origin->node) : QString();
+    case Source: return v.origin ? provenance_source(*v.origin) : QString();
   }
   return {};
 }
 
-QVariant ViolationsModel::headerData(int section, Qt::Orientation orientation, int role) const {
-  if (role != Qt::DisplayRole) return {};
-  if (orientation == Qt::Vertical) return section + 1;
-  switch (section) {
-    case SpecItem: return tr("Spec item");
-    case Problem: return tr("Problem");
-    case Guard: return tr("Guard");
-    case Node: return tr("Node");
-    case Source: return tr("Source");
-  }
-  return {};
-}
-
-QString ViolationsModel::nodeAt(int row) const {
-  if (row < 0 || row >= rowCount()) return {};
-  const auto& origin = result_->violations[row].origin;
+QString ViolationsModel::rowNode(int row) const {
+  const auto& origin = problems()[size_t(row)].origin;
   return origin ? qs(origin->node) : QString();
+}
+
+QVariant ViolationsModel::toolTip(int row, int) const {
+  const ops::ProblemInfo& v = problems()[size_t(row)];
+  QString tip = qs(v.message);
+  if (v.origin) tip += QStringLiteral("\n\n") + qs(v.origin->describe());
+  return tip;
 }
 
 }  // namespace exportlens::ui

@@ -109,7 +109,7 @@ void ViolationsPanel::showTraceReport(const QString& what, const SolveResultPtr&
 
 void ViolationsPanel::showReport(const SolveResultPtr& result) {
   model_->setResult(result);
-  for (int column : {ViolationsModel::SpecItem, ViolationsModel::Guard, ViolationsModel::Node, ViolationsModel::Source})
+  for (int column : {ViolationsModel::Kind, ViolationsModel::SpecItem, ViolationsModel::Guard, ViolationsModel::Node, ViolationsModel::Source})
     table_->resizeColumnToContents(column);
   const bool has_fixes = result && !result->suggested_fixes_text.empty();
   fixes_->setPlainText(has_fixes ? QString::fromStdString(result->suggested_fixes_text).trimmed() : QString());

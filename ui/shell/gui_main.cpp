@@ -3,8 +3,9 @@
 #include <QApplication>
 #include <QIcon>
 
-#include "ui/shell/main_window.h"
 #include "ui/shell/library_loading.h"
+#include "ui/shell/main_window.h"
+#include "ui/shell/trace_controller.h"
 
 namespace exportlens::ui {
 
@@ -21,7 +22,7 @@ int run_gui(int argc, char** argv, const std::optional<std::string>& file, GuiSt
   } else if (start == GuiStart::BuiltinExample) {
     window.openBuiltinExample();  // the Examples page stays one tab away
   } else {
-    window.showExamplesPage();  // the start page: examples to trace, Open, the built-in .pt2
+    window.traceController()->showExamplesPage();  // the start page: examples to trace, Open, the built-in .pt2
   }
   return QApplication::exec();
 }

@@ -23,8 +23,6 @@
 #include <QToolBar>
 #include <QUndoStack>
 
-#include <filesystem>
-
 #include "engine/sources/program_source.h"
 
 #include "ui/canvas/colour_legend.h"
@@ -32,7 +30,6 @@
 #include "ui/canvas/graph_view.h"
 #include "ui/core/busy_overlay.h"
 #include "ui/core/data_table.h"
-#include "ui/core/node_solve_facts.h"
 #include "ui/core/program_loader.h"
 #include "ui/core/program_model.h"
 #include "ui/core/selection_link.h"
@@ -52,6 +49,8 @@
 #include "ui/shapes/spec_session.h"
 #include "ui/shapes/violations_panel.h"
 #include "ui/shell/builtin_example.h"
+#include "ui/shell/source_dialogs.h"
+#include "ui/shell/trace_controller.h"
 
 namespace exportlens::ui {
 namespace {
@@ -59,14 +58,6 @@ namespace {
 constexpr char kGeometryKey[] = "mainWindow/geometry";
 constexpr char kStateKey[] = "mainWindow/state";
 constexpr char kLastDirKey[] = "mainWindow/lastDirectory";
-
-sources::SourceKind source_kind(const QString& path) {
-  return sources::match_source(std::filesystem::path(QFile::encodeName(path).toStdString()));
-}
-
-bool is_program_source(const QUrl& url) {  // a .pt2, or a C++ model library to trace
-  return url.isLocalFile() && source_kind(url.toLocalFile()) != sources::SourceKind::Unknown;
-}
 
 QDockWidget* make_dock(const QString& title, const QString& object_name, QWidget* content, QWidget* parent) {
   auto* dock = new QDockWidget(title, parent);
@@ -76,10 +67,6 @@ QDockWidget* make_dock(const QString& title, const QString& object_name, QWidget
 }
 
 }  // namespace
-
-QString file_filter(sources::SourceKind kind) {
-  return QString::fromStdString(sources::dialog_filter(kind)) + QStringLiteral(";;") + QObject::tr("All files (*)");
-}
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), model_(new ProgramModel(this)), loader_(new ProgramLoader(this)) {
@@ -93,7 +80,7 @@ MainWindow::MainWindow(QWidget* parent)
       {this, model_, scene_, view_, tabs_, inspector_, inspector_dock_, run_dock_, signature_dock_});
   connect(ir_levels_, &IrLevelsUi::statusMessage, this, &MainWindow::showStatus);
   createActions();
-  createTraceActions();
+  createTraceController();
   createMenus();
   createToolBar();
   createStatusBar();
@@ -177,7 +164,7 @@ void MainWindow::createRunDock() {
   run_panel_ = new RunPanel(run_worker_, this);
   run_dock_ = make_dock(tr("Run"), QStringLiteral("runDock"), run_panel_, this);
   addDockWidget(Qt::BottomDockWidgetArea, run_dock_);
-  connect(run_panel_, &RunPanel::heatChanged, scene_, &GraphScene::setNodeHeat);
+  connect(run_panel_->heatAction(), &QAction::toggled, scene_, &GraphScene::setHeatShown);
 }
 
 void MainWindow::createActions() {
@@ -243,7 +230,7 @@ void MainWindow::createActions() {
 void MainWindow::createMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(open_action_);
-  file->addAction(open_model_action_);
+  file->addAction(trace_->openModelAction());
   recent_menu_ = file->addMenu(tr("Open &Recent"));
   connect(recent_menu_, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
   file->addAction(example_action_);
@@ -282,7 +269,7 @@ void MainWindow::createMenus() {
   view_menu_->addSeparator();
   view_menu_->addAction(run_panel_->heatAction());
 
-  createExamplesMenu();
+  trace_->addExamplesMenu(menuBar());
   QMenu* run = menuBar()->addMenu(tr("&Run"));
   run->addAction(run_action_);
 
@@ -355,6 +342,10 @@ void MainWindow::connectSelection() {
   find_bar_->follow(model_);
   signature_model_->follow(model_);
   range_model_->follow(model_);
+  guards_model_->follow(model_);
+  spec_session_->follow(model_);
+  run_panel_->follow(model_);
+  connect(model_, &ProgramModel::programOpened, run_action_, [this] { run_action_->setEnabled(true); });
   connect(model_, &ProgramModel::programChanged, signature_table_, &QTableView::resizeColumnsToContents);
   connect(model_, &ProgramModel::programChanged, range_table_, &QTableView::resizeColumnsToContents);
   link_selection(signature_table_, model_);
@@ -379,8 +370,32 @@ void MainWindow::connectLoader() {
   connect(overlay_, &BusyOverlay::cancelRequested, loader_, &ProgramLoader::cancel);
 }
 
+void MainWindow::createTraceController() {
+  trace_ = new TraceController({this, loader_, tabs_, view_, overlay_, spec_session_, violations_panel_,
+                                violations_dock_, ir_levels_,
+                                [this](const QString& path, const QString& name, bool remember) {
+                                  open(path, name, remember);
+                                }});
+  connect(trace_, &TraceController::statusMessage, this, &MainWindow::showStatus);
+  connect(trace_, &TraceController::loadFailed, this, &MainWindow::loadFailed);
+  connect(trace_, &TraceController::openFileRequested, this, &MainWindow::showOpenDialog);
+  connect(trace_, &TraceController::builtinExampleRequested, this, &MainWindow::openBuiltinExample);
+}
+
+ExamplesGallery* MainWindow::examplesGallery() const { return trace_->gallery(); }
+QAction* MainWindow::openModelAction() const { return trace_->openModelAction(); }
+void MainWindow::setLibraryApproval(std::function<bool(const QString&)> approval) {
+  trace_->setLibraryApproval(std::move(approval));
+}
+void MainWindow::openModelLibrary(const QString& path, const QString& model) { trace_->openModelLibrary(path, model); }
+void MainWindow::retraceWithShapesSpec() { trace_->retraceWithShapesSpec(); }
+
 void MainWindow::openFile(const QString& path) {
-  if (source_kind(path) == sources::SourceKind::ModelLibrary) return openModelLibrary(path);
+  switch (source_kind(path)) {
+    case sources::SourceKind::ModelLibrary: return trace_->openModelLibrary(path);  // asks first: it runs code
+    case sources::SourceKind::BuiltinExample: return trace_->openExample(path.mid(int(strlen(sources::kExampleScheme))));
+    default: break;
+  }
   open(path, QString(), true);
 }
 
@@ -396,7 +411,7 @@ void MainWindow::openBuiltinExample() {
 void MainWindow::reload() {
   if (!model_->loaded()) return;
   reselect_after_load_ = model_->selectedName();
-  if (shown_trace_) return startTrace(*shown_trace_, false);  // a traced model: trace it again
+  if (trace_->retraceShown()) return;  // a traced model: traced again
   const LoadedProgramPtr& current = model_->loaded();
   open(current->path, current->displayName, false);
 }
@@ -414,7 +429,6 @@ void MainWindow::showOpenDialog() {
 void MainWindow::open(const QString& path, const QString& displayName, bool remember) {
   pending_display_name_ = displayName.isEmpty() ? QFileInfo(path).fileName() : displayName;
   pending_remember_ = remember;
-  pending_trace_.reset();  // startTrace() sets it after
   loader_->setNodeFont(font());
   loader_->load(path, pending_display_name_);
 }
@@ -428,11 +442,7 @@ void MainWindow::onLoadStarted(const QString&) {
 void MainWindow::onLoaded(const LoadedProgramPtr& program) {
   overlay_->stop();
   if (pending_remember_) recent_.add(program->path);
-  model_->setLoaded(program);  // every view follows the model
-  spec_session_->setProgram(program);
-  run_panel_->setProgram(program);
-  run_action_->setEnabled(true);
-  ir_levels_->setTraining(program);
+  model_->setOpened(program);  // every view and panel follows the model
   updateTitle();
   const auto scopes = program->layout.clusters.size();
   QString message = tr("%1: %2 nodes, %3 %4, opened in %5 s")
@@ -459,38 +469,16 @@ void MainWindow::connectShapes() {
   };
   connect(spec_session_, &SpecSession::stateChanged, this, show_state);
   connect(spec_session_, &SpecSession::resultChanged, this, show_state);
-  connect(spec_session_, &SpecSession::resultChanged, this, &MainWindow::showSolveResult);
-  connect(model_, &ProgramModel::programChanged, this, [this] {
-    // Another level of the program the spec is solved for: its solved shapes, by node name.
-    const LoadedProgramPtr& program = model_->loaded();
-    const LoadedProgramPtr& solved = spec_session_->program();
-    if (program && solved && solved != program && solved->path == program->path && spec_session_->result())
-      showSolveResult();
-  });
+  connect(model_, &ProgramModel::solveChanged, guards_table_,
+          [this] { guards_table_->resizeColumnToContents(GuardsModel::Guard); });
+  connect(range_model_, &RangeConstraintsModel::titleChanged, range_dock_, &QDockWidget::setWindowTitle);
   connect(violations_panel_, &ViolationsPanel::message, this, &MainWindow::showStatus);
-}
-
-void MainWindow::showSolveResult() {
-  const SolveResultPtr& result = spec_session_->result();
-  guards_model_->setResult(result);
-  guards_table_->resizeColumnToContents(GuardsModel::Guard);
-  // The file's range constraints until the spec is edited; then the solve's.
-  const bool edited = spec_session_->document()->isEdited();
-  if (edited && result && result->status != ops::SolveStatus::Error) {
-    range_model_->setSolved(result->range_constraints);
-  } else if (range_model_->showsSolved() || !edited) {
-    range_model_->setProgram(model_->loaded());
-  }
-  range_dock_->setWindowTitle(range_model_->showsSolved() ? tr("Range constraints (solved)") : tr("Range constraints"));
-  const NodeSolveFactsMap facts = result ? node_solve_facts(*result) : NodeSolveFactsMap();
-  inspector_->setSolveFacts(facts);
-  signature_model_->setSolved(facts);
 }
 
 void MainWindow::onLoadFailed(const QString& path, const QString& message) {
   overlay_->stop();
   reselect_after_load_.clear();
-  if (showTraceFailure(path, message)) {  // shown on the Examples page or in its own dialog
+  if (trace_->showFailure(path, message)) {  // shown on the Examples page or in its own dialog
     emit loadFailed(path, message);
     return;
   }

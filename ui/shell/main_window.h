@@ -7,12 +7,8 @@
 #include <QString>
 
 #include <functional>
-#include <memory>
-#include <optional>
 
-#include "engine/sources/program_source.h"
 #include "ui/core/loaded_program.h"
-#include "ui/examples/trace_job.h"
 #include "ui/shell/recent_files.h"
 
 class QAction;
@@ -44,6 +40,7 @@ class ProgramLoader;
 class ProgramModel;
 class RangeConstraintsModel;
 class SignatureTableModel;
+class TraceController;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -69,15 +66,15 @@ class MainWindow : public QMainWindow {
   RunPanel* runPanel() const { return run_panel_; }
   /// Asked before a model library is loaded (its code runs in this process);
   /// false leaves it unloaded. The application asks the user (confirm_library_load).
-  void setLibraryApproval(std::function<bool(const QString& path)> approval) { library_approval_ = std::move(approval); }
+  void setLibraryApproval(std::function<bool(const QString& path)> approval);
   QAction* runAction() const { return run_action_; }
   QComboBox* toolbarDeviceBox() const { return toolbar_device_; }
   /// The IR-level switch, provenance, expansions, histogram and compare tab (ir_levels_ui.h).
   IrLevelsUi* irLevels() const { return ir_levels_; }
-  /// The Examples page (the start page) and the C++ model actions (main_window_trace.cpp).
-  ExamplesGallery* examplesGallery() const { return gallery_; }
-  QAction* openModelAction() const { return open_model_action_; }
-  QMenu* examplesMenu() const { return examples_menu_; }
+  /// C++ models: the Examples page (the start page), Open C++ Model…, re-trace (trace_controller.h).
+  TraceController* traceController() const { return trace_; }
+  ExamplesGallery* examplesGallery() const;
+  QAction* openModelAction() const;
   /// File › Save As… and File › Export (ui/export/export_actions.h).
   ExportActions* exportActions() const { return export_actions_; }
   /// The status bar's text, and its dynamic-shapes verdict ("ok", "2 violations").
@@ -91,12 +88,8 @@ class MainWindow : public QMainWindow {
   void openBuiltinExample();
   void reload();
   void showOpenDialog();
-  /// Traces a gallery example (with `spec` instead of its own) off the GUI thread.
-  void openExample(const QString& name, const std::optional<QString>& spec = std::nullopt);
   /// Traces a model library's model; with several and no `model`, asks which.
   void openModelLibrary(const QString& path, const QString& model = QString());
-  void showOpenModelDialog();
-  void showExamplesPage();
   /// Traces the model on screen again with the Dynamic shapes dock's spec.
   void retraceWithShapesSpec();
 
@@ -124,15 +117,10 @@ class MainWindow : public QMainWindow {
   void connectSelection();
   void connectLoader();
   void connectShapes();
-  void showSolveResult();
   void restoreWindowState();
   void rebuildRecentMenu();
   void open(const QString& path, const QString& displayName, bool remember);
-  void createTraceActions();
-  void createExamplesMenu();
-  void startTrace(const TraceJob& job, bool remember);
-  bool showTraceFailure(const QString& path, const QString& message);  // true when `path` was a trace
-  void noteTraceShown(const LoadedProgramPtr& program);
+  void createTraceController();
 
   void onLoadStarted(const QString& path);
   void onLoaded(const LoadedProgramPtr& program);
@@ -146,14 +134,7 @@ class MainWindow : public QMainWindow {
   QString pending_display_name_;
   bool pending_remember_ = false;
   QString reselect_after_load_;
-  std::optional<TraceJob> pending_trace_;  // the trace the loader runs, if it runs one
-  std::optional<TraceJob> shown_trace_;    // the trace behind the program on screen (F5 re-traces)
-  std::shared_ptr<TraceFailure> trace_failure_;
-  ExamplesGallery* gallery_ = nullptr;
-  QMenu* examples_menu_ = nullptr;
-  QAction* open_model_action_ = nullptr;
-  QAction* examples_page_action_ = nullptr;
-  QAction* retrace_action_ = nullptr;
+  TraceController* trace_ = nullptr;
 
   QTabWidget* tabs_ = nullptr;
   GraphScene* scene_ = nullptr;
@@ -176,7 +157,6 @@ class MainWindow : public QMainWindow {
   ViolationsPanel* violations_panel_ = nullptr;
   RunWorker* run_worker_ = nullptr;
   RunPanel* run_panel_ = nullptr;
-  std::function<bool(const QString&)> library_approval_;
   QDockWidget* guards_dock_ = nullptr;
   QDockWidget* violations_dock_ = nullptr;
   QDockWidget* shapes_dock_ = nullptr;
@@ -204,8 +184,5 @@ class MainWindow : public QMainWindow {
   QLabel* zoom_label_ = nullptr;
   QLabel* shapes_label_ = nullptr;
 };
-
-/// A file dialog's filter for one kind of program source, then "All files".
-QString file_filter(sources::SourceKind kind);
 
 }  // namespace exportlens::ui

@@ -54,12 +54,12 @@ std::vector<Example> control_flow_examples() {
                         "A cond branch that reads a tensor outside its operands: refused with a clear error.",
                         {"x", "y"}, [] { return el::Inputs{torch::randn({3}), torch::randn({3})}; }),
        "control flow", "", "unsupported", "",
-       "Not a seed example. torch 2.13 lifts such closures into extra operands; the C++ tracer asks for them as "
+       "Not in the tutorials. torch 2.13 lifts such closures into extra operands; the C++ tracer asks for them as "
        "operands."},
       {def<CondShapeMismatch>("cond_shape_mismatch",
                               "cond branches that return tensors of different shapes: refused.", {"x"},
                               [] { return el::Inputs{torch::randn({3, 3})}; }),
-       "control flow", "", "unsupported", "", "Not a seed example (the seeds' stated restriction on cond)."},
+       "control flow", "", "unsupported", "", "Not in the tutorials (their stated restriction on cond)."},
   };
 }
 

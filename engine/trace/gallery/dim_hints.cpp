@@ -152,10 +152,10 @@ std::vector<Example> dim_hint_examples() {
        ""},
       {def<NamedDims2dx>("named_dims_2dx", "Named Dims x: (dx in [4, 256], None), y: (2 * dx, dh <= 512).", {"x", "y"},
                          [] { return el::Inputs{torch::randn({8, 3}), torch::randn({16, 5})}; }, kNamed2dx),
-       "named dims", "002", "ok", "named_dims_2dx", "The seed gives only the spec; the model is the oracle's."},
+       "named dims", "002", "ok", "named_dims_2dx", "The tutorial gives only the spec; the model is the oracle's."},
       {def<NamedDims4dx>("named_dims_4dx", "Named Dims x: (4 * dx, None), dx in [4, 512].", {"x"},
                          [] { return el::Inputs{torch::randn({32, 3})}; }, kNamed4dx),
-       "named dims", "002", "ok", "named_dims_4dx", "The seed gives only the spec; the model is the oracle's."},
+       "named dims", "002", "ok", "named_dims_4dx", "The tutorial gives only the spec; the model is the oracle's."},
       {def<FooConstraintViolation>("foo_constraint_violation",
                                    "Foo (x + y + ones(4)) with x: (dx, d1), y: (dy, d1): the model needs dx == dy and "
                                    "d1 == 4; the error holds the suggested fixes.",

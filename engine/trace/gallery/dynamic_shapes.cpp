@@ -122,7 +122,7 @@ std::vector<Example> dynamic_shape_examples() {
                                   {"x", "y"}, inputs3, kExample3),
        "dynamic shapes", "000", "constraint", "dynamic_shapes_example3_unfixed", ""},
       {def<DynamicShapesExample3>("dynamic_shapes_example3_fixed",
-                                  "DynamicShapesExample3 with the seed's suggested_fixes() spec.", {"x", "y"}, inputs3,
+                                  "DynamicShapesExample3 with the tutorial's suggested_fixes() spec.", {"x", "y"}, inputs3,
                                   kExample3Fixed),
        "dynamic shapes", "000", "ok", "dynamic_shapes_example3_fixed", ""},
       {def<DerivedDimExample1>("derived_dim_example1", "DerivedDimExample1: x + y[1:] with dimy = dimx + 1, dimx in [3, 6].",

@@ -1,4 +1,4 @@
-#include "ui/levels/ir_level_choice.h"
+#include "ui/core/ir_level_choice.h"
 
 #include <QObject>
 

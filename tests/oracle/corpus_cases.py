@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+"""Oracle for the real-architecture corpus (tests/corpus): torch 2.13 on models nobody here wrote.
+
+Usage:  python corpus_cases.py --out DIR [--only NAME ...]
+
+For every architecture of corpus_models.ARCHITECTURES, DIR/<name>/ gets what
+generate_fixtures.py writes for a fixture exported with Dim.AUTO on the
+architecture's batch / sequence / spatial dims (program.pt2, print.txt,
+inputs.pt, outputs.pt, meta.json, functional.txt, core.txt, decomp.json,
+core_outputs.pt), plus
+
+    checks.json   torch.export's outcome for each spec of corpus_models.specs():
+                  [{name, spec, status ("ok" / "violation" / "error"),
+                    error_type, message, constraints_violated, violations,
+                    suggested_fixes, range_constraints, input_shapes,
+                    export_seconds, refined_from}]; a spec marked refine whose
+                  outcome is a violation is followed by "<name>_refined",
+                  torch's own suggested fixes pasted back
+                  (refine_dynamic_shapes_from_suggested_fixes)
+    key.txt       what the folder was made from (the architecture's source,
+                  torch's and transformers' versions): an unchanged key skips
+                  the architecture, so rebuilds do not export again.
+
+and DIR/manifest.json lists the architectures. EXPECTED gives each spec
+case's outcome; generation fails (exit 1, naming the case) when torch's
+differs, so a torch or transformers upgrade that changes an outcome is seen.
+"""
+
+import argparse
+import hashlib
+import io
+import contextlib
+import json
+import os
+import sys
+import time
+import traceback
+import warnings
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+if HERE not in sys.path:
+    sys.path.insert(0, HERE)
+
+import torch  # noqa: E402
+
+import check_cases  # noqa: E402
+import corpus_models as cm  # noqa: E402
+import decomp_cases  # noqa: E402
+import generate_fixtures as gf  # noqa: E402
+
+# Bumped when what this script writes changes (the key of every cached folder).
+GENERATOR_VERSION = "1"
+
+# torch's own lowering refuses these programs (type, start of the message).
+LOWERING_REFUSES = {
+    # GPT-2's attention merges heads with a view of a non-contiguous tensor under symbolic sizes
+    "gpt2": {"core": ("ValueError", "Cannot view a tensor with shape")},
+}
+decomp_cases.TORCH_REFUSES.update(LOWERING_REFUSES)
+
+# torch.export's outcome for every spec case ("arch/case"): filled from torch's
+# answers when the corpus was made, checked on every generation.
+EXPECTED = {
+    "llama/named": "ok", "llama/batch": "ok",
+    "llama_deep/named": "ok", "llama_deep/batch": "ok",
+    "mistral/named": "ok", "mistral/batch": "ok",
+    "qwen2/named": "ok", "qwen2/batch": "ok",
+    "gemma/named": "ok", "gemma/batch": "ok",
+    "phi/named": "ok", "phi/batch": "ok",
+    "gpt_neox/named": "ok", "gpt_neox/batch": "ok",
+    "falcon/named": "ok", "falcon/batch": "ok",
+    "mixtral/named": "ok", "mixtral/batch": "ok",
+    "qwen2_moe/named": "ok", "qwen2_moe/batch": "ok",
+    "opt/named": "ok", "opt/batch": "ok",
+    # learned positions (max 64): the sequence gets an upper bound
+    "bert/named": "violation", "bert/named_refined": "ok", "bert/batch": "ok",
+    "distilbert/named": "violation", "distilbert/named_refined": "ok", "distilbert/batch": "ok",
+    "t5/named": "ok", "t5/batch": "ok",
+    # fixed image size: position embeddings specialize height and width
+    "vit/named": "violation", "vit/named_refined": "ok", "vit/batch": "ok",
+    "dinov2/named": "violation", "dinov2/named_refined": "ok", "dinov2/batch": "ok",
+    # torch's first fixes leave guards of a second round
+    "beit/named": "violation", "beit/named_refined": "violation", "beit/batch": "ok",
+    "resnet/named": "violation", "resnet/named_refined": "violation", "resnet/batch": "ok",
+    "swin/named": "ok", "swin/batch": "ok",
+    "segformer/named": "violation", "segformer/named_refined": "violation", "segformer/batch": "ok",
+    "resnet_deep/named": "violation", "resnet_deep/named_refined": "violation", "resnet_deep/batch": "ok",
+    "convnext/named": "violation", "convnext/named_refined": "ok", "convnext/batch": "ok",
+    "regnet/named": "violation", "regnet/named_refined": "violation", "regnet/batch": "ok",
+    "mobilenet_v2/named": "violation", "mobilenet_v2/named_refined": "ok", "mobilenet_v2/batch": "ok",
+    "efficientnet/named": "violation", "efficientnet/named_refined": "ok", "efficientnet/batch": "ok",
+    "bit/named": "violation", "bit/named_refined": "violation", "bit/batch": "ok",
+    "poolformer/named": "violation", "poolformer/named_refined": "ok", "poolformer/batch": "ok",
+    "nn_transformer/named": "ok", "nn_transformer/batch": "ok",
+    "gru/named": "violation", "gru/named_refined": "ok", "gru/batch": "ok",
+    "gpt2/named": "ok", "gpt2/batch": "ok",
+    # torch.nn.LSTM's export specializes the number of steps (steps = 5)
+    "lstm/named": "violation", "lstm/named_refined": "ok", "lstm/batch": "ok",
+}
+
+
+def key_of(arch) -> str:
+    import transformers
+    text = "\n".join([GENERATOR_VERSION, torch.__version__, transformers.__version__, arch.source_key()])
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def export_spec(arch, spec_text):
+    """torch.export's outcome for the spec (check_cases' record) and how long export took."""
+    torch._dynamo.reset()
+    torch.manual_seed(gf.SEED)
+    model = arch.build()
+    inputs = arch.inputs()
+    spec = check_cases.build_spec(spec_text)
+    t0 = time.monotonic()
+    try:
+        ep = torch.export.export(model, inputs, dynamic_shapes=spec)
+    except Exception as e:  # noqa: BLE001
+        seconds = time.monotonic() - t0
+        msg = str(e).split("\n\nThe error above occurred when calling torch.export.export")[0]
+        rec = {"status": check_cases.classify(e), "error_type": type(e).__name__, "message": msg}
+        rec.update(check_cases.parse_message(msg))
+        return rec, spec, seconds
+    seconds = time.monotonic() - t0
+    rc = {str(k): [check_cases.bound(v.lower), check_cases.bound(v.upper)] for k, v in ep.range_constraints.items()}
+    return {"status": "ok", "range_constraints": rc, "input_shapes": check_cases.user_input_shapes(ep)}, spec, seconds
+
+
+def run_checks(arch, inputs, problems):
+    cases = [dict(name=n, spec=s, refine=r) for n, s, r in cm.specs(arch, inputs)]
+    out = []
+    i = 0
+    while i < len(cases):
+        case = cases[i]
+        i += 1
+        rec, spec, seconds = export_spec(arch, case["spec"])
+        entry = {"name": case["name"], "spec": case["spec"]}
+        entry.update(rec)
+        entry["export_seconds"] = round(seconds, 3)
+        if case.get("refined_from"):
+            entry["refined_from"] = case["refined_from"]
+        if case.get("refine") and rec["status"] == "violation" and rec.get("suggested_fixes"):
+            fixed = torch.export.dynamic_shapes.refine_dynamic_shapes_from_suggested_fixes(rec["message"], spec)
+            cases.insert(i, dict(name=case["name"] + "_refined", spec=check_cases.spec_text_of(fixed),
+                                 refined_from=case["name"]))
+        out.append(entry)
+    return out
+
+
+def check_expected(arch, checks, problems):
+    """Each spec case's outcome against EXPECTED (cached folders too)."""
+    for c in checks:
+        key = f"{arch.name}/{c['name']}"
+        expected = EXPECTED.get(key)
+        if expected is None:
+            problems.append(f"{key}: no expected outcome (torch says {c['status']}); add it to EXPECTED")
+        elif c["status"] != expected:
+            problems.append(f"{key}: expected {expected}, torch says {c['status']}"
+                            + (f" ({c.get('error_type')}: {c.get('message', '')[:500]})" if c["status"] != "ok" else ""))
+
+
+def run_arch(arch, out_root, problems):
+    out_dir = os.path.join(out_root, arch.name)
+    key = key_of(arch)
+    key_path = os.path.join(out_dir, "key.txt")
+    if os.path.exists(key_path) and open(key_path).read().strip() == key \
+            and os.path.exists(os.path.join(out_dir, "checks.json")):
+        with open(os.path.join(out_dir, "meta.json")) as f:
+            meta = json.load(f)
+        with open(os.path.join(out_dir, "checks.json")) as f:
+            check_expected(arch, json.load(f), problems)
+        return meta, True
+    problems_before = len(problems)
+    torch.manual_seed(gf.SEED)
+    probe_inputs = arch.inputs()
+    fx = gf.Fixture(arch.name, "corpus", f"{arch.description} ({arch.family}; transformers / torch.nn, random "
+                    "weights, small widths)", arch.build, arch.inputs, "ok",
+                    dynamic_shapes=cm.auto_spec_text(arch, probe_inputs))
+    meta = gf.run_fixture(fx, out_root)  # clears the folder first
+    meta["family"] = arch.family
+    meta["arg_names"] = list(arch.arg_names)
+    if meta["status"] != "ok":
+        problems.append(f"{arch.name}: torch.export with Dim.AUTO failed: {meta.get('error_type')}: "
+                        f"{meta.get('error_message', '')[:500]}")
+    else:
+        checks = run_checks(arch, probe_inputs, problems)
+        gf.write_json(os.path.join(out_dir, "checks.json"), checks)
+    gf.write_json(os.path.join(out_dir, "meta.json"), meta)
+    if len(problems) == problems_before:  # a folder that failed is made again next time
+        with open(key_path, "w") as f:
+            f.write(key + "\n")
+        check_expected(arch, checks, problems)  # an unexpected outcome is reported, the export kept
+    return meta, False
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--out", required=True)
+    p.add_argument("--only", nargs="+", metavar="NAME")
+    args = p.parse_args(argv)
+    try:
+        cm._transformers()
+    except ImportError as e:
+        print(f"corpus_cases: {e}; packaging/setup.sh installs the pinned transformers", file=sys.stderr)
+        return 1
+    selected = cm.ARCHITECTURES
+    if args.only:
+        unknown = [n for n in args.only if not cm.by_name(n)]
+        if unknown:
+            p.error(f"unknown architecture(s): {', '.join(unknown)}")
+        selected = [cm.by_name(n) for n in args.only]
+    os.makedirs(args.out, exist_ok=True)
+    warnings.filterwarnings("ignore")
+    import logging
+    for name in ("transformers", "torch"):
+        logging.getLogger(name).setLevel(logging.ERROR)
+    manifest, problems = [], []
+    t_all = time.monotonic()
+    for arch in selected:
+        t0 = time.monotonic()
+        sink = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
+                meta, cached = run_arch(arch, args.out, problems)
+        except Exception:  # noqa: BLE001
+            problems.append(f"{arch.name}: failed:\n{traceback.format_exc()}")
+            print(f"{arch.name}: FAILED (see below)", flush=True)
+            continue
+        manifest.append({"name": arch.name, "family": arch.family, "status": meta["status"],
+                         "description": arch.description})
+        print(f"{arch.name}: {meta['status']} ({'cached' if cached else f'{time.monotonic() - t0:.1f}s'})", flush=True)
+    if not args.only:
+        gf.write_json(os.path.join(args.out, "manifest.json"), manifest)
+    print(f"{len(manifest)} architectures in {time.monotonic() - t_all:.1f}s -> {args.out}", file=sys.stderr)
+    if problems:
+        print(f"\n{len(problems)} problem(s):", flush=True)
+        for pr in problems:
+            print(pr, flush=True)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
