@@ -204,18 +204,6 @@ Dims preserve_format_strides(const ir::TensorMeta& t, const Hints& h) {
   return elementwise_strides(t.sizes, {&t}, h);
 }
 
-bool sdpa_takes_cpu_flash_path(const ir::TensorMeta& q, const ir::TensorMeta& k, const ir::TensorMeta& v,
-                               double dropout_p) {
-  return q.rank() == 4 && k.rank() == 4 && v.rank() == 4 && dropout_p == 0.0 && k.dtype == q.dtype &&
-         v.dtype == q.dtype;
-}
-
-Dims flash_attention_strides(const Dims& nhle) {
-  if (nhle.size() != 4) return contiguous_strides(nhle);
-  const Dims nlhe = contiguous_strides({nhle[0], nhle[2], nhle[1], nhle[3]});
-  return {nlhe[0], nlhe[2], nlhe[1], nlhe[3]};
-}
-
 ir::TensorMeta contiguous_meta(const Dims& sizes, ir::ScalarType dtype, const ir::Device& device) {
   ir::TensorMeta m;
   m.dtype = dtype;

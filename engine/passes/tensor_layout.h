@@ -58,15 +58,6 @@ Dims elementwise_strides(const Dims& out_sizes, const std::vector<const ir::Tens
 /// pointwise order.
 Dims preserve_format_strides(const ir::TensorMeta& t, const Hints& h);
 
-/// Whether torch 2.13's CPU scaled_dot_product_attention, traced for
-/// inference, goes through _scaled_dot_product_flash_attention_for_cpu: 4-D
-/// operands of one dtype and no dropout (else the math kernel).
-bool sdpa_takes_cpu_flash_path(const ir::TensorMeta& q, const ir::TensorMeta& k, const ir::TensorMeta& v,
-                               double dropout_p);
-/// The flash path's output layout: allocated (N, L, H, E) and returned
-/// transposed as (N, H, L, E), so its strides for `nhle` sizes are those.
-Dims flash_attention_strides(const Dims& nhle);
-
 /// A tensor of `sizes` laid out contiguously.
 ir::TensorMeta contiguous_meta(const Dims& sizes, ir::ScalarType dtype, const ir::Device& device);
 
