@@ -10,12 +10,15 @@
 #include <QImage>
 #include <QJsonDocument>
 #include <QMenu>
+#include <QPainter>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSvgRenderer>
 #include <QTableView>
 #include <QUndoStack>
 #include <QTemporaryDir>
+#include <QGuiApplication>
+#include <QScreen>
 #include <QtTest>
 
 #include <memory>
@@ -31,6 +34,7 @@
 #include "ui/core/program_model.h"
 #include "ui/core/table_export.h"
 #include "ui/export/export_actions.h"
+#include "ui/export/graph_image.h"
 #include "ui/export/program_saving.h"
 #include "ui/shapes/additional_inputs_action.h"
 #include "ui/shapes/dynamic_shapes_panel.h"
@@ -151,9 +155,11 @@ class TestExport : public QObject {
     QVERIFY(box.hasMatch());
     const auto size = QRegularExpression(R"(, (\d+) x (\d+))").match(r.out);
     QVERIFY(size.hasMatch());
-    // The page is the drawing plus its margin (16 points a side).
-    QVERIFY(qAbs(box.captured(1).toDouble() - size.captured(1).toDouble() - 32) <= 2);
-    QVERIFY(qAbs(box.captured(2).toDouble() - size.captured(2).toDouble() - 32) <= 2);
+    // The page is the drawing plus its margin (16 units a side) at its size on screen:
+    // one scene unit per pixel at the screen's logical DPI (the CLI and this test both run offscreen).
+    const double points_per_unit = 72.0 / qRound(QGuiApplication::primaryScreen()->logicalDotsPerInchY());
+    QVERIFY(qAbs(box.captured(1).toDouble() - (size.captured(1).toDouble() + 32) * points_per_unit) <= 2);
+    QVERIFY(qAbs(box.captured(2).toDouble() - (size.captured(2).toDouble() + 32) * points_per_unit) <= 2);
   }
 
   void render_at_core_ir_draws_the_lowered_program() {
@@ -204,6 +210,41 @@ class TestExport : public QObject {
     QVERIFY2(qint64(v.width()) * v.height() < qint64(w.width()) * w.height(),
              qPrintable(QString("view %1x%2, whole %3x%4").arg(v.width()).arg(v.height()).arg(w.width()).arg(w.height())));
     QFile::copy(whole, QStringLiteral(EXPORTLENS_BINARY_DIR "/screenshots/export_whole_decomp_example.png"));
+  }
+
+  // The picture is the graph as the screen draws it, only sharper: Qt's own
+  // high-DPI drawing of the same area (device pixel ratio 2, labels at the
+  // size the layout measured them) agrees with it pixel for pixel, so no
+  // label outgrows its box.
+  void png_is_the_scene_as_drawn_on_screen() {
+    open("book_mlp");
+    ui::GraphScene* scene = window_->graphScene();
+    scene->clearSelection();
+    const QRectF rect = scene->itemsBoundingRect();
+    const ui::ImageOptions options;  // 2 pixels per unit, a margin of 16 units, white
+    const QString path = tmp_.filePath("scene.png");
+    ui::write_scene_image(*scene, rect, ui::ImageFormat::Png, path, options);
+    const QImage got = QImage(path).convertToFormat(QImage::Format_ARGB32);
+    const QRectF source = rect.adjusted(-options.margin, -options.margin, options.margin, options.margin);
+    QImage want((source.size() * options.png_scale).toSize(), QImage::Format_ARGB32_Premultiplied);
+    want.setDevicePixelRatio(options.png_scale);
+    want.fill(Qt::white);
+    {
+      QPainter painter(&want);
+      painter.setRenderHint(QPainter::Antialiasing);
+      painter.setRenderHint(QPainter::TextAntialiasing);
+      scene->render(&painter, QRectF(QPointF(0, 0), source.size()), source, Qt::KeepAspectRatio);
+    }
+    want = want.convertToFormat(QImage::Format_ARGB32);
+    QCOMPARE(got.size(), want.size());
+    qint64 differing = 0;
+    for (int y = 0; y < got.height(); ++y)
+      for (int x = 0; x < got.width(); ++x) {
+        const QRgb a = got.pixel(x, y), b = want.pixel(x, y);
+        if (qAbs(qRed(a) - qRed(b)) + qAbs(qGreen(a) - qGreen(b)) + qAbs(qBlue(a) - qBlue(b)) > 96) ++differing;
+      }
+    const double fraction = double(differing) / (qint64(got.width()) * got.height());
+    QVERIFY2(fraction < 0.01, qPrintable(QString("%1 of the pixels differ from the screen's drawing").arg(fraction)));
   }
 
   void dot_and_json_are_the_programs() {

@@ -3,11 +3,13 @@
 #include <QFileInfo>
 #include <QGraphicsItem>
 #include <QGraphicsScene>
+#include <QGuiApplication>
 #include <QImage>
 #include <QPageLayout>
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
+#include <QScreen>
 #include <QSvgGenerator>
 
 #include <algorithm>
@@ -51,6 +53,15 @@ namespace {
   throw std::runtime_error((path + ": cannot write the image" + (why.isEmpty() ? QString() : ": " + why)).toStdString());
 }
 
+// The resolution the scene's labels were measured at (QFontMetricsF without a
+// device uses the primary screen's logical DPI). Every picture is drawn at it,
+// so a label takes the room the layout gave it (a font's points become pixels
+// at the device's DPI) and only the painter's transform scales.
+int layout_dpi() {
+  const QScreen* screen = QGuiApplication::primaryScreen();
+  return screen ? qRound(screen->logicalDotsPerInchY()) : 96;
+}
+
 void draw(QGraphicsScene& scene, QPainter& painter, const QRectF& target, const QRectF& source, const QColor& bg) {
   painter.setRenderHint(QPainter::Antialiasing);
   painter.setRenderHint(QPainter::TextAntialiasing);
@@ -78,6 +89,7 @@ void write_scene_image(QGraphicsScene& scene, const QRectF& source_rect, ImageFo
     case ImageFormat::Svg: {
       QSvgGenerator svg;
       svg.setFileName(path);
+      svg.setResolution(layout_dpi());
       svg.setSize(source.size().toSize());
       svg.setViewBox(QRectF(QPointF(0, 0), source.size()));
       svg.setTitle(QFileInfo(path).completeBaseName());
@@ -93,8 +105,8 @@ void write_scene_image(QGraphicsScene& scene, const QRectF& source_rect, ImageFo
       const qreal scale = std::min(options.png_scale, kMaxPngSide / std::max<qreal>(longest, 1));
       QImage image((source.size() * scale).toSize().expandedTo(QSize(1, 1)), QImage::Format_ARGB32_Premultiplied);
       if (image.isNull()) cannot_write(path, "the image is too large to allocate");
-      image.setDotsPerMeterX(int(3780 * scale));  // 96 dpi at scale 1
-      image.setDotsPerMeterY(int(3780 * scale));
+      image.setDotsPerMeterX(qRound(layout_dpi() / 0.0254));
+      image.setDotsPerMeterY(qRound(layout_dpi() / 0.0254));
       QPainter painter(&image);
       draw(scene, painter, QRectF(QPointF(0, 0), image.size()), source, options.background);
       painter.end();
@@ -102,18 +114,21 @@ void write_scene_image(QGraphicsScene& scene, const QRectF& source_rect, ImageFo
       break;
     }
     case ImageFormat::Pdf: {
-      // One scene unit per point, up to the 200-inch page PDF readers accept.
-      const qreal longest = std::max(source.width(), source.height());
-      const QSizeF page = source.size() * std::min<qreal>(1, kMaxPdfSide / std::max<qreal>(longest, 1));
+      // One scene unit per pixel at the layout's DPI (the size on screen), up to
+      // the 200-inch page PDF readers accept.
+      const int dpi = layout_dpi();
+      const qreal longest = std::max(source.width(), source.height()) * 72.0 / dpi;
+      const QSizeF drawn = source.size() * std::min<qreal>(1, kMaxPdfSide / std::max<qreal>(longest, 1));
+      const QSizeF page = drawn * 72.0 / dpi;
       QPdfWriter pdf(path);
-      pdf.setResolution(72);
+      pdf.setResolution(dpi);
       pdf.setTitle(QFileInfo(path).completeBaseName());
       pdf.setCreator(QStringLiteral("ExportLens"));
       pdf.setPageLayout(QPageLayout(QPageSize(page, QPageSize::Point, QString(), QPageSize::ExactMatch),
                                     QPageLayout::Portrait, QMarginsF()));
       QPainter painter;
       if (!painter.begin(&pdf)) cannot_write(path, QString());
-      draw(scene, painter, QRectF(QPointF(0, 0), page), source, options.background);
+      draw(scene, painter, QRectF(QPointF(0, 0), drawn), source, options.background);
       painter.end();
       break;
     }

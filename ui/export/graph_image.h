@@ -1,9 +1,12 @@
 #pragma once
 // A drawn graph (any QGraphicsScene, or the part of it a view shows) written
-// as SVG, PNG or PDF: the pictures for a bug report or a slide. Vector
-// formats keep the scene's coordinates (1 scene unit = 1 px / 1 pt); a PNG is
-// drawn at `scale` device pixels per unit, made smaller where its longer side
-// would pass kMaxPngSide, a PDF page where it would pass kMaxPdfSide.
+// as SVG, PNG or PDF: the pictures for a bug report or a slide. Each is drawn
+// at the resolution the layout measured its labels at (the screen's logical
+// DPI), so text fits its box as on screen. Vector formats keep the scene's
+// coordinates (1 scene unit = 1 px at that DPI: an SVG's user unit, a PDF's
+// size on screen); a PNG is drawn at `scale` device pixels per unit, made
+// smaller where its longer side would pass kMaxPngSide, a PDF page where it
+// would pass kMaxPdfSide.
 #include <QColor>
 #include <QRectF>
 #include <QString>
