@@ -7,6 +7,7 @@
 #include <QClipboard>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QJsonDocument>
 #include <QMenu>
@@ -94,6 +95,14 @@ QList<QStringList> parse_csv(const QString& text) {
   return rows;
 }
 
+// A written picture kept in build/screenshots/ for a look, replacing the last run's.
+bool keep_screenshot(const QString& picture, const char* name) {
+  const QString kept = QStringLiteral(EXPORTLENS_BINARY_DIR "/screenshots/") + name;
+  QDir().mkpath(QFileInfo(kept).absolutePath());
+  QFile::remove(kept);
+  return QFile::copy(picture, kept);
+}
+
 }  // namespace
 
 class TestExport : public QObject {
@@ -127,8 +136,7 @@ class TestExport : public QObject {
     const double drawn = drawn_fraction(image);
     QVERIFY2(drawn > 0.02 && drawn < 0.9, qPrintable(QString("%1 of the picture is drawn").arg(drawn)));
     QVERIFY2(reported_nodes(r.out) >= 8, qPrintable(r.out));  // x, 4 weights, 2 linear, relu at least
-    QVERIFY(QFile::copy(out, QStringLiteral(EXPORTLENS_BINARY_DIR "/screenshots/render_book_mlp.png")) ||
-            QFile::exists(QStringLiteral(EXPORTLENS_BINARY_DIR "/screenshots/render_book_mlp.png")));
+    QVERIFY(keep_screenshot(out, "render_book_mlp.png"));
   }
 
   void render_svg_is_valid_and_names_the_ops() {
@@ -168,7 +176,7 @@ class TestExport : public QObject {
                                       tmp_.filePath("decomp_example_core.png")});
     QVERIFY2(training.code == 0 && core.code == 0, qPrintable(training.err + core.err));
     QVERIFY2(reported_nodes(core.out) > reported_nodes(training.out), qPrintable(training.out + core.out));
-    QFile::copy(tmp_.filePath("decomp_example_core.png"), QStringLiteral(EXPORTLENS_BINARY_DIR "/screenshots/render_decomp_example_core.png"));
+    QVERIFY(keep_screenshot(tmp_.filePath("decomp_example_core.png"), "render_decomp_example_core.png"));
   }
 
   void render_errors_are_one_line() {
@@ -209,7 +217,7 @@ class TestExport : public QObject {
     // The zoomed view shows a part of the graph: a smaller scene area, at the same scale.
     QVERIFY2(qint64(v.width()) * v.height() < qint64(w.width()) * w.height(),
              qPrintable(QString("view %1x%2, whole %3x%4").arg(v.width()).arg(v.height()).arg(w.width()).arg(w.height())));
-    QFile::copy(whole, QStringLiteral(EXPORTLENS_BINARY_DIR "/screenshots/export_whole_decomp_example.png"));
+    QVERIFY(keep_screenshot(whole, "export_whole_decomp_example.png"));
   }
 
   // The picture is the graph as the screen draws it, only sharper: Qt's own
