@@ -5,6 +5,7 @@
 
 #include "app/cli_args.h"
 #include "app/cli_command.h"
+#include "engine/runtime/libtorch_info.h"
 
 namespace exportlens::app {
 namespace {
@@ -22,7 +23,8 @@ std::string one_line(std::string what) {
 const std::vector<Command>& commands() {
   static const std::vector<Command> table = [] {
     std::vector<Command> all;
-    for (auto family : {program_commands, run_commands, check_commands, trace_commands, decompose_commands})
+    for (auto family : {program_commands, run_commands, check_commands, trace_commands, decompose_commands,
+                        render_commands})
       for (auto& c : family()) all.push_back(std::move(c));
     return all;
   }();
@@ -63,7 +65,7 @@ int run_cli(const std::vector<std::string>& args) {
     return 0;
   }
   if (args[0] == "--version") {
-    std::cout << "exportlens 0.1.0\n";
+    std::cout << "exportlens " EXPORTLENS_VERSION "\n" << runtime::libtorch_description() << "\n";
     return 0;
   }
   const Command* cmd = find_command(args[0]);

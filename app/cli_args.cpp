@@ -24,6 +24,7 @@ ParsedArgs parse_args(const std::vector<std::string>& args, const std::set<std::
         value = args[++i];
       }
       out.options[name] = value;
+      out.repeated[name].push_back(value);
     } else if (known_flags.count(name) && !inline_value) {
       out.flags.insert(name);
     } else {

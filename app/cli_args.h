@@ -17,13 +17,19 @@ class UsageError : public std::runtime_error {
 
 struct ParsedArgs {
   std::vector<std::string> positionals;
-  std::map<std::string, std::string> options;  // "--out" -> "x.pt"
+  std::map<std::string, std::string> options;  // "--out" -> "x.pt" (the last, when given twice)
+  std::map<std::string, std::vector<std::string>> repeated;  // every value of an option given more than once
   std::set<std::string> flags;                 // "--random"
 
   bool flag(const std::string& f) const { return flags.count(f) != 0; }
   std::optional<std::string> option(const std::string& o) const {
     auto it = options.find(o);
     return it == options.end() ? std::nullopt : std::optional<std::string>(it->second);
+  }
+  /// Every value given for `o`, in order (`--additional-inputs a.pt --additional-inputs b.pt`).
+  std::vector<std::string> values(const std::string& o) const {
+    auto it = repeated.find(o);
+    return it == repeated.end() ? std::vector<std::string>{} : it->second;
   }
 };
 

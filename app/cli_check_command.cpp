@@ -15,7 +15,8 @@ namespace exportlens::app {
 namespace {
 
 const char* kUsage =
-    "usage: exportlens check FILE.pt2 [--spec SPEC | --spec-json SPEC] [--report] [--json] [-v]\n\n"
+    "usage: exportlens check FILE.pt2 [--spec SPEC | --spec-json SPEC | --additional-inputs IN.pt ...]\n"
+    "                         [--report] [--json] [-v]\n\n"
     "Solves a torch.export dynamic_shapes spec against the program, the way\n"
     "torch.export would trace it with that spec, and prints the outcome: the\n"
     "range constraints and symbolic input shapes, or the violated parts of the\n"
@@ -31,7 +32,8 @@ const char* kUsage =
     "                each violated spec item, each specialization, each guard on a\n"
     "                data-dependent value, each op without a shape rule, with its\n"
     "                origin (node, op, rule, source line); with --json, `problems`\n"
-    "  -v            add the guard log (TORCH_LOGS=+dynamic style)\n\n"
+    "  -v            add the guard log (TORCH_LOGS=+dynamic style)\n"
+    "%ADDITIONAL%\n"
     "  --limit KEY=VALUE,...  read limits, as for `exportlens print --help`\n\n"
     "Exit status: 0 ok, 1 violation, 2 error (bad spec, unreadable file, usage).\n";
 
@@ -59,7 +61,9 @@ int cmd_check(const ParsedArgs& a) {
   const bool report = a.flag("--report");
   const auto spec_arg = a.option("--spec");
   const auto json_arg = a.option("--spec-json");
+  const bool additional = a.option("--additional-inputs").has_value();
   if (spec_arg && json_arg) throw UsageError("give either --spec or --spec-json, not both");
+  if (additional && (spec_arg || json_arg)) throw UsageError("--additional-inputs infers the spec: give no --spec");
   const std::string spec_text = spec_arg ? read_spec_argument(*spec_arg) : "";
   const std::string spec_json = json_arg ? read_spec_argument(*json_arg) : "";
   ops::SolveResult result;
@@ -69,9 +73,17 @@ int cmd_check(const ParsedArgs& a) {
     ops::SolveOptions options;
     options.log = verbose || json;
     options.collect_all = report;
-    if (spec_arg) result = ops::solve(prepared, spec_text, options);
-    else if (json_arg) result = ops::solve(prepared, ops::spec_from_json(spec_json), options);
-    else result = ops::solve(prepared, prepared.recorded_spec(), options);
+    if (additional) {
+      const auto files = additional_inputs_option(a);
+      result = ops::solve(prepared, spec_from_additional_inputs(ep, files), options);
+      if (result.status == ops::SolveStatus::Ok) check_additional_inputs(runtime::with_solved_inputs(ep, result), files, result);
+    } else if (spec_arg) {
+      result = ops::solve(prepared, spec_text, options);
+    } else if (json_arg) {
+      result = ops::solve(prepared, ops::spec_from_json(spec_json), options);
+    } else {
+      result = ops::solve(prepared, prepared.recorded_spec(), options);
+    }
   } catch (const UsageError&) {
     throw;
   } catch (const symbolic::SpecError& e) {
@@ -98,8 +110,11 @@ int cmd_check(const ParsedArgs& a) {
 }  // namespace
 
 std::vector<Command> check_commands() {
-  return {{"check", "solve a dynamic_shapes spec: guards, range constraints, violations, fixes", kUsage,
-           {"--spec", "--spec-json", "--limit"}, {"--json", "--report", "-v", "--verbose"}, cmd_check}};
+  std::string usage = kUsage;
+  usage.replace(usage.find("%ADDITIONAL%"), 12, additional_inputs_help());
+  return {{"check", "solve a dynamic_shapes spec: guards, range constraints, violations, fixes", usage,
+           {"--spec", "--spec-json", "--limit", "--additional-inputs"}, {"--json", "--report", "-v", "--verbose"},
+           cmd_check}};
 }
 
 }  // namespace exportlens::app

@@ -8,6 +8,8 @@
 
 #include "app/cli_args.h"
 #include "engine/ir/exported_program.h"
+#include "engine/ops/solve_result.h"
+#include "engine/runtime/additional_inputs.h"
 #include "engine/serde/read_limits.h"
 
 namespace exportlens::app {
@@ -44,11 +46,30 @@ std::string core_ir_report(const ir::ExportedProgram& ep);
 /// `info --structure [--time]`: the module tree with stacks folded (cli_structure_command.cpp).
 int info_structure(const ParsedArgs& a);
 
+/// `--out FILE.pt2`: writes `ep` there as torch.export.save would (nothing without the option).
+void save_program_option(const ParsedArgs& a, const ir::ExportedProgram& ep);
+/// Its help line(s).
+std::string save_help();
+
 /// print, info, dot.
 std::vector<Command> program_commands();
 
 /// run, devices.
 std::vector<Command> run_commands();
+/// `--additional-inputs IN.pt` (repeatable): the input sets, read; empty without the option.
+std::vector<runtime::InputsFile> additional_inputs_option(const ParsedArgs& a);
+/// The dynamic_shapes spec (Python text) those sets imply for a program with
+/// the example inputs of `example_program` (torch's AdditionalInputs.dynamic_shapes).
+std::string spec_from_additional_inputs(const ir::ExportedProgram& example_program,
+                                        const std::vector<runtime::InputsFile>& files);
+std::string additional_inputs_help();
+/// AdditionalInputs.verify: a set `program` refuses turns `result` into a
+/// violation naming the file and the failed check.
+void check_additional_inputs(const ir::ExportedProgram& program, const std::vector<runtime::InputsFile>& files,
+                             ops::SolveResult& result);
+
+/// render (the graph as SVG / PNG / PDF).
+std::vector<Command> render_commands();
 
 /// check (dynamic_shapes solving).
 std::vector<Command> check_commands();

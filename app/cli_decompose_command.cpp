@@ -56,7 +56,9 @@ int cmd_decompose(const ParsedArgs& a) {
   if (!a.option("--ir")) throw UsageError("decompose needs --ir functional|core");
   if (level_option(a, passes::IrLevel::Core) == passes::IrLevel::Training)
     throw UsageError("decompose lowers to --ir functional or core; `print` shows the training IR");
-  std::cout << ir::print_program(load_program_at_ir(a, "decompose")) << "\n";
+  const auto lowered = load_program_at_ir(a, "decompose", a.option("--out") ? Weights::Load : Weights::Skip);
+  std::cout << ir::print_program(lowered) << "\n";
+  save_program_option(a, lowered);
   return 0;
 }
 
@@ -87,7 +89,7 @@ std::string core_ir_report(const ir::ExportedProgram& ep) {
 std::vector<Command> decompose_commands() {
   return {
       {"decompose", "lower to the functional or Core ATen IR (ep.run_decompositions)",
-       "usage: exportlens decompose FILE.pt2 --ir functional|core [--table NAME] [--load LIB.so]\n"
+       "usage: exportlens decompose FILE.pt2 --ir functional|core [--table NAME] [--load LIB.so] [--out FILE.pt2]\n"
        "       exportlens decompose --tables [--load LIB.so]\n\n"
        "Prints the program lowered the way torch's ep.run_decompositions() lowers\n"
        "it, in print(ep) form: --ir functional removes mutation (the empty table),\n"
@@ -95,8 +97,8 @@ std::vector<Command> decompose_commands() {
        "or with --table NAME (see --tables for the registered tables). Rules that\n"
        "cannot lower a node leave it as it is and say so on stderr.\n"
        "--load LIB.so loads a model library built against exportlens_sdk.h first:\n"
-       "the tables it defines with EXPORTLENS_DECOMPOSITIONS can then be chosen.\n" + file_help(),
-       {"--ir", "--table", "--load", "--limit"}, {"--tables"}, cmd_decompose},
+       "the tables it defines with EXPORTLENS_DECOMPOSITIONS can then be chosen.\n" + save_help() + file_help(),
+       {"--ir", "--table", "--load", "--limit", "--out"}, {"--tables"}, cmd_decompose},
   };
 }
 

@@ -6,8 +6,10 @@
 #include "app/cli_command.h"
 #include "engine/ir/dot_writer.h"
 #include "engine/ir/printer.h"
+#include "engine/ir/release_print.h"
 #include "engine/ir/program_summary.h"
 #include "engine/runtime/program_runner.h"
+#include "engine/runtime/pt2_torch_options.h"
 #include "engine/serde/pt2_reader.h"
 #include "engine/sources/program_source.h"
 
@@ -42,7 +44,10 @@ std::string file_help() {
 ir::ExportedProgram load_program_argument(const ParsedArgs& a, const std::string& command, Weights weights) {
   if (a.positionals.size() != 1)
     throw UsageError(command + " takes exactly one FILE.pt2 (got " + std::to_string(a.positionals.size()) + ")");
-  sources::OpenRequest request;  // a model library or example:NAME is traced with its own spec
+  // A model library or example:NAME is traced with its own spec; the dispatcher's schemas bind the
+  // arguments of .pt2 files that do not record how they were passed (torch <= 2.6).
+  sources::OpenRequest request;
+  request.read = runtime::pt2_read_options();
   request.read.limits = limits_option(a);
   request.read.load_weights = weights == Weights::Load;
   return sources::open_program(a.positionals[0], request);
@@ -52,7 +57,11 @@ namespace {
 
 int cmd_print(const ParsedArgs& a) {
   // print(ep) writes str(ep) and a newline.
-  std::cout << ir::print_program(load_program_at_ir(a, "print")) << "\n";
+  const auto ep = load_program_at_ir(a, "print");
+  // --as-release: the layout of the torch that wrote the file (2.5 ... 2.9 differ from 2.13's).
+  std::cout << (a.flag("--as-release") ? ir::print_program_as_release(ep, ir::torch_release_of(ep.torch_version))
+                                       : ir::print_program(ep))
+            << "\n";
   return 0;
 }
 
@@ -87,10 +96,11 @@ int cmd_dot(const ParsedArgs& a) {
 std::vector<Command> program_commands() {
   return {
       {"print", "print the program exactly as torch's print(ep)",
-       "usage: exportlens print FILE.pt2 [--ir training|functional|core] [--table NAME]\n\n"
+       "usage: exportlens print FILE.pt2 [--ir training|functional|core] [--table NAME] [--as-release]\n\n"
        "Prints the exported program in torch's print(ep) form; with --ir, lowered to\n"
-       "that IR first (as `exportlens decompose`).\n" + file_help(),
-       {"--ir", "--table", "--limit"}, {}, cmd_print},
+       "that IR first (as `exportlens decompose`). The text is torch 2.13's; with\n"
+       "--as-release, laid out as the torch release that wrote the file printed it.\n" + file_help(),
+       {"--ir", "--table", "--limit"}, {"--as-release"}, cmd_print},
       {"info", "summary: op histogram, inputs/outputs, parameter count and bytes",
        "usage: exportlens info FILE.pt2 [--ir training|functional|core] [--table NAME]\n"
        "       exportlens info FILE.pt2 --structure [--time] [--ir ...]\n\n"

@@ -27,12 +27,15 @@ const char* kExampleUsage =
     "                example's own\n"
     "  --json        the report `exportlens check --json` gives (status, guards with\n"
     "                their source lines, range constraints, violations, fixes, ...)\n"
-    "  -v            add the guard log\n\n"
+    "  -v            add the guard log\n"
+    "  --out FILE.pt2  also write the traced program as torch.export.save would\n"
+    "  --additional-inputs IN.pt  (repeatable) more example inputs instead of --spec: the\n"
+    "                dims that differ become Dim.DYNAMIC (torch.export's AdditionalInputs)\n\n"
     "Exit status: 0 exported, 1 export failed (as torch.export would), 2 usage or\n"
     "unknown example.\n";
 
 const char* kTraceUsage =
-    "usage: exportlens trace LIB.so [--list] [--model NAME] [--spec SPEC] [--json] [-v]\n\n"
+    "usage: exportlens trace LIB.so [--list] [--model NAME] [--spec SPEC] [--json] [-v] [--out FILE.pt2]\n\n"
     "Loads a shared library of C++ models written against the ExportLens SDK\n"
     "(engine/trace/sdk/exportlens_sdk.h, models registered with EXPORTLENS_MODEL)\n"
     "and traces one into a program, printed as `exportlens print` does.\n\n"
@@ -41,7 +44,10 @@ const char* kTraceUsage =
     "  --spec SPEC   a dynamic_shapes spec in Python syntax (or @FILE) instead of the\n"
     "                model's own\n"
     "  --json        the report `exportlens check --json` gives\n"
-    "  -v            add the guard log\n\n"
+    "  -v            add the guard log\n"
+    "  --out FILE.pt2  also write the traced program as torch.export.save would\n"
+    "  --additional-inputs IN.pt  (repeatable) more example inputs instead of --spec: the\n"
+    "                dims that differ become Dim.DYNAMIC (torch.export's AdditionalInputs)\n\n"
     "The library must be built against the LibTorch ExportLens uses (see README.md).\n"
     "Exit status: 0 exported, 1 export failed, 2 usage or unloadable library.\n";
 
@@ -69,7 +75,10 @@ int report(const trace::TraceOutcome& out, const ParsedArgs& a, const std::strin
   } else if (out.program) {
     std::cout << ir::print_program(*out.program) << "\n";
     if (a.flag("-v")) std::cout << ops::format_text(out.report, true);
-  } else {
+  }
+  if (out.program) {
+    save_program_option(a, *out.program);
+  } else if (!a.flag("--json")) {
     std::cerr << what << ": " << (out.error_type.empty() ? "" : out.error_type + ": ") << out.report.message << "\n";
   }
   return out.program ? 0 : 1;
@@ -85,6 +94,27 @@ void print_table(const std::vector<trace::ModelSummary>& models, bool gallery) {
   }
 }
 
+// With --additional-inputs: a static trace gives the example's sizes, the
+// sets give the spec, a second trace uses it, and every set must fit.
+template <typename Trace>
+trace::TraceOutcome trace_with_inputs(const ParsedArgs& a, Trace&& run) {
+  trace::TraceRequest request = request_of(a);
+  if (!a.option("--additional-inputs")) return run(request);
+  if (a.option("--spec")) throw UsageError("--additional-inputs infers the spec: give no --spec");
+  const auto files = additional_inputs_option(a);
+  trace::TraceRequest plain = request;
+  plain.dynamic_shapes = "";
+  trace::TraceOutcome first = run(plain);
+  if (!first.program) return first;
+  request.dynamic_shapes = spec_from_additional_inputs(*first.program, files);
+  trace::TraceOutcome out = run(request);
+  if (out.program) {
+    check_additional_inputs(*out.program, files, out.report);
+    if (out.report.status != ops::SolveStatus::Ok) out.program.reset();
+  }
+  return out;
+}
+
 int cmd_example(const ParsedArgs& a) {
   if (a.flag("--list")) {
     if (!a.positionals.empty()) throw UsageError("--list takes no example name");
@@ -95,7 +125,7 @@ int cmd_example(const ParsedArgs& a) {
   const std::string& name = a.positionals[0];
   trace::TraceOutcome out;
   try {
-    out = trace::trace_gallery_model(name, request_of(a));
+    out = trace_with_inputs(a, [&](const trace::TraceRequest& r) { return trace::trace_gallery_model(name, r); });
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
@@ -111,7 +141,9 @@ int cmd_trace(const ParsedArgs& a) {
       print_table(trace::library_models(lib), false);
       return 0;
     }
-    out = trace::trace_library_model(lib, a.option("--model").value_or(""), request_of(a));
+    out = trace_with_inputs(a, [&](const trace::TraceRequest& r) {
+      return trace::trace_library_model(lib, a.option("--model").value_or(""), r);
+    });
   } catch (const std::runtime_error& e) {  // the library could not be loaded or has no such model
     std::cerr << "exportlens trace: error: " << e.what() << "\n";
     return 2;
@@ -123,9 +155,11 @@ int cmd_trace(const ParsedArgs& a) {
 
 std::vector<Command> trace_commands() {
   return {
-      {"example", "trace a built-in example of the torch.export tutorials (--list shows them)", kExampleUsage, {"--spec"},
+      {"example", "trace a built-in example of the torch.export tutorials (--list shows them)", kExampleUsage,
+       {"--spec", "--out", "--additional-inputs"},
        {"--list", "--json", "-v"}, cmd_example},
-      {"trace", "trace a C++ model library built against the ExportLens SDK", kTraceUsage, {"--spec", "--model"},
+      {"trace", "trace a C++ model library built against the ExportLens SDK", kTraceUsage,
+       {"--spec", "--model", "--out", "--additional-inputs"},
        {"--list", "--json", "-v"}, cmd_trace},
   };
 }

@@ -5,6 +5,8 @@
 #   packaging/build.sh build            set up and build only
 #   packaging/build.sh test-engine      set up, build and run the engine's suites only (no GUI, CLI or tracer
 #                                       suites): what CI runs under the sanitizers
+#   packaging/build.sh package          set up, build, and make the Debian package build/exportlens_*.deb
+#                                       (packaging/test_package.sh installs it into a clean root and runs it)
 #   packaging/build.sh fuzz [SECONDS]   build the libFuzzer targets (clang, ASan+UBSan) into build-fuzz/
 #                                       and run each for SECONDS (default 30) from its seed corpus
 # EXPORTLENS_TORCH=cpu|cuda picks the LibTorch flavour (default: cuda when nvidia-smi
@@ -50,6 +52,9 @@ fi
 
 case "$mode" in
   build) ;;
+  package)
+    (cd "$build" && cpack -G DEB)
+    ;;
   test)
     export QT_QPA_PLATFORM=offscreen
     ctest --test-dir "$build" --output-on-failure -j "$jobs"
@@ -69,7 +74,7 @@ case "$mode" in
     fi
     ;;
   *)
-    echo "usage: packaging/build.sh run [FILE.pt2] | test | test-engine | build | fuzz [SECONDS]" >&2
+    echo "usage: packaging/build.sh run [FILE.pt2] | test | test-engine | build | package | fuzz [SECONDS]" >&2
     exit 2
     ;;
 esac

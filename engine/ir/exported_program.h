@@ -10,6 +10,7 @@
 
 #include "engine/ir/graph.h"
 #include "engine/ir/graph_signature.h"
+#include "engine/ir/op_signature.h"
 #include "engine/ir/range_constraints.h"
 
 namespace exportlens::ir {
@@ -37,6 +38,9 @@ struct TensorPayload {
   /// true: `bytes` is a torch.save archive (the .pt2 stored it pickled);
   /// false: raw little-endian elements laid out by meta.strides.
   bool pickled = false;
+  /// Non-empty: `bytes` is a torch.save'd dict of several tensors (the one
+  /// weights file of torch <= 2.8's archives) and this is the payload's key in it.
+  std::string pickled_key;
   bool is_parameter = false;
 
   /// The bytes: those read with the program, else read from `source` now
@@ -67,6 +71,12 @@ struct ExportedProgram {
   int schema_major = 0;
   int schema_minor = 0;
   std::string torch_version;
+  /// torch.save((args, kwargs)) of the example inputs (ep.example_inputs), as
+  /// the archive held them or the tracer made them; null when unknown.
+  std::shared_ptr<const std::vector<std::byte>> example_inputs;
+  /// What the file's nodes said about each op they call (argument names,
+  /// returns): writing the program back needs it for ops this process lacks.
+  OpSignatureMap file_signatures;
 
   const TensorPayload* find_state(std::string_view key) const;
   const TensorPayload* find_constant(std::string_view key) const;

@@ -403,6 +403,8 @@ ir::ExportedProgram run_decompositions(const ir::ExportedProgram& ep, const Deco
   out.schema_major = ep.schema_major;
   out.schema_minor = ep.schema_minor;
   out.torch_version = ep.torch_version;
+  out.example_inputs = ep.example_inputs;      // the same inputs run the lowered program
+  out.file_signatures = ep.file_signatures;    // for writing it back (ops this process lacks)
   return out;
 }
 

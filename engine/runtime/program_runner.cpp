@@ -153,6 +153,15 @@ c10::IValue as_tuple(const std::vector<c10::IValue>& values) {
 
 }  // namespace
 
+std::vector<InputDescription> describe_inputs_file(const std::filesystem::path& path, std::vector<ValueSummary>* values) {
+  std::vector<InputDescription> out;
+  for (const auto& v : load_inputs(path)) {
+    out.push_back(describe(v));
+    if (values) values->push_back(summarize(v));
+  }
+  return out;
+}
+
 bool built_with_cuda() { return cuda_built(); }
 
 std::vector<DeviceInfo> list_devices(std::string* why) { return cuda_devices(why); }

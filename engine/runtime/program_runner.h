@@ -14,6 +14,7 @@
 #include "engine/ir/exported_program.h"
 #include "engine/runtime/precision.h"
 #include "engine/runtime/run_report.h"
+#include "engine/runtime/input_check.h"
 #include "engine/serde/read_limits.h"
 
 namespace exportlens::runtime {
@@ -58,6 +59,12 @@ struct RunRequest {
 /// Checks inputs (signature and range constraints), runs, optionally writes
 /// outputs. Throws std::runtime_error with a clear message on any failure.
 RunReport run_program(const ir::ExportedProgram& ep, const RunRequest& request);
+
+/// A torch.save'd inputs file (what `--inputs` takes), described without
+/// running anything: scanned before unpickling, as run_program does. With
+/// `values`, each value's summary too (its text compares floats, bools, None).
+std::vector<InputDescription> describe_inputs_file(const std::filesystem::path& path,
+                                                   std::vector<ValueSummary>* values = nullptr);
 
 /// Whether `device` ("cuda", ...) can run here; if not, *why says so and
 /// *fix (when given) the command or step that would make it run.

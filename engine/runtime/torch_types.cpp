@@ -5,6 +5,8 @@
 #include <ATen/ops/zeros.h>
 #include <torch/csrc/jit/serialization/pickle.h>
 
+#include <map>
+#include <mutex>
 #include <stdexcept>
 
 #include "engine/ir/tensor_extent.h"
@@ -87,18 +89,71 @@ namespace {
 
 constexpr int64_t kMaxImpliedZeroBytes = int64_t(16) << 20;
 
-// A torch.save'd tensor inside the archive: it must be a tensor, and the one
-// the weight's metadata declares (dtype and sizes).
-at::Tensor unpickle_payload(const ir::TensorPayload& p, const std::shared_ptr<const std::vector<std::byte>>& bytes,
-                            const std::string& name) {
+c10::IValue load_pickle(const std::shared_ptr<const std::vector<std::byte>>& bytes, const std::string& name) {
   serde::check_torch_save(bytes, "weight '" + name + "'");
   const std::vector<char> data(reinterpret_cast<const char*>(bytes->data()),
                                reinterpret_cast<const char*>(bytes->data()) + bytes->size());
-  c10::IValue v;
   try {
-    v = torch::jit::pickle_load(data);
+    return torch::jit::pickle_load(data);
   } catch (const c10::Error& e) {
     throw std::runtime_error("weight '" + name + "': unreadable pickled tensor: " + e.what_without_backtrace());
+  }
+}
+
+// torch <= 2.8 stored every weight in one torch.save'd dict: unpickled once
+// per file (while its bytes live), not once per weight.
+c10::IValue pickled_dict(const std::shared_ptr<const std::vector<std::byte>>& bytes, const std::string& name) {
+  static std::mutex mutex;
+  static std::map<const void*, std::pair<std::weak_ptr<const std::vector<std::byte>>, c10::IValue>> cache;
+  const std::lock_guard<std::mutex> lock(mutex);
+  for (auto it = cache.begin(); it != cache.end();) it = it->second.first.expired() ? cache.erase(it) : std::next(it);
+  if (auto it = cache.find(bytes.get()); it != cache.end()) return it->second.second;
+  c10::IValue v = load_pickle(bytes, name);
+  cache[bytes.get()] = {bytes, v};
+  return v;
+}
+
+// A constant with no data (a fake tensor when it was exported): zeros, as
+// torch reads the empty file it writes for one, within the same bound.
+at::Tensor fake_constant(const ir::TensorPayload& p, const std::string& name) {
+  if (ir::layout_problem(p.meta)) throw std::runtime_error("weight '" + name + "': bad tensor metadata");
+  std::vector<int64_t> sizes;
+  int64_t numel = 1;
+  for (const auto& s : p.meta.sizes) {
+    const auto v = ir::example_value(s);
+    if (!v || __builtin_mul_overflow(numel, *v, &numel))
+      throw std::runtime_error("weight '" + name + "': a fake constant without usable example sizes");
+    sizes.push_back(*v);
+  }
+  const auto bytes = ir::byte_size(numel, p.meta.dtype);
+  if (!bytes || *bytes > kMaxImpliedZeroBytes)
+    throw std::runtime_error("weight '" + name + "': a fake constant too large to stand in for with zeros");
+  return at::zeros(sizes, at::TensorOptions().dtype(to_torch(p.meta.dtype)));
+}
+
+// A torch.save'd tensor inside the archive (alone, or under its key in the
+// weights dict): it must be a tensor, and the one the weight's metadata
+// declares (dtype and sizes).
+at::Tensor unpickle_payload(const ir::TensorPayload& p, const std::shared_ptr<const std::vector<std::byte>>& bytes,
+                            const std::string& name) {
+  c10::IValue v;
+  if (p.pickled_key.empty()) {
+    v = load_pickle(bytes, name);
+  } else {
+    c10::IValue dict;
+    try {
+      dict = pickled_dict(bytes, name);
+    } catch (const std::runtime_error& e) {
+      // torch <= 2.8 pickled a lifted constant that was a fake tensor at export as
+      // _reconstruct_fake_tensor(meta): it holds no data, as 2.13's empty file for it.
+      if (std::string(e.what()).find("_reconstruct_fake_tensor") == std::string::npos) throw;
+      return fake_constant(p, name);
+    }
+    if (!dict.isGenericDict()) throw std::runtime_error("weight '" + name + "': the weights file is not a dict");
+    const auto d = dict.toGenericDict();
+    const auto it = d.find(c10::IValue(p.pickled_key));
+    if (it == d.end()) throw std::runtime_error("weight '" + name + "' is missing from the weights file");
+    v = it->value();
   }
   if (!v.isTensor()) throw std::runtime_error("weight '" + name + "' is pickled but is not a tensor");
   at::Tensor t = v.toTensor();

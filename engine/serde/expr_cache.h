@@ -24,14 +24,27 @@ class ExprCache {
     symbolic::Expr expr;
     bool noted = false;  // whether the reader has recorded its symbols (range constraints)
   };
-  /// The expression an srepr text spells; throws std::invalid_argument as Expr::parse_srepr does.
+  /// The expression an srepr text spells, or, failing that, sympy's str form
+  /// (torch 2.5 wrote "s0 + 1"); throws std::invalid_argument as Expr::parse_srepr does.
   Parsed& srepr(std::string_view text) {
     auto it = sreprs_.find(text);
-    if (it == sreprs_.end()) it = sreprs_.emplace(std::string(text), Parsed{symbolic::Expr::parse_srepr(text)}).first;
+    if (it == sreprs_.end()) it = sreprs_.emplace(std::string(text), Parsed{parse(text)}).first;
     return it->second;
   }
 
  private:
+  static symbolic::Expr parse(std::string_view text) {
+    try {
+      return symbolic::Expr::parse_srepr(text);
+    } catch (const std::invalid_argument&) {
+      try {
+        return symbolic::Expr::parse(text);
+      } catch (const std::exception&) {
+      }
+      throw;
+    }
+  }
+
   struct Hash {
     using is_transparent = void;
     size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }

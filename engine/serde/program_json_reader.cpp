@@ -1,6 +1,8 @@
 // Builds the IR from the program JSON the way torch's deserializer builds its
 // FX graph (torch/_export/serde/serialize.py, GraphModuleDeserializer), so
 // names, getitem nodes and args/kwargs come out as torch prints them.
+#include <cmath>
+#include <map>
 #include <set>
 #include <unordered_map>
 
@@ -22,6 +24,13 @@ struct ReadContext {
   ExprCache exprs;
   std::set<std::string> seen_exprs;
   uint64_t nodes = 0;
+  /// What the file's calls say about their ops (ExportedProgram::file_signatures); null: not kept.
+  ir::OpSignatureMap* file_signatures = nullptr;
+  /// The schemas that bind the arguments of files without argument kinds (torch <= 2.6); null: none.
+  const ir::OpSignatureLookup* schemas = nullptr;
+  /// torch >= 2.6 (schema 8) gives a branch's get_attr node the metadata of
+  /// the HOP call; 2.5 (schema 7) did not.
+  bool hop_meta_to_get_attr = true;
 };
 
 namespace {
@@ -381,26 +390,96 @@ class GraphReader {
     std::vector<Argument> args;
     std::vector<ir::NamedArgument> kwargs;
     const auto inputs = c.at("inputs");
-    for (const JsonCursor& in : inputs.elements()) {
-      const std::string name = in.at("name").str();
-      const int kind = in.has("kind") ? static_cast<int>(in.at("kind").integer()) : kPositional;
-      Argument a = read_argument(in.at("arg"));
-      const bool keyword = hop ? (kind != kPositional && !name.empty())
-                               : (kind == kKeyword && !is_python_keyword(name));
-      if (keyword) kwargs.push_back({name, std::move(a)});
-      else args.push_back(std::move(a));
+    if (hop || !bind_by_schema(target, inputs, args, kwargs)) {
+      for (const JsonCursor& in : inputs.elements()) {
+        const std::string name = in.at("name").str();
+        const int kind = in.has("kind") ? static_cast<int>(in.at("kind").integer()) : kPositional;
+        Argument a = read_argument(in.at("arg"));
+        const bool keyword = hop ? (kind != kPositional && !name.empty())
+                                 : (kind == kKeyword && !is_python_keyword(name));
+        if (keyword) kwargs.push_back({name, std::move(a)});
+        else args.push_back(std::move(a));
+      }
     }
     ir::NodeMetadata meta;
     if (c.has("metadata")) read_metadata(c.at("metadata"), meta);
-    for (auto& a : args) copy_meta_to_get_attr(a, meta, hop);
+    if (context_->hop_meta_to_get_attr)
+      for (auto& a : args) copy_meta_to_get_attr(a, meta, hop);
 
     const auto outputs = c.at("outputs");
+    if (!hop && context_->file_signatures) learn_signature(target, inputs, outputs);
     auto node = new_node(OpKind::CallFunction, node_name(c, target, outputs, hop));
     node->target = ir::Target(target);
     node->args = std::move(args);
     node->kwargs = std::move(kwargs);
     node->meta = meta;
     read_node_outputs(c, outputs, gm_->graph.append(std::move(node)), hop);
+  }
+
+  // A file that does not record how each argument was passed (torch <= 2.6)
+  // is bound as torch's deserializer binds it: in schema order, an argument
+  // with a default value or keyword-only by keyword, the others by position.
+  bool bind_by_schema(const std::string& target, const JsonCursor& inputs, std::vector<Argument>& args,
+                      std::vector<ir::NamedArgument>& kwargs) {
+    const ir::OpSignatureLookup* schemas = context_->schemas;
+    if (!schemas || !*schemas || inputs.size() == 0) return false;
+    for (const JsonCursor& in : inputs.elements())
+      if (in.has("kind")) return false;
+    const ir::Target t(target);
+    if (!t.is_torch_op()) return false;
+    const auto schema = (*schemas)(t.schema_name());
+    if (!schema) return false;
+    std::map<std::string, JsonCursor, std::less<>> by_name;
+    for (const JsonCursor& in : inputs.elements()) by_name.emplace(in.at("name").str(), in);
+    for (const auto& s : schema->arguments) {
+      auto it = by_name.find(s.name);
+      if (it == by_name.end()) continue;
+      Argument a = read_argument(it->second.at("arg"));
+      const bool positional = (!s.has_default && !s.kwarg_only) || is_python_keyword(s.name);
+      if (positional) args.push_back(std::move(a));
+      else kwargs.push_back({s.name, std::move(a)});
+      by_name.erase(it);
+    }
+    if (!by_name.empty())
+      inputs.fail("argument '" + by_name.begin()->first + "' is not in the schema of " + t.schema_name());
+    return true;
+  }
+
+  // What this call says about its op: the names of the arguments it passes
+  // (positional ones at their index: torch writes them in schema order) and
+  // the kinds of its outputs. The call naming the most arguments is kept; the
+  // writer asks the dispatcher first anyway.
+  void learn_signature(const std::string& target, const JsonCursor& inputs, const JsonCursor& outputs) {
+    const ir::Target t(target);
+    if (!t.is_torch_op()) return;
+    ir::OpSignatureMap& known = *context_->file_signatures;
+    const std::string key = t.schema_name();
+    if (auto it = known.find(key); it != known.end() && it->second.arguments.size() >= inputs.size()) return;
+    ir::OpSignature sig;
+    sig.complete = false;
+    for (const JsonCursor& in : inputs.elements()) {
+      ir::OpArgumentSignature a;
+      a.name = in.at("name").str();
+      a.kwarg_only = in.has("kind") && in.at("kind").integer() == kKeyword;
+      const auto tag = in.at("arg").union_key();
+      if (tag == "as_ints") a.list = ir::ListKind::Int;
+      else if (tag == "as_floats") a.list = ir::ListKind::Float;
+      else if (tag == "as_bools") a.list = ir::ListKind::Bool;
+      else if (tag == "as_strings") a.list = ir::ListKind::String;
+      else if (tag == "as_tensors" || tag == "as_optional_tensors") a.list = ir::ListKind::Tensor;
+      sig.arguments.push_back(std::move(a));
+    }
+    for (const JsonCursor& o : outputs.elements()) {
+      const auto tag = o.union_key();
+      sig.returns.push_back(tag == "as_tensor"      ? ir::ReturnKind::Tensor
+                            : tag == "as_tensors"   ? ir::ReturnKind::TensorList
+                            : tag == "as_none"      ? ir::ReturnKind::OptionalTensor
+                            : tag == "as_sym_int"   ? ir::ReturnKind::SymInt
+                            : tag == "as_sym_bool"  ? ir::ReturnKind::SymBool
+                            : tag == "as_sym_float" ? ir::ReturnKind::SymFloat
+                                                    : ir::ReturnKind::Other);
+    }
+    known[key] = std::move(sig);
   }
 
   // torch names a node after its single output value (sync_fx_node), else
@@ -414,7 +493,12 @@ class GraphReader {
       if (tag == "as_none") return ir::Target(target).op_name() + "_" + ir::Target(target).overload() + "_unused";
     }
     const std::string name = c.has("name") ? c.at("name").str() : "";
-    return name.empty() ? default_name(target, outputs) : name;
+    if (!name.empty()) return name;
+    // A HOP without a name (files before torch 2.11): torch names it after its one
+    // tensor only when the node says it returns a single tensor, else FX after the HOP.
+    if (hop && !(c.has("is_hop_single_tensor_return") && c.at("is_hop_single_tensor_return").boolean()))
+      return ir::Target(target).op_name();
+    return default_name(target, outputs);
   }
 
   static void copy_meta_to_get_attr(const Argument& a, const ir::NodeMetadata& meta, bool hop) {
@@ -432,15 +516,20 @@ class GraphReader {
         if (v.union_tag() == "as_name") return v.at("as_name").str();
       }
     }
-    return ir::Target(target).op_name();
+    // FX's own name for the call (Graph._target_to_str): "unbind.int" -> unbind_int; a HOP's is its name.
+    const ir::Target t(target);
+    return t.is_torch_op() ? t.op_name() + "_" + t.overload() : t.op_name();
   }
 
   void read_node_outputs(const JsonCursor& c, const JsonCursor& outputs, Node* n, bool hop) {
     const size_t count = outputs.size();
     if (count == 0) return;
-    const bool hop_tuple_of_one = hop && count == 1 && !(c.has("is_hop_single_tensor_return") &&
-                                                        c.at("is_hop_single_tensor_return").boolean()) &&
-                                  outputs.at(0).union_tag() != "as_none";
+    // As torch: one value is a tuple of one unless the node says it is a single tensor. Older
+    // files (torch <= 2.6) wrote a HOP's results as one as_tensors list: its items, as for an op.
+    const std::string first_tag = count == 1 ? outputs.at(0).union_tag() : "";
+    const bool hop_tuple_of_one = hop && count == 1 &&
+                                  !(c.has("is_hop_single_tensor_return") && c.at("is_hop_single_tensor_return").boolean()) &&
+                                  first_tag != "as_none" && first_tag != "as_tensors";
     if (hop_tuple_of_one) {
       ir::ValueTuple vals;
       getitem(n, 0, output_name(outputs.at(0)), vals, outputs.at(0));
@@ -642,8 +731,14 @@ ir::RangeConstraints read_range_constraints(const JsonCursor& c, const std::set<
     } catch (const std::exception& e) {
       c.fail("bad range-constraint key '" + key + "': " + e.what());
     }
-    ir::ValueRange r{v.has("min_val") ? Expr(v.at("min_val").integer()) : Expr::infinity(true),
-                     v.has("max_val") ? Expr(v.at("max_val").integer()) : Expr::infinity(false)};
+    // torch 2.5 wrote unbounded ends as the JSON tokens (-)Infinity, later releases leave them out.
+    auto bound = [&](const char* end, bool lower) {
+      if (!v.has(end)) return Expr::infinity(lower);
+      const JsonCursor b = v.at(end);
+      if (b.is_string() || (b.type() == JsonType::Real && std::isinf(b.number()))) return Expr::infinity(lower);
+      return Expr(b.integer());
+    };
+    ir::ValueRange r{bound("min_val", true), bound("max_val", false)};
     rc.entries.emplace_back(k, r);
   }
   return rc;
@@ -677,7 +772,7 @@ TensorMetaReader::~TensorMetaReader() = default;
 ir::TensorMeta TensorMetaReader::read(const JsonCursor& c) { return GraphReader(context_.get(), nullptr).read_tensor_meta(c); }
 
 ir::ExportedProgram parse_program_json(const std::string& json_text, const std::string& label,
-                                       const ReadLimits& limits) {
+                                       const ReadLimits& limits, const ir::OpSignatureLookup& schemas) {
   const JsonDocument doc = JsonDocument::parse(json_text, label, limits);
   try {
     const JsonCursor root(doc, label);
@@ -695,6 +790,9 @@ ir::ExportedProgram parse_program_json(const std::string& json_text, const std::
     const auto gm = root.at("graph_module");
     ep.signature = read_signature(gm.at("signature"));
     ReadContext context(limits);
+    context.file_signatures = &ep.file_signatures;
+    context.schemas = &schemas;
+    context.hop_meta_to_get_attr = ep.schema_major >= 8;
     GraphReader(&context, &ep.signature).read(gm.at("graph"), ep.graph_module);
     if (root.has("range_constraints"))
       ep.range_constraints = read_range_constraints(root.at("range_constraints"), context.seen_exprs);

@@ -1,9 +1,16 @@
 // The .pt2 archive layout (torch/export/pt2_archive): one top folder holding
 //   archive_format ("pt2"), models/<name>.json, data/weights/<name>_weights_config.json
-//   + weight files, data/constants/<name>_constants_config.json + constant files.
+//   + weight files, data/constants/<name>_constants_config.json + constant files,
+//   data/sample_inputs/<name>.pt (torch.save of the example inputs).
+// Older releases: torch 2.8 kept that layout but stored the weights as one
+// torch.save'd dict (data/weights/<name>.pt, data/constants/<name>.pt), and
+// torch <= 2.7 wrote a flat zip: serialized_exported_program.json,
+// serialized_state_dict.pt, serialized_constants.pt,
+// serialized_example_inputs.pt and a version entry.
 #include "engine/serde/pt2_reader.h"
 
 #include <map>
+#include <optional>
 #include <set>
 
 #include "engine/ir/verifier.h"
@@ -20,7 +27,25 @@ namespace {
 struct Layout {
   std::string prefix;  // "dm/" — the archive's top folder
   std::vector<std::string> models;
+  bool flat = false;   // torch <= 2.7's serialized_exported_program.json archive
 };
+
+constexpr const char* kFlatProgram = "serialized_exported_program.json";
+
+// torch <= 2.7: the entries at the top level, or under one folder.
+std::optional<Layout> find_flat_layout(const ZipArchive& zip) {
+  for (const auto& e : zip.entries()) {
+    if (!e.name.ends_with(kFlatProgram)) continue;
+    const std::string prefix = e.name.substr(0, e.name.size() - std::string_view(kFlatProgram).size());
+    if (!prefix.empty() && (prefix.back() != '/' || prefix.find('/') != prefix.size() - 1)) continue;
+    Layout layout;
+    layout.prefix = prefix;
+    layout.models = {"model"};
+    layout.flat = true;
+    return layout;
+  }
+  return std::nullopt;
+}
 
 Layout find_layout(const ZipArchive& zip) {
   Layout layout;
@@ -31,9 +56,11 @@ Layout find_layout(const ZipArchive& zip) {
       break;
     }
   }
-  if (layout.prefix.empty())
+  if (layout.prefix.empty()) {
+    if (auto flat = find_flat_layout(zip)) return *flat;
     throw Pt2Error(zip.path().string() +
                    ": not a torch.export archive (no archive_format entry; was it written by torch.export.save?)");
+  }
   const auto format = zip.read_text(layout.prefix + "archive_format");
   if (format.rfind("pt2", 0) != 0)
     throw Pt2Error(zip.path().string() + ": archive_format is '" + format + "', expected 'pt2'");
@@ -90,6 +117,32 @@ PayloadList read_payloads(const ZipArchive& zip, const std::string& dir, const s
   return out;
 }
 
+// torch <= 2.8's weights: one torch.save'd dict for all of them. Each
+// parameter, buffer or constant the signature names gets the dict's bytes,
+// its key, and the metadata of its placeholder (the runtime unpickles it).
+PayloadList read_pickled_dict(const ZipArchive& zip, const std::string& entry, const ir::ExportedProgram& ep,
+                              bool constants) {
+  PayloadList out;
+  if (!zip.contains(entry)) return out;
+  // Read now even when the weights are read on demand: every payload shares
+  // the one dict, which on-demand sources would read and unpickle once each.
+  const auto bytes = std::make_shared<const std::vector<std::byte>>(zip.read(entry));
+  for (const auto& spec : ep.signature.inputs) {
+    const bool wanted = constants ? spec.kind == ir::InputKind::ConstantTensor
+                                  : spec.kind == ir::InputKind::Parameter || spec.kind == ir::InputKind::Buffer;
+    if (!wanted || !spec.target) continue;
+    ir::TensorPayload p;
+    if (const ir::Node* n = ep.graph().find(spec.arg.name); n && n->value.tensor()) p.meta = *n->value.tensor();
+    p.pickled = true;
+    p.pickled_key = *spec.target;
+    p.is_parameter = spec.kind == ir::InputKind::Parameter;
+    p.bytes = bytes;
+    p.stored_size = zip.find(entry)->uncompressed_size;
+    out.emplace_back(*spec.target, std::move(p));
+  }
+  return out;
+}
+
 }  // namespace
 
 Pt2Contents list_pt2(const std::filesystem::path& path) {
@@ -116,16 +169,29 @@ ir::ExportedProgram read_archive(const std::filesystem::path& path, const std::s
   } else if (std::find(layout.models.begin(), layout.models.end(), model) == layout.models.end()) {
     throw Pt2Error(path.string() + ": no program named '" + model + "' in the archive");
   }
-  const std::string json_entry = layout.prefix + "models/" + model + ".json";
+  const std::string json_entry = layout.flat ? layout.prefix + kFlatProgram : layout.prefix + "models/" + model + ".json";
   ir::ExportedProgram ep = parse_program_json(
-      zip.read_text(json_entry), path.string() + ": " + json_entry.substr(layout.prefix.size()), options.limits);
+      zip.read_text(json_entry), path.string() + ": " + json_entry.substr(layout.prefix.size()), options.limits,
+      options.signatures);
   ep.name = model;
   try {
     const auto on_demand = options.load_weights ? nullptr : std::make_shared<ArchiveWeights>(archive);
-    ep.state_dict =
-        read_payloads(zip, layout.prefix + "data/weights/", model + "_weights_config.json", options, on_demand);
-    ep.constants =
-        read_payloads(zip, layout.prefix + "data/constants/", model + "_constants_config.json", options, on_demand);
+    const std::string weights = layout.prefix + "data/weights/", constants = layout.prefix + "data/constants/";
+    if (layout.flat) {
+      ep.state_dict = read_pickled_dict(zip, layout.prefix + "serialized_state_dict.pt", ep, false);
+      ep.constants = read_pickled_dict(zip, layout.prefix + "serialized_constants.pt", ep, true);
+    } else if (!zip.contains(weights + model + "_weights_config.json") && zip.contains(weights + model + ".pt")) {
+      ep.state_dict = read_pickled_dict(zip, weights + model + ".pt", ep, false);
+      ep.constants = read_pickled_dict(zip, constants + model + ".pt", ep, true);
+    } else {
+      ep.state_dict = read_payloads(zip, weights, model + "_weights_config.json", options, on_demand);
+      ep.constants = read_payloads(zip, constants, model + "_constants_config.json", options, on_demand);
+    }
+    // ep.example_inputs: kept as torch.save bytes, for writing the program back.
+    const std::string sample_inputs = layout.flat ? layout.prefix + "serialized_example_inputs.pt"
+                                                  : layout.prefix + "data/sample_inputs/" + model + ".pt";
+    if (options.load_weights && zip.contains(sample_inputs))
+      ep.example_inputs = std::make_shared<const std::vector<std::byte>>(zip.read(sample_inputs));
   } catch (const SchemaError& e) {
     throw Pt2Error(path.string() + ": " + e.what());
   }

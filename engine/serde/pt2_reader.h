@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/ir/exported_program.h"
+#include "engine/ir/op_signature.h"
 #include "engine/serde/read_limits.h"
 
 namespace exportlens::serde {
@@ -33,6 +34,11 @@ struct ReadOptions {
   /// (TensorPayload::data()), from the archive kept open. Opening then costs
   /// the program's size, not its weights'.
   bool load_weights = true;
+  /// Op schemas (runtime::pt2_read_options() gives the dispatcher's): a file
+  /// that does not say how each argument was passed (torch <= 2.6) binds
+  /// them as torch's deserializer does, by the schema's defaults. Without it
+  /// such arguments are read as positional.
+  ir::OpSignatureLookup signatures;
 };
 
 /// Lists the programs inside an archive.
@@ -43,7 +49,8 @@ ir::ExportedProgram read_pt2(const std::filesystem::path& path, const std::strin
                              const ReadOptions& options = {});
 
 /// Parses the program JSON (models/<name>.json) alone; weights are left empty.
+/// `schemas` as ReadOptions::signatures.
 ir::ExportedProgram parse_program_json(const std::string& json_text, const std::string& label,
-                                       const ReadLimits& limits = {});
+                                       const ReadLimits& limits = {}, const ir::OpSignatureLookup& schemas = {});
 
 }  // namespace exportlens::serde

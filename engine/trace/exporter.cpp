@@ -20,6 +20,7 @@
 #include "engine/symbolic/python_printer.h"
 #include "engine/symbolic/spec_binding.h"
 #include "engine/runtime/torch_types.h"
+#include "engine/trace/program_io.h"
 #include "engine/trace/program_state.h"
 #include "engine/trace/sdk/exportlens_sdk.h"
 #include "engine/trace/sdk_bridge.h"
@@ -123,6 +124,7 @@ class Exporter {
     tracer_.rethrow_pending_error();
     Tracer::Internal internal(tracer_);
     ir::ArgumentList outputs{{}, true};
+    out_spec_ = ir::treespec_dumps(pytree_of(out));
     flatten_output(out, outputs);
     tracer_.graph().output(outputs);
   }
@@ -282,7 +284,9 @@ class Exporter {
     finalize_values(program_.graph_module);
     build_signature();
     fill_state(program_, state_, tracer_.constants());
-    program_.module_call_graph.push_back({"", true, arg_names_, "", ""});
+    program_.module_call_graph.push_back(
+        {"", true, arg_names_, ir::treespec_dumps(ir::PyTreeSpec::positional_args(inputs_.size())), out_spec_});
+    program_.example_inputs = pickled_example_inputs(inputs_);
     program_.verifiers = {"TRAINING"};
     program_.torch_version = std::string("exportlens C++ tracer, LibTorch ") + TORCH_VERSION;
     const symbolic::SymbolName name_of = [this](const Expr& s) { return source_name(s); };
@@ -487,6 +491,7 @@ class Exporter {
   std::vector<std::string> arg_names_;
   std::vector<c10::IValue> inputs_;
   std::string spec_text_;
+  std::string out_spec_;  // the pytree of forward()'s result, for ep.module() after saving
   ExportOptions options_;
   ir::ExportedProgram program_;
   Tracer tracer_;

@@ -1,5 +1,7 @@
 #include "ui/core/data_table.h"
 
+#include "ui/core/table_export.h"
+
 #include <QHeaderView>
 #include <QTableView>
 
@@ -18,6 +20,7 @@ QTableView* make_data_table(QAbstractItemModel* model, const QString& object_nam
   table->horizontalHeader()->setStretchLastSection(true);
   table->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
   table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 8);
+  add_table_export_actions(table);  // Copy (Ctrl+C) and Export as CSV…
   return table;
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // The look every read-only table of the window shares: whole-row single
 // selection, no editing, alternating rows, no grid, left-aligned headers,
-// the last column stretched, rows sized to the font.
+// the last column stretched, rows sized to the font, and a context menu with
+// Copy (Ctrl+C) and Export as CSV… (table_export.h).
 #include <QString>
 
 class QAbstractItemModel;

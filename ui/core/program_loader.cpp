@@ -4,6 +4,8 @@
 #include <QFile>
 #include <QFileInfo>
 
+#include "engine/layout/layout_graph.h"
+#include "engine/runtime/pt2_torch_options.h"
 #include "engine/sources/program_source.h"
 #include "ui/core/program_presentation.h"
 
@@ -31,7 +33,9 @@ ProgramReader pt2_reader() {
   return [](const QString& path) {
     // A .pt2: the program and the weights' index only; a run, the value
     // preview or a save reads the weights when it needs them (TensorPayload::data()).
+    // The dispatcher's schemas bind the arguments of files that do not record how they were passed (torch <= 2.6).
     sources::OpenRequest request;
+    request.read = runtime::pt2_read_options();
     request.read.load_weights = false;
     return sources::open_program(QFile::encodeName(path).toStdString(), request);
   };

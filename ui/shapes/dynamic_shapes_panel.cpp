@@ -12,6 +12,7 @@
 #include <QVBoxLayout>
 
 #include "ui/core/data_table.h"
+#include "ui/shapes/additional_inputs_action.h"
 #include "ui/shapes/dim_spec_delegate.h"
 #include "ui/shapes/dynamic_shapes_model.h"
 #include "ui/shapes/spec_document.h"
@@ -83,6 +84,9 @@ DynamicShapesPanel::DynamicShapesPanel(SpecSession* session, QWidget* parent)
   bar->addWidget(tool_button(undo_action, this));
   bar->addWidget(tool_button(redo_action, this));
   bar->addWidget(tool_button(recorded, this));
+  additional_ = new AdditionalInputsAction(session, this);  // torch.export's AdditionalInputs
+  bar->addWidget(tool_button(additional_->action(), this));
+  connect(additional_, &AdditionalInputsAction::statusChanged, this, &DynamicShapesPanel::updateNotice);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 2, 0, 0);
   layout->setSpacing(2);
@@ -100,8 +104,10 @@ void DynamicShapesPanel::updateNotice() {
       notice_->setText(tr("Shapes cannot be solved for this program: %1").arg(session_->unavailableReason()));
       break;
     default:
-      notice_->setText(tr("Double-click a dimension to change it; edits re-solve in the background (%1).")
-                           .arg(session_->stateText()));
+      notice_->setText(!additional_->status().isEmpty()
+                           ? additional_->status()
+                           : tr("Double-click a dimension to change it; edits re-solve in the background (%1).")
+                                 .arg(session_->stateText()));
   }
 }
 

@@ -9,6 +9,7 @@ class QTableView;
 
 namespace exportlens::ui {
 
+class AdditionalInputsAction;
 class DynamicShapesModel;
 class SpecSession;
 class SpecTextEditor;
@@ -22,6 +23,8 @@ class DynamicShapesPanel : public QWidget {
   DynamicShapesModel* model() const { return model_; }
   SpecTextEditor* textEditor() const { return text_; }
   QTabWidget* tabs() const { return tabs_; }
+  /// "From Example Inputs…": the spec from more example input sets (AdditionalInputs).
+  AdditionalInputsAction* additionalInputs() const { return additional_; }
 
  signals:
   /// A row's input was picked: its placeholder node.
@@ -36,6 +39,7 @@ class DynamicShapesPanel : public QWidget {
   SpecTextEditor* text_;
   QTabWidget* tabs_;
   QLabel* notice_;
+  AdditionalInputsAction* additional_ = nullptr;
 };
 
 }  // namespace exportlens::ui

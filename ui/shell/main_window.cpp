@@ -34,6 +34,7 @@
 #include "ui/core/program_loader.h"
 #include "ui/core/program_model.h"
 #include "ui/core/selection_link.h"
+#include "ui/export/export_actions.h"
 #include "ui/levels/ir_levels_ui.h"
 #include "ui/program_views/code_view.h"
 #include "ui/program_views/find_bar.h"
@@ -254,6 +255,11 @@ void MainWindow::createMenus() {
   connect(recent_menu_, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
   file->addAction(example_action_);
   file->addAction(reload_action_);
+  file->addSeparator();
+  export_actions_ = new ExportActions(model_, view_, this);  // Save As…, Export ›
+  connect(export_actions_, &ExportActions::message, this, &MainWindow::showStatus);
+  file->addAction(export_actions_->saveAsAction());
+  file->addMenu(export_actions_->exportMenu());
   file->addSeparator();
   file->addAction(quit_action_);
 

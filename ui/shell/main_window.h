@@ -25,6 +25,7 @@ class BusyOverlay;
 class CodeView;
 class DynamicShapesPanel;
 class ExamplesGallery;
+class ExportActions;
 class GuardsModel;
 class GpuRunAction;
 class RunPanel;
@@ -81,6 +82,8 @@ class MainWindow : public QMainWindow {
   TraceController* traceController() const { return trace_; }
   ExamplesGallery* examplesGallery() const;
   QAction* openModelAction() const;
+  /// File › Save As… and File › Export (ui/export/export_actions.h).
+  ExportActions* exportActions() const { return export_actions_; }
   /// The status bar's text, and its dynamic-shapes verdict ("ok", "2 violations").
   QString statusText() const;
   QString shapesStatusText() const;
@@ -188,6 +191,7 @@ class MainWindow : public QMainWindow {
   QAction* redo_action_ = nullptr;
   QComboBox* toolbar_device_ = nullptr;
   IrLevelsUi* ir_levels_ = nullptr;
+  ExportActions* export_actions_ = nullptr;
 
   QLabel* status_label_ = nullptr;
   QLabel* zoom_label_ = nullptr;

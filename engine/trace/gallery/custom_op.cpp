@@ -20,7 +20,8 @@ at::Tensor custom_op_meta(const at::Tensor& x) { return at::empty_like(x); }
 
 }  // namespace
 
-TORCH_LIBRARY(my_custom_library, m) { m.def("custom_op(Tensor input) -> Tensor"); }
+// The seed's signature, custom_op(x: torch.Tensor): saved programs bind by these names.
+TORCH_LIBRARY(my_custom_library, m) { m.def("custom_op(Tensor x) -> Tensor"); }
 TORCH_LIBRARY_IMPL(my_custom_library, CPU, m) { m.impl("custom_op", &custom_op_cpu); }
 TORCH_LIBRARY_IMPL(my_custom_library, Meta, m) { m.impl("custom_op", &custom_op_meta); }
 

@@ -1,0 +1,66 @@
+#include "engine/runtime/op_signatures.h"
+
+#include <ATen/core/dispatch/Dispatcher.h>
+#include <ATen/core/jit_type.h>
+
+namespace exportlens::runtime {
+namespace {
+
+// A list's element kind, looking through Optional (`int[]?`, `Tensor?[]`).
+ir::ListKind list_kind(c10::TypePtr type) {
+  if (type->kind() == c10::TypeKind::OptionalType) type = type->containedType(0);
+  if (type->kind() != c10::TypeKind::ListType) return ir::ListKind::Unknown;
+  c10::TypePtr elem = type->containedType(0);
+  if (elem->kind() == c10::TypeKind::OptionalType) elem = elem->containedType(0);
+  switch (elem->kind()) {
+    case c10::TypeKind::BoolType: return ir::ListKind::Bool;
+    case c10::TypeKind::IntType:
+    case c10::TypeKind::SymIntType: return ir::ListKind::Int;
+    case c10::TypeKind::FloatType:
+    case c10::TypeKind::SymFloatType: return ir::ListKind::Float;
+    case c10::TypeKind::StringType: return ir::ListKind::String;
+    case c10::TypeKind::TensorType: return ir::ListKind::Tensor;
+    default: return ir::ListKind::Unknown;
+  }
+}
+
+ir::ReturnKind return_kind(const c10::TypePtr& type) {
+  switch (type->kind()) {
+    case c10::TypeKind::TensorType: return ir::ReturnKind::Tensor;
+    case c10::TypeKind::OptionalType:
+      return type->containedType(0)->kind() == c10::TypeKind::TensorType ? ir::ReturnKind::OptionalTensor
+                                                                          : ir::ReturnKind::Other;
+    case c10::TypeKind::ListType:
+      return type->containedType(0)->kind() == c10::TypeKind::TensorType ? ir::ReturnKind::TensorList
+                                                                          : ir::ReturnKind::Other;
+    case c10::TypeKind::IntType:
+    case c10::TypeKind::SymIntType: return ir::ReturnKind::SymInt;
+    case c10::TypeKind::FloatType:
+    case c10::TypeKind::SymFloatType: return ir::ReturnKind::SymFloat;
+    case c10::TypeKind::BoolType:
+    case c10::TypeKind::SymBoolType: return ir::ReturnKind::SymBool;
+    default: return ir::ReturnKind::Other;
+  }
+}
+
+std::optional<ir::OpSignature> lookup(const std::string& schema_name) {
+  const auto dot = schema_name.find('.', schema_name.find("::") == std::string::npos ? 0 : schema_name.find("::"));
+  const std::string name = schema_name.substr(0, dot);
+  const std::string overload = dot == std::string::npos ? "" : schema_name.substr(dot + 1);
+  const auto handle = c10::Dispatcher::singleton().findSchema({name, overload});
+  if (!handle || !handle->hasSchema()) return std::nullopt;
+  const c10::FunctionSchema& schema = handle->schema();
+  ir::OpSignature sig;
+  for (const auto& a : schema.arguments()) {
+    // real_type(): SymInt[] stays a SymInt list (type() shows it as int[]); both are Int here.
+    sig.arguments.push_back({a.name(), a.kwarg_only(), list_kind(a.real_type()), a.default_value().has_value()});
+  }
+  for (const auto& r : schema.returns()) sig.returns.push_back(return_kind(r.real_type()));
+  return sig;
+}
+
+}  // namespace
+
+ir::OpSignatureLookup dispatcher_signatures() { return lookup; }
+
+}  // namespace exportlens::runtime
