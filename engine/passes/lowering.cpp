@@ -52,6 +52,15 @@ bool inputs_relaid(const ir::Node* n, const std::vector<ir::Argument>& mapped) {
   return false;
 }
 
+/// Ops whose value torch's retrace lays out anew whatever the program
+/// recorded: the export traced scaled_dot_product_attention for training
+/// (the math kernel's contiguous output when its mask needs a gradient),
+/// the retrace for inference (the flash path: empty_like(query), or the math
+/// kernel's contiguous output; attention_output_strides in tensor_layout.h).
+bool laid_out_by_retrace(const ir::Target& t) {
+  return t.is_torch_op() && t.op_name() == "scaled_dot_product_attention";
+}
+
 /// The retrace passes arguments the schema lists positionally as positional
 /// (torch's normalization); the ops exported graphs pass by keyword.
 void normalize_positional(const ir::Target& t, std::vector<ir::Argument>& args, std::vector<ir::NamedArgument>& kwargs) {
@@ -217,7 +226,7 @@ class Lowering {
         return;
       }
     }
-    const bool relaid = inputs_relaid(n, args);
+    const bool relaid = inputs_relaid(n, args) || laid_out_by_retrace(n->target);
     operands_as_tuples(n->target, args);
     normalize_positional(n->target, args, kwargs);
     ir::Argument result = b.emit(n->target, std::move(args), std::move(kwargs), &n->value, relaid);

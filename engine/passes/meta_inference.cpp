@@ -178,6 +178,20 @@ std::optional<Dims> view_op_strides(const std::string& op, const ir::Node& n, co
   return std::nullopt;
 }
 
+/// scaled_dot_product_attention's output strides (tensor_layout.h).
+std::optional<Dims> attention_strides(const std::string& op, const ir::Node& n, const ir::TensorMeta& out,
+                                      const Hints& h) {
+  if (op != "scaled_dot_product_attention") return std::nullopt;
+  const ir::TensorMeta *q = input_meta(n, 0), *k = input_meta(n, 1), *v = input_meta(n, 2);
+  if (!q || !k || !v) return std::nullopt;
+  double dropout_p = 0.0;
+  if (const ir::Argument* a = ir::find_argument(n.args, n.kwargs, 4, "dropout_p")) {
+    if (auto* d = std::get_if<double>(&a->v)) dropout_p = *d;
+    else if (auto* i = std::get_if<int64_t>(&a->v)) dropout_p = double(*i);
+  }
+  return attention_output_strides(*q, *k, *v, dropout_p, out.sizes, h);
+}
+
 /// Strides of element `index` of a multi-output view op (split, unbind).
 std::optional<Dims> split_output_strides(const std::string& op, const ir::Node& n, const Hints&) {
   const ir::TensorMeta* in = input_meta(n);
@@ -221,6 +235,10 @@ ir::ValueInfo MetaInference::infer_strides(const ir::Node& node, ir::ValueInfo v
   if (auto* t = std::get_if<ir::TensorMeta>(&value.v)) {
     if (contiguous_output_ops().count(op)) return value;
     if (auto s = view_op_strides(op, node, *t, hints_)) {
+      t->strides = std::move(*s);
+      return value;
+    }
+    if (auto s = attention_strides(op, node, *t, hints_)) {
       t->strides = std::move(*s);
       return value;
     }

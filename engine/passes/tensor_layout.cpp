@@ -204,6 +204,26 @@ Dims preserve_format_strides(const ir::TensorMeta& t, const Hints& h) {
   return elementwise_strides(t.sizes, {&t}, h);
 }
 
+bool sdpa_takes_cpu_flash_path(const ir::TensorMeta& q, const ir::TensorMeta& k, const ir::TensorMeta& v,
+                               double dropout_p, const Hints& h) {
+  if (q.rank() != 4 || k.rank() != 4 || v.rank() != 4 || dropout_p != 0.0) return false;
+  if (k.dtype != q.dtype || v.dtype != q.dtype) return false;
+  // check_head_dim_size_cpp: one head size for query, key and value
+  if (!h.eq(q.sizes[3], k.sizes[3]) || !h.eq(q.sizes[3], v.sizes[3])) return false;
+  // check_last_dim_stride_equals_1_dense (a head size of 1 makes the stride irrelevant)
+  const ir::SymInt one(int64_t{1});
+  const auto unit_last_stride = [&](const ir::TensorMeta& t) {
+    return t.strides.size() != 4 || h.eq(t.strides[3], one);
+  };
+  return h.eq(q.sizes[3], one) || (unit_last_stride(q) && unit_last_stride(k) && unit_last_stride(v));
+}
+
+Dims attention_output_strides(const ir::TensorMeta& q, const ir::TensorMeta& k, const ir::TensorMeta& v,
+                              double dropout_p, const Dims& out_sizes, const Hints& h) {
+  if (!sdpa_takes_cpu_flash_path(q, k, v, dropout_p, h) || q.sizes != out_sizes) return contiguous_strides(out_sizes);
+  return preserve_format_strides(q, h);
+}
+
 ir::TensorMeta contiguous_meta(const Dims& sizes, ir::ScalarType dtype, const ir::Device& device) {
   ir::TensorMeta m;
   m.dtype = dtype;
