@@ -97,7 +97,7 @@ void ExportActions::exportGraph(const QString& path, ImageFormat format, bool wh
   auto* scene = qobject_cast<GraphScene*>(view_->scene());
   if (!scene || !model_->program()) return;
   const QRectF shown = view_->mapToScene(view_->viewport()->rect()).boundingRect();
-  const QRectF source = whole ? scene->itemsBoundingRect() : shown.intersected(scene->sceneRect());
+  const QRectF source = whole ? scene->itemsBoundingRect() : shown.intersected(scene->itemsBoundingRect());  // the drawing's part in view
   ImageOptions options;
   options.background = scene->backgroundBrush().color();  // the canvas's own (light or dark palette)
   if (!whole) options.margin = 0;

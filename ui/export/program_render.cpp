@@ -1,6 +1,7 @@
 #include "ui/export/program_render.h"
 
 #include <QApplication>
+#include <QEventLoop>
 #include <QFileInfo>
 
 #include "ui/canvas/graph_scene.h"
@@ -18,6 +19,12 @@ RenderResult render_program_image(std::shared_ptr<const ir::ExportedProgram> pro
   GraphScene scene;
   scene.setStyle(QApplication::palette(), font);
   scene.setProgram(loaded);
+  // The whole graph: every module scope open and the weights as nodes, as
+  // `exportlens dot` lists it (the window opens collapsed, weights folded).
+  scene.setWeightsShown(true);
+  if (const ir::ModuleHierarchy* h = scene.hierarchy()) scene.expandToDepth(int(h->scopes.size()) + 1);
+  QEventLoop wait;  // the scene lays out off the calling thread
+  while (scene.isLayingOut()) wait.processEvents(QEventLoop::WaitForMoreEvents, 50);
   const QRectF drawn = scene.itemsBoundingRect();
   ImageOptions opts = options;
   if (!opts.background.isValid()) opts.background = scene.backgroundBrush().color();
