@@ -112,11 +112,17 @@ void StackMarks::refresh() {
         if (box.isNull()) continue;
         const auto odd = s.odd_of(sc);
         QString tip = tr("%1: instance %2 of %3").arg(QString::fromStdString(h[sc].path)).arg(r + 1).arg(label);
-        for (int o : odd)
-          for (const auto& d : s.odd[static_cast<size_t>(o)].differences) tip += "\n• " + QString::fromStdString(d.text());
-        const QString text = (odd.empty() ? QString() : QStringLiteral("! ")) + QString("%1/%2").arg(r + 1).arg(st.count());
+        // Flagged only against a majority: of two instances that differ, neither is the odd one.
+        bool flagged = false;
+        for (int o : odd) {
+          const auto& instance = s.odd[static_cast<size_t>(o)];
+          flagged = flagged || instance.majority;
+          if (!instance.majority) tip += tr("\n(no majority: its instances differ)");
+          for (const auto& d : instance.differences) tip += "\n• " + QString::fromStdString(d.text());
+        }
+        const QString text = (flagged ? QStringLiteral("! ") : QString()) + QString("%1/%2").arg(r + 1).arg(st.count());
         const qreal w = 14 + 7 * text.size(), height = 16;
-        item->badges.push_back({sc, QRectF(box.right() - w - 4, box.top() - height / 2, w, height), text, tip, !odd.empty()});
+        item->badges.push_back({sc, QRectF(box.right() - w - 4, box.top() - height / 2, w, height), text, tip, flagged});
       }
   }
 
