@@ -15,7 +15,7 @@ struct NodeExpansion {
   ir::GraphModule graph;
   bool decomposed = false;  // false: the table keeps the op as it is
   std::vector<std::string> warnings;
-  /// The rule applied first (nullptr if none).
+  /// The rule applied first (nullptr if none); it lives in the table given to expand_node.
   const DecompositionRule* rule = nullptr;
 };
 
