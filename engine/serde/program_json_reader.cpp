@@ -732,7 +732,7 @@ ir::RangeConstraints read_range_constraints(const JsonCursor& c, const std::set<
       c.fail("bad range-constraint key '" + key + "': " + e.what());
     }
     // torch 2.5 wrote unbounded ends as the JSON tokens (-)Infinity, later releases leave them out.
-    auto bound = [&](const char* end, bool lower) {
+    auto bound = [&v = v](const char* end, bool lower) {  // named: clang 14 cannot capture a structured binding
       if (!v.has(end)) return Expr::infinity(lower);
       const JsonCursor b = v.at(end);
       if (b.is_string() || (b.type() == JsonType::Real && std::isinf(b.number()))) return Expr::infinity(lower);
