@@ -35,10 +35,13 @@ if [ $in_chroot = 1 ]; then
 else
   seen="$work"
   on_host=
-  # A bare environment: nothing from the build (venv, LD_LIBRARY_PATH) helps it start.
+  # A bare environment: nothing from the build (venv, LD_LIBRARY_PATH) helps it
+  # start; a sanitized build's options pass (LibTorch's exit-time allocations).
   installed() {
     local exe=$1; shift
-    env -i PATH=/usr/bin:/bin HOME="$work" LANG=C.UTF-8 "$root/usr/bin/$exe" "$@"
+    env -i PATH=/usr/bin:/bin HOME="$work" LANG=C.UTF-8 \
+      ${ASAN_OPTIONS:+ASAN_OPTIONS="$ASAN_OPTIONS"} ${UBSAN_OPTIONS:+UBSAN_OPTIONS="$UBSAN_OPTIONS"} \
+      "$root/usr/bin/$exe" "$@"
   }
 fi
 
