@@ -209,7 +209,11 @@ ScopedLayoutEngine::LevelPtr ScopedLayoutEngine::level_for(int scope, uint64_t s
     } else {
       Size box = expansion.is_expanded(item.index) && levels[item.index] ? frame_size(*levels[item.index])
                                                                          : collapsed_size(item.index);
-      if (!expansion.is_expanded(item.index) && fold_box[item.index].width > 0) box = fold_box[item.index];
+      if (fold_box[item.index].width > 0) {
+        // Standing for its run: the run's box, or opened a frame at least as wide (its title says the run).
+        if (!expansion.is_expanded(item.index)) box = fold_box[item.index];
+        else box.width = std::max(box.width, fold_box[item.index].width);
+      }
       boxes.boxes.push_back(box);
     }
   }
@@ -296,9 +300,12 @@ ScopedLayout ScopedLayoutEngine::compose(const ScopeExpansion& expansion, const 
       } else {
         out.scopes.push_back({item.index, rect, open[item.index]});
         scope_rect[item.index] = rect;
-        if (open[item.index])
-          origin[item.index] = {rect.x + options_.frame_padding,
+        if (open[item.index]) {
+          // A frame made wider than its parts (one standing for a folded run) centres them.
+          const double slack = std::max(0.0, rect.width - frame_size(*levels[item.index]).width);
+          origin[item.index] = {rect.x + slack / 2 + options_.frame_padding,
                                 rect.y + options_.label_height + options_.frame_padding};
+        }
       }
     }
   }

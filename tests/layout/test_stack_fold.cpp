@@ -109,6 +109,14 @@ class TestStackFold : public QObject {
     }
     QVERIFY(inside > 0);
     check_edges(open, third);
+    // Opened with the run's box: a frame at least as wide, its parts inside it.
+    folds[0].box = {900, 60};
+    const ScopedLayout wide_open = engine.compose(expansion, nullptr, folds);
+    const layout::Rect frame = wide_open.find_scope(third)->rect;
+    QVERIFY(frame.width >= 900);
+    for (const auto& n : wide_open.nodes)
+      if (in(third, n.node)) QVERIFY(n.rect.x >= frame.x && n.rect.right() <= frame.right());
+    folds[0].box = {};
 
     // Unfolded again: the first picture, from the cache.
     const ScopedLayout again = engine.compose(ScopeExpansion(h_.size()));

@@ -15,7 +15,7 @@
 #include <QTreeView>
 
 #include "engine/ir/module_hierarchy.h"
-#include "structure/structure_fixtures.h"
+#include "structure/structure_window.h"
 #include "support/screenshot.h"
 #include "ui/canvas/cluster_item.h"
 #include "ui/canvas/edge_item.h"
@@ -38,23 +38,11 @@ using namespace exportlens::testing;
 
 namespace {
 
-QString class_of(const QJsonObject& record, const QString& path) {
-  for (const auto& c : record["levels"]["training"]["calls"].toArray())
-    if (c.toObject()["path"].toString() == path) return c.toObject()["class"].toString();
-  return {};
-}
-
-QString module_of(const ir::Node* n) {
-  return n && !n->meta.nn_module_stack.empty() ? QString::fromStdString(n->meta.nn_module_stack.back().path) : QString();
-}
-
 // "aten.linear.default", as torch's record names ops.
 QString op_of(const ir::Node* n) {
   QString q = QString::fromStdString(n->target.qualified());
   return q.startsWith("torch.ops.") ? q.mid(10) : q;
 }
-
-bool inside(const QString& path, const QString& outer) { return path == outer || path.startsWith(outer + "."); }
 
 // The instances of the model's stack whose parent is `parent` ("" for the root), as module paths.
 QStringList instances_of(const QJsonObject& record, const QString& parent) {
@@ -89,11 +77,7 @@ class TestCanvasStacks : public QObject {
   }
 
   void open(const QString& name) {
-    QSignalSpy analysed(panel(), &ui::StructurePanel::analysed);
-    QSignalSpy shown(window_.get(), &ui::MainWindow::programShown);
-    window_->openFile(structure_fixture(name, "program.pt2"));
-    QVERIFY2(shown.wait(60000), "the program did not open");
-    QTRY_VERIFY_WITH_TIMEOUT(!analysed.isEmpty() && panel()->model()->snapshot() && !panel()->isBusy(), 60000);
+    QVERIFY2(open_structure_program(*window_, name), qPrintable(name));
     QTRY_VERIFY_WITH_TIMEOUT(!scene()->foldedRuns().empty(), 60000);
     settle();
   }
@@ -117,9 +101,7 @@ class TestCanvasStacks : public QObject {
   }
 
   const ir::Node* first_op_in(const QString& path) const {
-    for (const ir::Node* n : window_->programModel()->program()->graph().nodes())
-      if (n->op == ir::OpKind::CallFunction && inside(module_of(n), path) && n->value.tensor()) return n;
-    return nullptr;
+    return testing::first_op_in(window_->programModel()->program()->graph(), path);
   }
 
   ui::CanvasStacks* stacks() const { return window_->findChild<ui::CanvasStacks*>(QStringLiteral("canvasStacks")); }
@@ -254,7 +236,7 @@ class TestCanvasStacks : public QObject {
     // The instance drawn for a stack says so in its frame's title.
     const QString title = QString("%1 × %2").arg(blocks.size()).arg(class_of(record, blocks[0]));
     QCOMPARE(scene()->clusterItem(scope(blocks[2]))->label(),
-             QString("%1 · %2").arg(title, QString::fromStdString(h()[scope(blocks[2])].label())));
+             QString("%1 · %2").arg(blocks[2], title));
   }
 
   void the_modules_dock_folds_the_stack() {

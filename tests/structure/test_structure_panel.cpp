@@ -15,7 +15,7 @@
 #include <QTreeView>
 
 #include "engine/ir/module_hierarchy.h"
-#include "structure/structure_fixtures.h"
+#include "structure/structure_window.h"
 #include "support/screenshot.h"
 #include "ui/core/node_name_role.h"
 #include "ui/core/program_model.h"
@@ -30,23 +30,6 @@ using namespace exportlens;
 using namespace exportlens::testing;
 using Model = ui::RepeatedStructureModel;
 
-namespace {
-
-QString class_of(const QJsonObject& record, const QString& path) {
-  for (const auto& c : record["levels"]["training"]["calls"].toArray())
-    if (c.toObject()["path"].toString() == path) return c.toObject()["class"].toString();
-  return {};
-}
-
-// The innermost module path a node was traced in.
-QString module_of(const ir::Node* n) {
-  return n && !n->meta.nn_module_stack.empty() ? QString::fromStdString(n->meta.nn_module_stack.back().path) : QString();
-}
-
-bool inside(const QString& path, const QString& outer) { return path == outer || path.startsWith(outer + "."); }
-
-}  // namespace
-
 class TestStructurePanel : public QObject {
   Q_OBJECT
 
@@ -54,13 +37,7 @@ class TestStructurePanel : public QObject {
 
   ui::StructurePanel* panel() const { return window_->structurePanel(); }
 
-  void open(const QString& name) {
-    QSignalSpy analysed(panel(), &ui::StructurePanel::analysed);
-    QSignalSpy shown(window_.get(), &ui::MainWindow::programShown);
-    window_->openFile(structure_fixture(name, "program.pt2"));
-    QVERIFY2(shown.wait(60000), "the program did not open");
-    QTRY_VERIFY_WITH_TIMEOUT(!analysed.isEmpty() && panel()->model()->snapshot() && !panel()->isBusy(), 60000);
-  }
+  void open(const QString& name) { QVERIFY2(open_structure_program(*window_, name), qPrintable(name)); }
 
   void raise_dock() {
     auto* dock = window_->findChild<QDockWidget*>(QStringLiteral("structureDock"));
@@ -91,9 +68,7 @@ class TestStructurePanel : public QObject {
   }
 
   const ir::Node* first_op_in(const QString& path) const {
-    for (const ir::Node* n : window_->programModel()->program()->graph().nodes())
-      if (n->op == ir::OpKind::CallFunction && inside(module_of(n), path) && n->value.tensor()) return n;
-    return nullptr;
+    return testing::first_op_in(window_->programModel()->program()->graph(), path);
   }
 
  private slots:

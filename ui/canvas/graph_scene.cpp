@@ -189,7 +189,7 @@ void GraphScene::showPicture(const PicturePtr& picture) {
     }
     if (placed.expanded) {
       const QString title =
-          stands_for_run ? tr("%1 · %2").arg(runs_[run].text.title, qs(scope.label())) : qs(scope.label());
+          stands_for_run ? tr("%1 · %2").arg(qs(scope.path), runs_[run].text.title) : qs(scope.label());
       auto* frame = new ClusterItem(placed.scope, qs(scope.path), title, scope.depth - 1, box, style_.get());
       frame->setZValue(-3 + 0.01 * scope.depth);
       addItem(frame);

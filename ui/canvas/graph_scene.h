@@ -92,7 +92,7 @@ class GraphScene : public QGraphicsScene {
   // draws that member instead.
   struct FoldedRun {
     std::vector<int> members;  // sibling scopes, program order
-    ScopeText text;            // the box standing for the run (opened: "6 × Block · blocks.3: Block")
+    ScopeText text;            // the box standing for the run (opened: "blocks.3 · 6 × Block")
   };
   /// Replaces the runs (each folded, showing its first member) and lays out again.
   void setFoldedRuns(std::vector<FoldedRun> runs);

@@ -71,6 +71,7 @@ CanvasStacks::CanvasStacks(GraphScene* scene, GraphView* view, StructurePanel* p
   });
   connect(panel_, &StructurePanel::analysed, this, &CanvasStacks::refresh);
   connect(scene_, &GraphScene::pictureChanged, this, &CanvasStacks::refresh);
+  connect(panel_, &StructurePanel::compareRequested, this, &CanvasStacks::compare);
   view->setScopeMenuExtension([this](QMenu* menu, int scope) { addStackActions(menu, scope); });
 }
 
