@@ -138,21 +138,25 @@ ScopedLayoutEngine::ScopedLayoutEngine(const ir::Graph& graph, const ir::ModuleH
   }
 }
 
-size_t ScopedLayoutEngine::visible_items(const ScopeExpansion& expansion) const {
+size_t ScopedLayoutEngine::visible_items(const ScopeExpansion& expansion, const StackFolds& folds) const {
+  const std::vector<int> stand_in = fold_stand_ins(hierarchy_, folds, drawn_);
+  std::vector<size_t> hidden(hierarchy_.size(), 0);  // per scope: its children left out by a fold
+  for (size_t s = 1; s < hierarchy_.size(); ++s)
+    if (stand_in[s] >= 0) ++hidden[hierarchy_[static_cast<int>(s)].parent];
   std::vector<bool> open(hierarchy_.size(), false);
   size_t items = 0;
   for (size_t s = 0; s < hierarchy_.size(); ++s) {
     const int parent = hierarchy_[static_cast<int>(s)].parent;
-    open[s] = drawn_[s] && expansion.is_expanded(static_cast<int>(s)) && (parent < 0 || open[parent]);
-    if (open[s]) items += items_[s].size();
+    open[s] = drawn_[s] && stand_in[s] < 0 && expansion.is_expanded(static_cast<int>(s)) && (parent < 0 || open[parent]);
+    if (open[s]) items += items_[s].size() - hidden[s];
   }
   return items;
 }
 
-int ScopedLayoutEngine::opening_depth(size_t budget) const {
+int ScopedLayoutEngine::opening_depth(size_t budget, const StackFolds& folds) const {
   int depth = 0;
   for (int d = 1; d <= hierarchy_.max_depth(); ++d) {
-    if (visible_items(ScopeExpansion::to_depth(hierarchy_, d)) > budget) break;
+    if (visible_items(ScopeExpansion::to_depth(hierarchy_, d), folds) > budget) break;
     depth = d;
   }
   return depth;

@@ -96,11 +96,11 @@ class ScopedLayoutEngine {
   const std::vector<bool>& shown() const { return shown_; }
   /// Whether a scope is drawn at all (as a box or a frame); single-node scopes are not.
   bool is_drawn(int scope) const { return drawn_[scope]; }
-  /// The items an expansion draws: nodes and scope boxes and frames.
-  size_t visible_items(const ScopeExpansion& expansion) const;
+  /// The items an expansion draws: nodes and scope boxes and frames (a folded run's hidden members not).
+  size_t visible_items(const ScopeExpansion& expansion, const StackFolds& folds = {}) const;
   /// The deepest depth whose expansion draws at most `budget` items (0 when
   /// even the top level draws more); a program small enough opens fully.
-  int opening_depth(size_t budget) const;
+  int opening_depth(size_t budget, const StackFolds& folds = {}) const;
   /// Levels laid out since the engine was made (cache misses), and those cached now.
   size_t levels_laid_out() const;
   size_t cached_levels() const;

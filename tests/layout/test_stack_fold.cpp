@@ -85,6 +85,11 @@ class TestStackFold : public QObject {
     QCOMPARE(folded.laid_out, std::vector<int>{ir::ModuleHierarchy::kRoot});  // another picture of the root
     for (int b : blocks_) QCOMPARE(folded.find_scope(b) != nullptr, b == blocks_.front());
     QCOMPARE(folded.scopes.size(), whole.scopes.size() - (blocks_.size() - 1));
+    QCOMPARE(engine.visible_items(expansion, folds) + (blocks_.size() - 1), engine.visible_items(expansion));
+    // One box for the run leaves room to open deeper within the same budget.
+    const size_t budget = engine.visible_items(ScopeExpansion::to_depth(h_, 1), folds);
+    QVERIFY(engine.opening_depth(budget, folds) >= 1);
+    QCOMPARE(engine.opening_depth(budget), 0);
     check_edges(folded, blocks_.front());
 
     // A box standing for the run may be bigger than the member's own.

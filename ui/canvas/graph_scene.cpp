@@ -475,6 +475,11 @@ void GraphScene::setFoldedRuns(std::vector<FoldedRun> runs) {
   // What is selected stays drawn: its instance is the one shown.
   if (const ir::Node* node = selected_.isEmpty() ? nullptr : program_->graph().find(selected_.toStdString()))
     showMembersAround(engine()->home()[drawnStandIn(node->index())]);
+  // Still as it opened: a stack drawn as one box leaves room to open deeper.
+  if (expansion_ == program_->opening) {
+    const int depth = engine()->opening_depth(kOpeningItemBudget, stackFolds());
+    if (depth > program_->openingDepth) expansion_ = layout::ScopeExpansion::to_depth(*program_->hierarchy, depth);
+  }
   relayout(-1);
 }
 

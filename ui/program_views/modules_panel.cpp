@@ -59,6 +59,12 @@ void ModulesPanel::followExpansion() {
     const bool open = scene_->expansion().is_expanded(s);
     if (tree_->isExpanded(index) != open) tree_->setExpanded(index, open);
   }
+  // A stack's row opens with the instance the canvas shows open.
+  for (const auto& run : scene_->foldedRuns()) {
+    const QModelIndex row = model_->indexOf(run.members.front()).parent();
+    const bool open = scene_->expansion().is_expanded(scene_->shownMember(run.members.front()));
+    if (row.isValid() && open && !tree_->isExpanded(row)) tree_->setExpanded(row, true);
+  }
   syncing_ = false;
 }
 
