@@ -31,8 +31,8 @@ Point top_centre(const Rect& r) { return {r.centre().x, r.y}; }
 
 struct ScopedLayoutEngine::Level {
   Size content;             // the parts' bounding box
-  std::vector<Rect> rects;  // per item, relative to the content's top-left corner
-  std::map<std::pair<int, int>, BoxRoute> routes;  // by (from, to) item positions
+  std::vector<Rect> rects;  // per item, relative to the content's top-left corner (folded members: none)
+  std::map<std::pair<int, int>, BoxRoute> routes;  // by (from, to) drawn item positions
 };
 
 const ScopedLayout::PlacedNode* ScopedLayout::find_node(int node) const {
@@ -138,21 +138,25 @@ ScopedLayoutEngine::ScopedLayoutEngine(const ir::Graph& graph, const ir::ModuleH
   }
 }
 
-size_t ScopedLayoutEngine::visible_items(const ScopeExpansion& expansion) const {
+size_t ScopedLayoutEngine::visible_items(const ScopeExpansion& expansion, const StackFolds& folds) const {
+  const std::vector<int> stand_in = fold_stand_ins(hierarchy_, folds, drawn_);
+  std::vector<size_t> hidden(hierarchy_.size(), 0);  // per scope: its children left out by a fold
+  for (size_t s = 1; s < hierarchy_.size(); ++s)
+    if (stand_in[s] >= 0) ++hidden[hierarchy_[static_cast<int>(s)].parent];
   std::vector<bool> open(hierarchy_.size(), false);
   size_t items = 0;
   for (size_t s = 0; s < hierarchy_.size(); ++s) {
     const int parent = hierarchy_[static_cast<int>(s)].parent;
-    open[s] = drawn_[s] && expansion.is_expanded(static_cast<int>(s)) && (parent < 0 || open[parent]);
-    if (open[s]) items += items_[s].size();
+    open[s] = drawn_[s] && stand_in[s] < 0 && expansion.is_expanded(static_cast<int>(s)) && (parent < 0 || open[parent]);
+    if (open[s]) items += items_[s].size() - hidden[s];
   }
   return items;
 }
 
-int ScopedLayoutEngine::opening_depth(size_t budget) const {
+int ScopedLayoutEngine::opening_depth(size_t budget, const StackFolds& folds) const {
   int depth = 0;
   for (int d = 1; d <= hierarchy_.max_depth(); ++d) {
-    if (visible_items(ScopeExpansion::to_depth(hierarchy_, d)) > budget) break;
+    if (visible_items(ScopeExpansion::to_depth(hierarchy_, d), folds) > budget) break;
     depth = d;
   }
   return depth;
@@ -179,35 +183,61 @@ Size ScopedLayoutEngine::collapsed_size(int scope) const {
   return {std::max(100.0, label.size() * 6.5 + 24), 44};
 }
 
+int ScopedLayoutEngine::drawn_position(int level, int position, const std::vector<int>& stand_in) const {
+  const DrawnItem& item = items_[level][position];
+  if (item.kind == DrawnItem::Kind::Scope && stand_in[item.index] >= 0) return position_of_scope_[stand_in[item.index]];
+  return position;
+}
+
 ScopedLayoutEngine::LevelPtr ScopedLayoutEngine::level_for(int scope, uint64_t signature,
                                                            const ScopeExpansion& expansion,
-                                                           const std::vector<LevelPtr>& levels, ScopedLayout& out) {
+                                                           const std::vector<LevelPtr>& levels,
+                                                           const std::vector<int>& stand_in,
+                                                           const std::vector<Size>& fold_box, ScopedLayout& out) {
   const auto key = std::make_pair(scope, signature);
   if (auto it = cache_.find(key); it != cache_.end()) return it->second;
 
+  // One box per drawn item; a folded stack's hidden members are not boxes,
+  // their edges go to the member shown, and edges among them vanish.
   BoxGraph boxes;
   const auto& items = items_[scope];
+  std::vector<int> box_of(items.size(), -1);
   boxes.boxes.reserve(items.size());
-  for (const DrawnItem& item : items) {
+  for (size_t p = 0; p < items.size(); ++p) {
+    const DrawnItem& item = items[p];
+    if (drawn_position(scope, static_cast<int>(p), stand_in) != static_cast<int>(p)) continue;
+    box_of[p] = static_cast<int>(boxes.boxes.size());
     if (item.kind == DrawnItem::Kind::Node) {
       const ir::Node& node = *nodes_[item.index];
       boxes.boxes.push_back(options_.node_size ? options_.node_size(node) : estimated_box_size(node_label(node)));
     } else {
-      boxes.boxes.push_back(expansion.is_expanded(item.index) ? frame_size(*levels[item.index])
-                                                              : collapsed_size(item.index));
+      Size box = expansion.is_expanded(item.index) && levels[item.index] ? frame_size(*levels[item.index])
+                                                                         : collapsed_size(item.index);
+      if (fold_box[item.index].width > 0) {
+        // Standing for its run: the run's box, or opened a frame at least as wide (its title says the run).
+        if (!expansion.is_expanded(item.index)) box = fold_box[item.index];
+        else box.width = std::max(box.width, fold_box[item.index].width);
+      }
+      boxes.boxes.push_back(box);
     }
   }
   std::set<std::pair<int, int>> seen;
+  std::vector<std::pair<int, int>> edge_keys;
   for (int d : level_dependencies_[scope]) {
     const Dependency& dep = dependencies_[d];
-    if (seen.insert({dep.from, dep.to}).second) boxes.edges.emplace_back(dep.from, dep.to);
+    const int from = drawn_position(scope, dep.from, stand_in), to = drawn_position(scope, dep.to, stand_in);
+    if (from == to || !seen.insert({from, to}).second) continue;
+    boxes.edges.emplace_back(box_of[from], box_of[to]);
+    edge_keys.emplace_back(from, to);
   }
   const BoxGraphLayout placed = layout_boxes(boxes, options_.spacing);
 
   auto level = std::make_shared<Level>();
   level->content = placed.size;
-  level->rects = placed.boxes;
-  for (size_t e = 0; e < boxes.edges.size(); ++e) level->routes.emplace(boxes.edges[e], placed.routes[e]);
+  level->rects.assign(items.size(), Rect{});
+  for (size_t p = 0; p < items.size(); ++p)
+    if (box_of[p] >= 0) level->rects[p] = placed.boxes[box_of[p]];
+  for (size_t e = 0; e < edge_keys.size(); ++e) level->routes.emplace(edge_keys[e], placed.routes[e]);
   if (cache_.size() >= kMaxCachedLevels) cache_.clear();
   cache_.emplace(key, level);
   ++laid_out_total_;
@@ -216,16 +246,26 @@ ScopedLayoutEngine::LevelPtr ScopedLayoutEngine::level_for(int scope, uint64_t s
   return level;
 }
 
-ScopedLayout ScopedLayoutEngine::compose(const ScopeExpansion& expansion, const CancelToken* cancel) {
+ScopedLayout ScopedLayoutEngine::compose(const ScopeExpansion& expansion, const CancelToken* cancel,
+                                         const StackFolds& folds) {
   std::lock_guard lock(mutex_);
   const size_t scopes = hierarchy_.size();
   ScopedLayout out;
+  const std::vector<int> stand_in = fold_stand_ins(hierarchy_, folds, drawn_);
+  // The box a shown member stands for its run with, for the folds in effect.
+  std::vector<Size> fold_box(scopes);
+  for (const StackFold& fold : folds) {
+    if (fold.members.size() < 2) continue;
+    const int other = fold.members.front() == fold.shown ? fold.members.back() : fold.members.front();
+    if (other > 0 && other < static_cast<int>(scopes) && stand_in[other] == fold.shown) fold_box[fold.shown] = fold.box;
+  }
 
-  // Which levels are drawn: open scopes inside open scopes (parents come first).
+  // Which levels are drawn: open scopes inside open scopes (parents come
+  // first); a folded stack's hidden members are not drawn at all.
   std::vector<bool> open(scopes, false);
   for (size_t s = 0; s < scopes; ++s) {
     const int parent = hierarchy_[static_cast<int>(s)].parent;
-    open[s] = drawn_[s] && expansion.is_expanded(static_cast<int>(s)) && (parent < 0 || open[parent]);
+    open[s] = drawn_[s] && stand_in[s] < 0 && expansion.is_expanded(static_cast<int>(s)) && (parent < 0 || open[parent]);
   }
   // A level's layout depends on what is open inside it: children come after
   // their parents, so one backward pass hashes it and lays levels out
@@ -236,10 +276,14 @@ ScopedLayout ScopedLayoutEngine::compose(const ScopeExpansion& expansion, const 
     if (!open[i]) continue;
     if (cancel && cancel->is_cancelled()) throw Cancelled();
     uint64_t h = mix(0, i);
-    for (int child : hierarchy_[static_cast<int>(i)].children)
+    for (int child : hierarchy_[static_cast<int>(i)].children) {
       if (open[child]) h = mix(mix(h, static_cast<uint64_t>(child)), signature[child]);
+      if (stand_in[child] >= 0) h = mix(mix(h, ~static_cast<uint64_t>(child)), static_cast<uint64_t>(stand_in[child]));
+      if (fold_box[child].width > 0)
+        h = mix(mix(h, static_cast<uint64_t>(fold_box[child].width * 64)), static_cast<uint64_t>(fold_box[child].height * 64));
+    }
     signature[i] = h;
-    levels[i] = level_for(static_cast<int>(i), h, expansion, levels, out);
+    levels[i] = level_for(static_cast<int>(i), h, expansion, levels, stand_in, fold_box, out);
     ++out.levels_composed;
   }
 
@@ -253,15 +297,19 @@ ScopedLayout ScopedLayoutEngine::compose(const ScopeExpansion& expansion, const 
     for (size_t i = 0; i < items.size(); ++i) {
       const Rect rect = shifted(level.rects[i], origin[s]);
       const DrawnItem& item = items[i];
+      if (item.kind == DrawnItem::Kind::Scope && stand_in[item.index] >= 0) continue;  // folded into the member shown
       if (item.kind == DrawnItem::Kind::Node) {
         out.nodes.push_back({item.index, rect});
         node_rect[item.index] = rect;
       } else {
         out.scopes.push_back({item.index, rect, open[item.index]});
         scope_rect[item.index] = rect;
-        if (open[item.index])
-          origin[item.index] = {rect.x + options_.frame_padding,
+        if (open[item.index]) {
+          // A frame made wider than its parts (one standing for a folded run) centres them.
+          const double slack = std::max(0.0, rect.width - frame_size(*levels[item.index]).width);
+          origin[item.index] = {rect.x + slack / 2 + options_.frame_padding,
                                 rect.y + options_.label_height + options_.frame_padding};
+        }
       }
     }
   }
@@ -269,17 +317,25 @@ ScopedLayout ScopedLayoutEngine::compose(const ScopeExpansion& expansion, const 
   out.bounds = {0, 0, levels[ir::ModuleHierarchy::kRoot]->content.width,
                 levels[ir::ModuleHierarchy::kRoot]->content.height};
 
-  // What each node is drawn as: itself, or the outermost collapsed scope around it.
-  std::vector<int> collapsed_around(scopes, -1);
+  // What each node is drawn as: itself, or the outermost collapsed scope
+  // around it, or the member shown for the folded member it lies in (a box,
+  // or a frame when that member is open).
+  std::vector<int> drawn_scope(scopes, -1);
   for (size_t s = 1; s < scopes; ++s) {
     const int parent = hierarchy_[static_cast<int>(s)].parent;
-    collapsed_around[s] = collapsed_around[parent] >= 0 ? collapsed_around[parent]
-                          : open[s]                     ? -1
-                                                        : static_cast<int>(s);
+    drawn_scope[s] = drawn_scope[parent] >= 0 ? drawn_scope[parent]
+                     : stand_in[s] >= 0      ? stand_in[s]
+                     : open[s]               ? -1
+                                             : static_cast<int>(s);
   }
   auto drawn_as = [&](int node) {
-    const int box = collapsed_around[home_[node]];
+    const int box = drawn_scope[home_[node]];
     return box >= 0 ? DrawnItem{DrawnItem::Kind::Scope, box} : DrawnItem{DrawnItem::Kind::Node, node};
+  };
+  // An edge between a folded member's stand-in frame and a part inside that frame stays inside the stack.
+  auto inside_frame = [&](const DrawnItem& item, const DrawnItem& frame) {
+    if (frame.kind != DrawnItem::Kind::Scope || !open[frame.index]) return false;
+    return hierarchy_.encloses(frame.index, item.kind == DrawnItem::Kind::Node ? home_[item.index] : item.index);
   };
   auto rect_of = [&](const DrawnItem& item) {
     return item.kind == DrawnItem::Kind::Node ? node_rect[item.index] : scope_rect[item.index];
@@ -290,16 +346,20 @@ ScopedLayout ScopedLayoutEngine::compose(const ScopeExpansion& expansion, const 
   std::map<std::pair<DrawnItem, DrawnItem>, size_t> bundle_of;
   for (const Dependency& dep : dependencies_) {
     const DrawnItem from = drawn_as(dep.producer), to = drawn_as(dep.consumer);
-    if (from == to) continue;  // inside one collapsed box
+    if (from == to || inside_frame(from, to) || inside_frame(to, from)) continue;  // inside one box or one stack
+    const int from_position = drawn_position(dep.level, dep.from, stand_in);
+    const int to_position = drawn_position(dep.level, dep.to, stand_in);
+    const auto route_it = levels[dep.level]->routes.find({from_position, to_position});
+    if (route_it == levels[dep.level]->routes.end()) continue;
     auto [it, inserted] = bundle_of.try_emplace({from, to}, out.edges.size());
     if (!inserted) {
       out.edges[it->second].members.emplace_back(dep.producer, dep.consumer);
       continue;
     }
-    const BoxRoute& route = levels[dep.level]->routes.at({dep.from, dep.to});
+    const BoxRoute& route = route_it->second;
     const Point at = origin[dep.level];
     ScopedLayout::Edge edge{from, to, {}, shifted(route.arrow_tip, at), {{dep.producer, dep.consumer}}};
-    if (from != items_[dep.level][dep.from]) {
+    if (from != items_[dep.level][from_position]) {
       // From a part inside an open scope down to where the level's route leaves its frame.
       const Point start = bottom_centre(rect_of(from));
       append_vertical_cubic(edge.curve, start, shifted(route.curve.front(), at));
@@ -307,7 +367,7 @@ ScopedLayout ScopedLayoutEngine::compose(const ScopeExpansion& expansion, const 
       edge.curve.push_back(shifted(route.curve.front(), at));
     }
     for (size_t k = 1; k < route.curve.size(); ++k) edge.curve.push_back(shifted(route.curve[k], at));
-    if (to != items_[dep.level][dep.to]) {
+    if (to != items_[dep.level][to_position]) {
       const Point tip = top_centre(rect_of(to));
       append_vertical_cubic(edge.curve, edge.curve.back(), {tip.x, tip.y - kArrowLength});
       edge.arrow_tip = tip;

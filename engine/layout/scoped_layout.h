@@ -20,6 +20,7 @@
 #include "engine/layout/cancel_token.h"
 #include "engine/layout/geometry.h"
 #include "engine/layout/scope_expansion.h"
+#include "engine/layout/stack_fold.h"
 
 namespace exportlens::layout {
 
@@ -83,9 +84,11 @@ class ScopedLayoutEngine {
   /// `graph` and `hierarchy` must outlive the engine.
   ScopedLayoutEngine(const ir::Graph& graph, const ir::ModuleHierarchy& hierarchy, ScopedLayoutOptions options = {});
 
-  /// The picture for `expansion`. Safe from any thread (one composition at a
-  /// time); throws Cancelled between levels when `cancel` is set.
-  ScopedLayout compose(const ScopeExpansion& expansion, const CancelToken* cancel = nullptr);
+  /// The picture for `expansion`, each of `folds` drawn as its shown member
+  /// (stack_fold.h). Safe from any thread (one composition at a time); throws
+  /// Cancelled between levels when `cancel` is set.
+  ScopedLayout compose(const ScopeExpansion& expansion, const CancelToken* cancel = nullptr,
+                       const StackFolds& folds = {});
 
   const ir::ModuleHierarchy& hierarchy() const { return hierarchy_; }
   /// The scope each node is drawn in (its module scope, or the nearest drawn one around it).
@@ -93,11 +96,11 @@ class ScopedLayoutEngine {
   const std::vector<bool>& shown() const { return shown_; }
   /// Whether a scope is drawn at all (as a box or a frame); single-node scopes are not.
   bool is_drawn(int scope) const { return drawn_[scope]; }
-  /// The items an expansion draws: nodes and scope boxes and frames.
-  size_t visible_items(const ScopeExpansion& expansion) const;
+  /// The items an expansion draws: nodes and scope boxes and frames (a folded run's hidden members not).
+  size_t visible_items(const ScopeExpansion& expansion, const StackFolds& folds = {}) const;
   /// The deepest depth whose expansion draws at most `budget` items (0 when
   /// even the top level draws more); a program small enough opens fully.
-  int opening_depth(size_t budget) const;
+  int opening_depth(size_t budget, const StackFolds& folds = {}) const;
   /// Levels laid out since the engine was made (cache misses), and those cached now.
   size_t levels_laid_out() const;
   size_t cached_levels() const;
@@ -117,7 +120,10 @@ class ScopedLayoutEngine {
   using LevelPtr = std::shared_ptr<const Level>;
 
   LevelPtr level_for(int scope, uint64_t signature, const ScopeExpansion& expansion,
-                     const std::vector<LevelPtr>& levels, ScopedLayout& out);
+                     const std::vector<LevelPtr>& levels, const std::vector<int>& stand_in,
+                     const std::vector<Size>& fold_box, ScopedLayout& out);
+  /// An item's position in its level, or its stand-in's when it is a folded member not drawn.
+  int drawn_position(int level, int position, const std::vector<int>& stand_in) const;
   Size frame_size(const Level& level) const;
   Size collapsed_size(int scope) const;
 

@@ -11,27 +11,21 @@
 #include <QString>
 #include <QStringList>
 
+#include "support/fixture_folder.h"
+
 namespace exportlens::testing {
 
 inline QString structure_fixture(const QString& name, const QString& file) {
-  return QStringLiteral(EXPORTLENS_STRUCTURE_FIXTURES) + "/" + name + "/" + file;
+  return fixture_file(EXPORTLENS_STRUCTURE_FIXTURES, name, file);
 }
 
 /// The programs, in manifest order; a missing manifest stops the suite.
 inline QStringList structure_fixture_names() {
-  QFile f(QStringLiteral(EXPORTLENS_STRUCTURE_FIXTURES "/manifest.json"));
-  if (!f.open(QIODevice::ReadOnly))
-    qFatal("no structure fixtures at %s (build the structure_fixtures target)", EXPORTLENS_STRUCTURE_FIXTURES);
-  QStringList out;
-  for (const auto& v : QJsonDocument::fromJson(f.readAll()).array()) out << v.toString();
-  if (out.isEmpty()) qFatal("the structure manifest lists no programs");
-  return out;
+  return fixture_manifest(EXPORTLENS_STRUCTURE_FIXTURES, "structure_fixtures");
 }
 
 inline QJsonObject structure_record(const QString& name) {
-  QFile f(structure_fixture(name, QStringLiteral("structure.json")));
-  if (!f.open(QIODevice::ReadOnly)) qFatal("cannot read %s", qPrintable(f.fileName()));
-  return QJsonDocument::fromJson(f.readAll()).object();
+  return fixture_json(EXPORTLENS_STRUCTURE_FIXTURES, name, QStringLiteral("structure.json"));
 }
 
 /// torch's ops of one module call at one level (size expressions left out), by op.

@@ -4,8 +4,8 @@
 // the planted instances are rows under it with their differences; a click
 // selects a node of that instance; the instance selector lists the node's
 // counterpart in every instance (nested stacks multiply) and selects it.
-// On the canvas, every drawn instance carries its badge (the odd ones "!"),
-// and the selected node's counterparts are ringed. Screenshots of a folded
+// On the canvas, with the stack's instances all drawn, every instance carries
+// its badge (the odd ones "!"), and the selected node's counterparts are ringed. Screenshots of a folded
 // stack, of flagged odd instances, and of the canvas's badges.
 #include <QtTest>
 
@@ -15,7 +15,7 @@
 #include <QTreeView>
 
 #include "engine/ir/module_hierarchy.h"
-#include "structure/structure_fixtures.h"
+#include "structure/structure_window.h"
 #include "support/screenshot.h"
 #include "ui/core/node_name_role.h"
 #include "ui/core/program_model.h"
@@ -30,23 +30,6 @@ using namespace exportlens;
 using namespace exportlens::testing;
 using Model = ui::RepeatedStructureModel;
 
-namespace {
-
-QString class_of(const QJsonObject& record, const QString& path) {
-  for (const auto& c : record["levels"]["training"]["calls"].toArray())
-    if (c.toObject()["path"].toString() == path) return c.toObject()["class"].toString();
-  return {};
-}
-
-// The innermost module path a node was traced in.
-QString module_of(const ir::Node* n) {
-  return n && !n->meta.nn_module_stack.empty() ? QString::fromStdString(n->meta.nn_module_stack.back().path) : QString();
-}
-
-bool inside(const QString& path, const QString& outer) { return path == outer || path.startsWith(outer + "."); }
-
-}  // namespace
-
 class TestStructurePanel : public QObject {
   Q_OBJECT
 
@@ -54,13 +37,7 @@ class TestStructurePanel : public QObject {
 
   ui::StructurePanel* panel() const { return window_->structurePanel(); }
 
-  void open(const QString& name) {
-    QSignalSpy analysed(panel(), &ui::StructurePanel::analysed);
-    QSignalSpy shown(window_.get(), &ui::MainWindow::programShown);
-    window_->openFile(structure_fixture(name, "program.pt2"));
-    QVERIFY2(shown.wait(60000), "the program did not open");
-    QTRY_VERIFY_WITH_TIMEOUT(!analysed.isEmpty() && panel()->model()->snapshot() && !panel()->isBusy(), 60000);
-  }
+  void open(const QString& name) { QVERIFY2(open_structure_program(*window_, name), qPrintable(name)); }
 
   void raise_dock() {
     auto* dock = window_->findChild<QDockWidget*>(QStringLiteral("structureDock"));
@@ -91,9 +68,7 @@ class TestStructurePanel : public QObject {
   }
 
   const ir::Node* first_op_in(const QString& path) const {
-    for (const ir::Node* n : window_->programModel()->program()->graph().nodes())
-      if (n->op == ir::OpKind::CallFunction && inside(module_of(n), path) && n->value.tensor()) return n;
-    return nullptr;
+    return testing::first_op_in(window_->programModel()->program()->graph(), path);
   }
 
  private slots:
@@ -165,6 +140,12 @@ class TestStructurePanel : public QObject {
     const auto* h = scene->hierarchy();
     QVERIFY(h);
     const auto instances = record["expected_stacks"].toArray()[0].toObject()["instances"].toArray();
+    // The stack is drawn as one box (test_canvas_stacks); Show All Instances draws each with its badge.
+    const int first = h->find_path(instances[0].toArray()[0].toString().toStdString());
+    QTRY_VERIFY_WITH_TIMEOUT(scene->runOf(first) >= 0, 60000);
+    scene->setRunFolded(scene->runOf(first), false);
+    QTRY_VERIFY_WITH_TIMEOUT(!scene->isLayingOut(), 60000);
+    QCoreApplication::processEvents();
     int drawn = 0;
     const auto badges = marks->badges();
     for (int i = 0; i < instances.size(); ++i) {
@@ -176,7 +157,7 @@ class TestStructurePanel : public QObject {
       const QString want = (planted.contains(path) ? "! " : "") + QString("%1/%2").arg(i + 1).arg(instances.size());
       QCOMPARE(badges.value(sc), want);
     }
-    QVERIFY2(drawn == instances.size(), "every block is drawn when the program opens");
+    QVERIFY2(drawn == instances.size(), "every block is drawn when the stack is shown whole");
     QCOMPARE(int(badges.size()), drawn);
     // The first op of blocks.2: its counterpart in every other block is ringed, drawn or boxed.
     const ir::Node* add = first_op_in(instances[2].toArray()[0].toString());

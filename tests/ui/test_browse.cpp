@@ -9,6 +9,7 @@
 // none of its weights until a run does. Screenshots for the README.
 #include <QtTest>
 
+#include <QAction>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QLineEdit>
@@ -155,6 +156,8 @@ class TestBrowse : public QObject {
     QCoreApplication::setOrganizationName(QStringLiteral("ExportLens"));
     QCoreApplication::setApplicationName(QStringLiteral("ExportLensBrowseTest"));
     window_ = std::make_unique<MainWindow>();
+    // Browsing every module call: stacks drawn as one box are test_canvas_stacks's.
+    window_->findChild<QAction*>(QStringLiteral("foldStacksAction"))->setChecked(false);
     window_->resize(1440, 900);
     window_->show();
     QVERIFY(QTest::qWaitForWindowExposed(window_.get()));

@@ -3,6 +3,7 @@
 #include <QApplication>
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <utility>
 
@@ -91,6 +92,10 @@ void GraphScene::setProgram(const LoadedProgramPtr& program) {
   pending_scope_ = -1;
   anchor_ = -1;
   selected_.clear();
+  runs_.clear();
+  run_shown_.clear();
+  run_folded_.clear();
+  run_of_.clear();
   program_ = program;
   program_nodes_ = program ? program->graph().nodes() : std::vector<ir::Node*>{};
   if (!program || !program->openingPicture) {
@@ -175,8 +180,17 @@ void GraphScene::showPicture(const PicturePtr& picture) {
   for (const auto& placed : picture->scopes) {
     const auto& scope = h[placed.scope];
     const QRectF box = to_qt(placed.rect);
+    // The member drawn for a folded run says so (unless the fold did not take: its other members drawn).
+    const int run = runOf(placed.scope);
+    bool stands_for_run = isRunFolded(run);
+    if (stands_for_run) {
+      const auto& members = runs_[run].members;
+      stands_for_run = !picture->find_scope(members.front() == placed.scope ? members.back() : members.front());
+    }
     if (placed.expanded) {
-      auto* frame = new ClusterItem(placed.scope, qs(scope.path), qs(scope.label()), scope.depth - 1, box, style_.get());
+      const QString title =
+          stands_for_run ? tr("%1 · %2").arg(qs(scope.path), runs_[run].text.title) : qs(scope.label());
+      auto* frame = new ClusterItem(placed.scope, qs(scope.path), title, scope.depth - 1, box, style_.get());
       frame->setZValue(-3 + 0.01 * scope.depth);
       addItem(frame);
       own_.insert(frame);
@@ -188,8 +202,9 @@ void GraphScene::showPicture(const PicturePtr& picture) {
       cluster_labels_.append(label);
     } else {
       auto* box_item = new ScopeItem(placed.scope, scope.depth - 1,
-                                     scope_text(h, placed.scope, program_nodes_,
-                                                weights_shown_ ? nullptr : program_->weights.get()),
+                                     stands_for_run ? runs_[run].text
+                                                    : scope_text(h, placed.scope, program_nodes_,
+                                                                 weights_shown_ ? nullptr : program_->weights.get()),
                                      box, style_.get());
       addItem(box_item);
       own_.insert(box_item);
@@ -231,8 +246,9 @@ void GraphScene::relayout(int anchor) {
   emit expansionChanged();
   emit layoutStarted();
   jobs_.start(
-      [engine = engine(), program = program_, expansion = expansion_](JobContext& context, PicturePtr& out) {
-        out = std::make_shared<const layout::ScopedLayout>(engine->compose(expansion, context.token().get()));
+      [engine = engine(), program = program_, expansion = expansion_, folds = stackFolds()](JobContext& context,
+                                                                                            PicturePtr& out) {
+        out = std::make_shared<const layout::ScopedLayout>(engine->compose(expansion, context.token().get(), folds));
       },
       [this](JobOutcome<PicturePtr>& outcome) {
         if (!outcome.ok() || !outcome.value) return;
@@ -296,7 +312,8 @@ int GraphScene::drawnStandIn(int index) const {
 bool GraphScene::openAround(int node) {
   const ir::ModuleHierarchy& h = *program_->hierarchy;
   const int scope = engine()->home()[node];
-  if (expansion_.is_open_all_the_way(h, scope)) return false;
+  const bool switched = showMembersAround(scope);
+  if (expansion_.is_open_all_the_way(h, scope)) return switched;
   expansion_.reveal(h, scope);
   expansion_.set_expanded(scope, true);
   return true;
@@ -328,7 +345,8 @@ void GraphScene::revealScope(int scope) {
     return;
   }
   pending_scope_ = scope;
-  if (expansion_.reveal(*h, scope)) {
+  const bool switched = showMembersAround(scope);
+  if (expansion_.reveal(*h, scope) || switched) {
     relayout(-1);
   } else if (!isLayingOut()) {
     applyPendingReveal();
@@ -433,6 +451,90 @@ QRectF GraphScene::scopeRect(int scope) const {
   if (const ScopeItem* box = scope_items_.value(scope)) return box->box();
   if (const ClusterItem* frame = clusterItem(scope)) return frame->box();
   return {};
+}
+
+// ---- folded runs (stacks drawn as one) ---------------------------------------------
+
+void GraphScene::setFoldedRuns(std::vector<FoldedRun> runs) {
+  if (!program_) return;
+  // A run seen before (the same members: a new analysis after a run) keeps its state.
+  std::map<std::vector<int>, std::pair<int, bool>> before;
+  for (size_t r = 0; r < runs_.size(); ++r) before[runs_[r].members] = {run_shown_[r], run_folded_[r]};
+  runs_ = std::move(runs);
+  run_shown_.assign(runs_.size(), -1);
+  run_folded_.assign(runs_.size(), true);
+  run_of_.clear();
+  for (size_t r = 0; r < runs_.size(); ++r) {
+    run_shown_[r] = runs_[r].members.empty() ? -1 : runs_[r].members.front();
+    if (auto it = before.find(runs_[r].members); it != before.end()) {
+      run_shown_[r] = it->second.first;
+      run_folded_[r] = it->second.second;
+    }
+    for (int m : runs_[r].members) run_of_.insert(m, static_cast<int>(r));
+  }
+  // What is selected stays drawn: its instance is the one shown.
+  if (const ir::Node* node = selected_.isEmpty() ? nullptr : program_->graph().find(selected_.toStdString()))
+    showMembersAround(engine()->home()[drawnStandIn(node->index())]);
+  // Still as it opened: a stack drawn as one box leaves room to open deeper.
+  if (expansion_ == program_->opening) {
+    const int depth = engine()->opening_depth(kOpeningItemBudget, stackFolds());
+    if (depth > program_->openingDepth) expansion_ = layout::ScopeExpansion::to_depth(*program_->hierarchy, depth);
+  }
+  relayout(-1);
+}
+
+layout::StackFolds GraphScene::stackFolds() const {
+  layout::StackFolds folds;
+  for (size_t r = 0; r < runs_.size(); ++r) {
+    if (!run_folded_[r]) continue;
+    const ScopeText& t = runs_[r].text;
+    folds.push_back({runs_[r].members, run_shown_[r], style_->metrics.scopeBoxSize(t.title, t.detail, t.boundary)});
+  }
+  return folds;
+}
+
+int GraphScene::shownMember(int scope) const {
+  const int run = runOf(scope);
+  if (run < 0) return -1;
+  return run_folded_[run] ? run_shown_[run] : scope;
+}
+
+void GraphScene::mirrorExpansion(int from, int to) {
+  const ir::ModuleHierarchy& h = *program_->hierarchy;
+  expansion_.set_expanded(to, expansion_.is_expanded(from));
+  const auto& a = h[from].children;
+  const auto& b = h[to].children;
+  if (a.size() != b.size()) return;
+  for (size_t i = 0; i < a.size(); ++i) mirrorExpansion(a[i], b[i]);
+}
+
+bool GraphScene::showMembersAround(int scope) {
+  if (runs_.empty() || scope < 0) return false;
+  bool changed = false;
+  for (int s : program_->hierarchy->path_to(scope)) {
+    const int run = runOf(s);
+    if (run < 0 || !run_folded_[run] || run_shown_[run] == s) continue;
+    mirrorExpansion(run_shown_[run], s);
+    run_shown_[run] = s;
+    changed = true;
+  }
+  return changed;
+}
+
+void GraphScene::showMember(int scope) {
+  const int run = runOf(scope);
+  if (run < 0 || !run_folded_[run] || run_shown_[run] == scope) return;
+  const int before = run_shown_[run];
+  mirrorExpansion(before, scope);
+  run_shown_[run] = scope;
+  relayout(before);
+  anchor_ = scope;  // the box standing for the run stays where it was
+}
+
+void GraphScene::setRunFolded(int run, bool folded) {
+  if (run < 0 || run >= int(runs_.size()) || run_folded_[run] == folded) return;
+  run_folded_[run] = folded;
+  relayout(-1);
 }
 
 // ---- heat -------------------------------------------------------------------------

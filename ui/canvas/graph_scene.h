@@ -20,6 +20,7 @@
 #include "ui/core/background_jobs.h"
 #include "ui/core/loaded_program.h"
 #include "ui/core/node_run_times.h"
+#include "ui/core/scope_display.h"
 
 namespace exportlens::ui {
 
@@ -84,6 +85,25 @@ class GraphScene : public QGraphicsScene {
   /// The selected collapsed box's scope, else -1.
   int selectedScope() const;
 
+  // Runs of sibling scopes drawn as one (a stack of identical layers,
+  // engine/layout/stack_fold.h): one member is drawn for all, as a box that
+  // says `text` ("6 × Block"), or as its frame when opened; what flows into
+  // or out of the run is drawn to it. Revealing a node inside another member
+  // draws that member instead.
+  struct FoldedRun {
+    std::vector<int> members;  // sibling scopes, program order
+    ScopeText text;            // the box standing for the run (opened: "blocks.3 · 6 × Block")
+  };
+  /// Replaces the runs (each folded, showing its first member) and lays out again.
+  void setFoldedRuns(std::vector<FoldedRun> runs);
+  const std::vector<FoldedRun>& foldedRuns() const { return runs_; }
+  /// The index of the run `scope` is a member of, or -1.
+  int runOf(int scope) const { return run_of_.value(scope, -1); }
+  /// The member drawn for `scope`'s run (-1: not a member; `scope` itself
+  /// when the run is drawn whole).
+  int shownMember(int scope) const;
+  bool isRunFolded(int run) const { return run >= 0 && run < int(run_folded_.size()) && run_folded_[run]; }
+
  public slots:
   /// Whether run times tint the nodes (on by default).
   void setHeatShown(bool shown);
@@ -102,6 +122,10 @@ class GraphScene : public QGraphicsScene {
   void revealNodes(const QStringList& names);
   /// Makes a scope drawn (opening the scopes around it) and asks the view to bring it into sight.
   void revealScope(int scope);
+  /// Draws `scope` for its run (opened as far as the member drawn before was).
+  void showMember(int scope);
+  /// A run drawn as one (its shown member), or every member as a box of its own.
+  void setRunFolded(int run, bool folded);
 
  signals:
   /// The user picked a node on the canvas (empty: clicked the background or a box).
@@ -138,6 +162,11 @@ class GraphScene : public QGraphicsScene {
   void onSelectionChanged();
   void highlightEdgesOf(const QString& name);
   std::shared_ptr<layout::ScopedLayoutEngine> engine() const;
+  layout::StackFolds stackFolds() const;
+  /// Draws, for every folded run around `scope`, the member holding it; true when one changed.
+  bool showMembersAround(int scope);
+  /// Opens in `to` what is open in `from` (two instances of one stack), child by child.
+  void mirrorExpansion(int from, int to);
 
   std::unique_ptr<CanvasStyle> style_;
   QFont base_font_;
@@ -163,6 +192,10 @@ class GraphScene : public QGraphicsScene {
   bool following_ = false;  // true while applying a selection from outside
   bool heat_shown_ = true;
   NodeRunTimes run_times_;
+  std::vector<FoldedRun> runs_;
+  std::vector<int> run_shown_;
+  std::vector<bool> run_folded_;
+  QHash<int, int> run_of_;  // member scope -> run
   BackgroundJobs<PicturePtr> jobs_{this};  // last: destroyed (waiting for its jobs) first
 };
 

@@ -291,6 +291,7 @@ void GraphView::addScopeActions(QMenu* menu, int scope) {
     if (parent > 0)
       menu->addAction(tr("Collapse %1").arg(QString::fromStdString((*h)[parent].path)), this,
                       [g, parent] { g->setExpanded(parent, false); });
+    if (extend_menu_) extend_menu_(menu, scope);
   }
   QMenu* depth = menu->addMenu(tr("Expand All to Depth"));
   for (int d = 0; d <= h->max_depth(); ++d) {

@@ -9,6 +9,7 @@
 // the cursor or selected (breadcrumbs) float over it.
 #include <QGraphicsView>
 
+#include <functional>
 #include <optional>
 #include <utility>
 
@@ -45,6 +46,9 @@ class GraphView : public QGraphicsView {
   void addBrowseMenu(QMenu* parent);
   /// A scope's entries for a context menu: open or close it, the scope around it, depths.
   void addScopeActions(QMenu* menu, int scope);
+  /// More entries for a scope's context menu, added after its own (the
+  /// repeated structure's: which instance of a stack is drawn, Compare with…).
+  void setScopeMenuExtension(std::function<void(QMenu*, int scope)> extend) { extend_menu_ = std::move(extend); }
 
  public slots:
   void zoomIn();
@@ -89,6 +93,7 @@ class GraphView : public QGraphicsView {
   QRectF visible_before_layout_;
   std::optional<std::pair<qreal, QPointF>> last_fit_;  // zoom and centre of the last readable fit
   bool has_centre_before_layout_ = false;
+  std::function<void(QMenu*, int)> extend_menu_;
 };
 
 }  // namespace exportlens::ui

@@ -22,9 +22,27 @@ SideBySideView::SideBySideView(IrLevelController* controller, QWidget* parent)
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(splitter);
+  if (!controller_) {
+    for (Pane& pane : panes_) pane.box->hide();
+    return;
+  }
   fillBoxes();
   panes_[Right].box->setCurrentIndex(panes_[Right].box->findData(LevelChoice::core().key()));
   connect(controller_, &IrLevelController::levelsChanged, this, &SideBySideView::showPrograms);
+}
+
+void SideBySideView::showPair(const LoadedProgramPtr& program, std::array<int, 2> scopes,
+                              std::array<QString, 2> captions, Relation relate) {
+  relate_ = std::move(relate);
+  for (int side = 0; side < 2; ++side) {
+    Pane& pane = panes_[side];
+    pane.caption->setText(captions[side]);
+    pane.shown = program;
+    pane.scene->setProgram(program);
+    pane.scene->collapseAll();  // the instance open, the rest as boxes around it
+    pane.scene->revealScope(scopes[side]);
+    pane.scene->setExpanded(scopes[side], true);
+  }
 }
 
 QWidget* SideBySideView::makePane(Side side) {
@@ -65,6 +83,7 @@ void SideBySideView::fillBoxes() {
 }
 
 LevelChoice SideBySideView::level(Side side) const {
+  if (!controller_) return LevelChoice::training();
   const QString key = panes_[side].box->currentData().toString();
   for (const LevelChoice& choice : controller_->choices())
     if (choice.key() == key) return choice;
@@ -72,6 +91,7 @@ LevelChoice SideBySideView::level(Side side) const {
 }
 
 void SideBySideView::setLevel(Side side, const LevelChoice& level) {
+  if (!controller_) return;
   const int index = panes_[side].box->findData(level.key());
   if (index >= 0) panes_[side].box->setCurrentIndex(index);
   refresh();
@@ -83,6 +103,7 @@ void SideBySideView::showEvent(QShowEvent* event) {
 }
 
 void SideBySideView::refresh() {
+  if (!controller_) return;  // a pair: shown as given
   if (controller_->choices().size() != panes_[Left].box->count()) fillBoxes();
   controller_->prepare({level(Left), level(Right)}, true);
   showPrograms();
@@ -126,7 +147,8 @@ void SideBySideView::linkFrom(Side side, const QString& name) {
   linking_ = true;
   QStringList related;
   const ir::Node* node = source && !name.isEmpty() ? source->graph().find(name.toStdString()) : nullptr;
-  if (node && target.shown) related = related_nodes(*node, level(side), *target.shown->program, level(other));
+  if (node && target.shown)
+    related = relate_ ? relate_(side, name) : related_nodes(*node, level(side), *target.shown->program, level(other));
   // Inside a closed module box the scopes around them open first; the pane's view then centres them.
   if (related.isEmpty()) {
     target.scene->selectNode(QString());

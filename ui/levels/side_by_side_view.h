@@ -2,7 +2,13 @@
 // Two IR levels of the open program side by side (Training | Core ATen by
 // default, each pane's level chosen in its combo). Picking a node in one
 // pane selects the nodes it corresponds to in the other (level_relation.h).
+// Without a level controller it shows a pair of parts of one program
+// instead (two instances of a stack, showPair()), linked by a relation the
+// caller gives.
 #include <QWidget>
+
+#include <array>
+#include <functional>
 
 #include "ui/core/loaded_program.h"
 #include "ui/core/ir_level_choice.h"
@@ -19,9 +25,17 @@ class IrLevelController;
 class SideBySideView : public QWidget {
   Q_OBJECT
  public:
+  /// `controller` may be null: a view for showPair() only (no level boxes).
   SideBySideView(IrLevelController* controller, QWidget* parent = nullptr);
 
   enum Side { Left = 0, Right = 1 };
+  /// The nodes of the other pane that a node of `from`'s pane corresponds to.
+  using Relation = std::function<QStringList(Side from, const QString& node)>;
+  /// Both panes show `program`, each with its scope open and in sight, the
+  /// captions above them; picking a node in one selects what `relate` names
+  /// in the other.
+  void showPair(const LoadedProgramPtr& program, std::array<int, 2> scopes, std::array<QString, 2> captions,
+                Relation relate);
   GraphScene* scene(Side side) const { return panes_[side].scene; }
   GraphView* view(Side side) const { return panes_[side].view; }
   QComboBox* levelBox(Side side) const { return panes_[side].box; }
@@ -57,6 +71,7 @@ class SideBySideView : public QWidget {
   IrLevelController* controller_;
   Pane panes_[2];
   bool linking_ = false;
+  Relation relate_;  // showPair()'s; empty: the levels' relation
 };
 
 }  // namespace exportlens::ui

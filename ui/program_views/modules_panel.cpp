@@ -42,15 +42,28 @@ void ModulesPanel::showScope(int scope) {
 }
 
 void ModulesPanel::followExpansion() {
-  // Rows open where the canvas has the scope open.
+  // Rows open where the canvas has the scope open; the canvas's stacks folded here too.
   const ir::ModuleHierarchy* h = scene_->hierarchy();
   if (!h || model_->program() != scene_->program()) return;
+  std::vector<std::vector<int>> runs;
+  QStringList titles;
+  for (const auto& run : scene_->foldedRuns()) {
+    runs.push_back(run.members);
+    titles << run.text.title;
+  }
+  if (runs != model_->foldedRuns()) model_->setFoldedRuns(std::move(runs), titles);
   syncing_ = true;
   for (int s = 1; s < int(h->size()); ++s) {
     const QModelIndex index = model_->indexOf(s);
     if ((*h)[s].children.empty()) continue;
     const bool open = scene_->expansion().is_expanded(s);
     if (tree_->isExpanded(index) != open) tree_->setExpanded(index, open);
+  }
+  // A stack's row opens with the instance the canvas shows open.
+  for (const auto& run : scene_->foldedRuns()) {
+    const QModelIndex row = model_->indexOf(run.members.front()).parent();
+    const bool open = scene_->expansion().is_expanded(scene_->shownMember(run.members.front()));
+    if (row.isValid() && open && !tree_->isExpanded(row)) tree_->setExpanded(row, true);
   }
   syncing_ = false;
 }
@@ -68,17 +81,23 @@ void ModulesPanel::follow(ProgramModel* model, GraphScene* scene) {
     if (!node.isEmpty()) showScope(scene->moduleOf(node));
   });
   connect(scene, &GraphScene::scopeSelected, this, &ModulesPanel::showScope);
+  // A stack's row lists its instances (opening the row opens nothing on the
+  // canvas); it acts on the instance the canvas draws for it.
+  auto drawn = [this](const QModelIndex& index) {
+    const int scope = model_->scopeAt(index);
+    return model_->runAt(index) >= 0 ? scene_->shownMember(scope) : scope;
+  };
   connect(tree_, &QTreeView::expanded, this, [this](const QModelIndex& index) {
-    if (!syncing_) scene_->setExpanded(model_->scopeAt(index), true);
+    if (!syncing_ && model_->runAt(index) < 0) scene_->setExpanded(model_->scopeAt(index), true);
   });
   connect(tree_, &QTreeView::collapsed, this, [this](const QModelIndex& index) {
-    if (!syncing_) scene_->setExpanded(model_->scopeAt(index), false);
+    if (!syncing_ && model_->runAt(index) < 0) scene_->setExpanded(model_->scopeAt(index), false);
   });
-  connect(tree_, &QTreeView::doubleClicked, this, [this](const QModelIndex& index) {
-    scene_->toggleExpanded(model_->scopeAt(index));
+  connect(tree_, &QTreeView::doubleClicked, this, [this, drawn](const QModelIndex& index) {
+    scene_->toggleExpanded(drawn(index));
   });
-  connect(tree_->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& current) {
-    if (!syncing_ && current.isValid()) scene_->revealScope(model_->scopeAt(current));
+  connect(tree_->selectionModel(), &QItemSelectionModel::currentChanged, this, [this, drawn](const QModelIndex& current) {
+    if (!syncing_ && current.isValid()) scene_->revealScope(drawn(current));
   });
 }
 

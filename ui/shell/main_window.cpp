@@ -55,6 +55,7 @@
 #include "ui/shell/builtin_example.h"
 #include "ui/shell/source_dialogs.h"
 #include "ui/shell/trace_controller.h"
+#include "ui/structure/canvas_stacks.h"
 #include "ui/structure/stack_marks.h"
 #include "ui/structure/structure_panel.h"
 
@@ -374,6 +375,9 @@ void MainWindow::connectSelection() {
   spec_session_->follow(model_);
   run_panel_->follow(model_);
   structure_panel_->follow(model_);
+  auto* stacks = new CanvasStacks(scene_, view_, structure_panel_, this);  // stacks drawn as one box, Compare with…
+  view_menu_->insertAction(view_menu_->actions().value(view_menu_->actions().indexOf(find_action_) + 1),
+                           stacks->foldAction());
   new StackMarks(scene_, structure_panel_, model_, this);  // instance badges and counterpart rings on the canvas
   connect(model_, &ProgramModel::programOpened, run_action_, [this] { run_action_->setEnabled(true); });
   connect(model_, &ProgramModel::programChanged, signature_table_, &QTableView::resizeColumnsToContents);

@@ -110,6 +110,22 @@ void StackMarks::refresh() {
         if (ScopeItem* b = scene_->scopeItem(sc)) box = b->box();
         else if (ClusterItem* c = scene_->clusterItem(sc)) box = c->box();
         if (box.isNull()) continue;
+        if (scene_->isRunFolded(scene_->runOf(sc)) && scene_->scopeItem(sc)) {
+          // The one box standing for the whole stack: flagged when any instance differs.
+          QString tip = tr("%1").arg(label);
+          int flagged = 0;
+          for (int o : st.odd) {
+            const auto& instance = s.odd[static_cast<size_t>(o)];
+            if (!instance.majority) continue;
+            ++flagged;
+            tip += "\n! " + QString::fromStdString(h[instance.scope].path) + ": " + QString::fromStdString(instance.summary());
+          }
+          if (flagged == 0) continue;
+          const QString text = tr("! %1 of %2 differ").arg(flagged).arg(st.count());
+          const qreal w = 14 + 7 * text.size(), height = 16;
+          item->badges.push_back({sc, QRectF(box.right() - w - 4, box.top() - height / 2, w, height), text, tip, true});
+          continue;
+        }
         const auto odd = s.odd_of(sc);
         QString tip = tr("%1: instance %2 of %3").arg(QString::fromStdString(h[sc].path)).arg(r + 1).arg(label);
         // Flagged only against a majority: of two instances that differ, neither is the odd one.

@@ -3,6 +3,9 @@
 // (a collapsed box or an open frame) gets a small badge, "3/8" — its place
 // in "8 × ResBlock (blocks.0 … blocks.7)" — orange with "!" when it differs
 // from the majority; the badge's tooltip names the stack and what differs.
+// A stack drawn as one box (canvas_stacks.h) gets "! 2 of 8 differ" when
+// any instance differs, its tooltip each differing instance and how; opened,
+// its one instance drawn has its "3/8" badge.
 // For the selected node, its counterparts in every instance of the stacks
 // around it are ringed (the box standing for one when it is collapsed).
 // Drawn by one item of its own over the scene's, so the canvas's items stay

@@ -4,6 +4,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -25,6 +26,8 @@ StructurePanel::StructurePanel(QWidget* parent)
   tree_->setUniformRowHeights(true);
   tree_->setAlternatingRowColors(true);
   tree_->header()->setStretchLastSection(true);
+  tree_->setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(tree_, &QTreeView::customContextMenuRequested, this, &StructurePanel::showTreeMenu);
   corresponding_ = new QLabel(this);
   corresponding_->setObjectName(QStringLiteral("structureCorresponding"));
   instances_ = new QComboBox(this);
@@ -118,6 +121,36 @@ void StructurePanel::show(StructureSnapshotPtr snapshot, const QString& error) {
   }
   showCorresponding(program_model_ ? program_model_->selectedName() : QString());
   emit analysed();
+}
+
+void StructurePanel::showTreeMenu(const QPoint& pos) {
+  const QModelIndex index = tree_->indexAt(pos);
+  const StructureSnapshotPtr& snap = model_->snapshot();
+  if (!snap || !index.isValid()) return;
+  const auto kind = static_cast<RepeatedStructureModel::Kind>(index.data(RepeatedStructureModel::KindRole).toInt());
+  const int id = index.data(RepeatedStructureModel::IdRole).toInt();
+  auto* menu = new QMenu(this);
+  menu->setAttribute(Qt::WA_DeleteOnClose);
+  const auto& h = snap->hierarchy;
+  if (kind == RepeatedStructureModel::Kind::Odd) {
+    const auto& odd = snap->structure.odd[static_cast<size_t>(id)];
+    menu->addAction(tr("Compare %1 with %2").arg(QString::fromStdString(h[odd.scope].path),
+                                                   QString::fromStdString(h[odd.reference].path)),
+                    this, [this, a = odd.reference, b = odd.scope] { emit compareRequested(a, b); });
+  } else if (kind == RepeatedStructureModel::Kind::Stack) {
+    const auto& st = snap->structure.stacks[static_cast<size_t>(id)];
+    const int representative = st.instances[static_cast<size_t>(st.representative)].front();
+    QMenu* with = menu->addMenu(tr("Compare %1 with…").arg(QString::fromStdString(h[representative].path)));
+    for (const auto& instance : st.instances)
+      if (instance.front() != representative)
+        with->addAction(QString::fromStdString(h[instance.front()].path), this,
+                        [this, representative, b = instance.front()] { emit compareRequested(representative, b); });
+  }
+  if (menu->isEmpty()) {
+    delete menu;
+    return;
+  }
+  menu->popup(tree_->viewport()->mapToGlobal(pos));
 }
 
 void StructurePanel::showCorresponding(const QString& name) {

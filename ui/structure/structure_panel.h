@@ -6,7 +6,8 @@
 // selector lists the corresponding node in every instance of the stacks
 // around it; choosing one selects that node. Follows the ProgramModel: the
 // shown program is analysed off the GUI thread (with the guards of a
-// Dim.AUTO re-solve, and the latest run's times after a run).
+// Dim.AUTO re-solve, and the latest run's times after a run). The context
+// menu on a differing instance compares it with its reference side by side.
 #include <QWidget>
 
 #include "ui/core/background_jobs.h"
@@ -39,11 +40,14 @@ class StructurePanel : public QWidget {
  signals:
   /// A new analysis is shown.
   void analysed();
+  /// The tree's context menu asked to compare two instances (scopes) side by side.
+  void compareRequested(int a, int b);
 
  private:
   void analyse();
   void show(StructureSnapshotPtr snapshot, const QString& error);
   void showCorresponding(const QString& node);
+  void showTreeMenu(const QPoint& pos);
 
   ProgramModel* program_model_ = nullptr;
   RepeatedStructureModel* model_;

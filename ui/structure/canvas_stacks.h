@@ -1,0 +1,60 @@
+#pragma once
+// Stacks drawn as one box on the canvas: every stack of single module calls
+// (6 × Block) becomes one folded run of the scene (GraphScene::setFoldedRuns),
+// a box saying "6 × Block", the instances' range and the ops of all of
+// them, its tooltip naming the instances that differ and how. Opening it
+// shows one instance (the first, or the one a selection lies in); the
+// canvas's context menu on it picks which (Show Instance), draws every
+// instance as a box of its own (Show All Instances, and back), and opens
+// two instances side by side (Compare with…). Stacks whose repeated unit is
+// several calls (3 × [2 × ConvBlock, Mixer]) keep their instances drawn, with
+// badges (stack_marks.h). View › Fold Repeated Structure (on by default)
+// turns it off: every instance drawn.
+#include <QObject>
+#include <QPointer>
+
+#include <vector>
+
+#include "ui/structure/repeated_structure_model.h"
+
+class QAction;
+class QMenu;
+class QWidget;
+
+namespace exportlens::ui {
+
+class GraphScene;
+class GraphView;
+class SideBySideView;
+class StructurePanel;
+
+class CanvasStacks : public QObject {
+  Q_OBJECT
+ public:
+  CanvasStacks(GraphScene* scene, GraphView* view, StructurePanel* panel, QObject* parent = nullptr);
+
+  /// The stack (index into the analysis) each of the scene's folded runs draws.
+  const std::vector<int>& runStacks() const { return run_stacks_; }
+  /// View › Fold Repeated Structure (checked: stacks drawn as one box).
+  QAction* foldAction() const { return fold_; }
+  /// The comparison window last opened (null when closed).
+  SideBySideView* comparison() const;
+
+ public slots:
+  /// Folds the analysed stacks on the canvas (when the analysis is of the program drawn).
+  void refresh();
+  /// Opens two instances of a stack side by side, corresponding nodes linked.
+  void compare(int a, int b);
+
+ private:
+  void addStackActions(QMenu* menu, int scope);
+
+  GraphScene* scene_;
+  StructurePanel* panel_;
+  StructureSnapshotPtr applied_;
+  std::vector<int> run_stacks_;
+  QPointer<SideBySideView> comparison_;
+  QAction* fold_;
+};
+
+}  // namespace exportlens::ui
