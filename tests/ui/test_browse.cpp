@@ -126,6 +126,16 @@ class TestBrowse : public QObject {
 
   // Waits for the canvas's next picture (after a change that lays out again).
   bool wait_for_picture(QSignalSpy& spy) { return !spy.isEmpty() || spy.wait(60000); }
+
+  // Switches the window to the Core ATen level and waits until it shows it.
+  bool show_core_aten() {
+    ui::IrLevelsUi* levels = window_->irLevels();
+    QSignalSpy changed(levels->controller(), &ui::IrLevelController::currentChanged);
+    levels->switchTo(LevelChoice::core());
+    if (!changed.wait(120000)) return false;
+    return QTest::qWaitFor([&] { return window_->programModel()->loaded() == levels->controller()->currentProgram(); });
+  }
+
   // Opens everything, whether or not the program opened so already.
   bool expand_everything() {
     QSignalSpy picture(scene(), &ui::GraphScene::pictureChanged);
@@ -454,11 +464,8 @@ class TestBrowse : public QObject {
 
   void same_at_the_core_aten_level() {
     QVERIFY(open_and_wait(QStringLiteral("transformer_stack")));
+    QVERIFY(show_core_aten());
     ui::IrLevelsUi* levels = window_->irLevels();
-    QSignalSpy changed(levels->controller(), &ui::IrLevelController::currentChanged);
-    levels->switchTo(LevelChoice::core());
-    QVERIFY(changed.wait(120000));
-    QTRY_COMPARE(window_->programModel()->loaded(), levels->controller()->currentProgram());
     const QJsonObject torch = browse_hierarchy(QStringLiteral("transformer_stack"));
     const QJsonObject core = torch["core"].toObject();
     const int weights = int(torch["weights"].toObject().size());
@@ -501,11 +508,7 @@ class TestBrowse : public QObject {
     // those edges is a stub into its target until the source is selected;
     // the other edges are whole.
     QVERIFY(open_and_wait(QStringLiteral("transformer_stack_dynamic")));
-    ui::IrLevelsUi* levels = window_->irLevels();
-    QSignalSpy changed(levels->controller(), &ui::IrLevelController::currentChanged);
-    levels->switchTo(LevelChoice::core());
-    QVERIFY(changed.wait(120000));
-    QTRY_COMPARE(window_->programModel()->loaded(), levels->controller()->currentProgram());
+    QVERIFY(show_core_aten());
     QVERIFY(expand_everything());
     // The program's own uses (not the drawing's) say which sources are wide.
     std::map<QString, int> uses;

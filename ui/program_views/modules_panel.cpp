@@ -18,9 +18,10 @@ ModulesPanel::ModulesPanel(QWidget* parent) : QWidget(parent), tree_(new QTreeVi
   tree_->setAlternatingRowColors(true);
   tree_->setIndentation(14);
   // Every column as wide as what it shows (the rows in sight), the names
-  // whole: a deep path scrolls sideways rather than reading "co…".
-  tree_->header()->setStretchLastSection(false);
+  // whole: a deep path scrolls sideways rather than reading "co…"; the last
+  // column takes the room that is left.
   tree_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  tree_->header()->setStretchLastSection(true);
   tree_->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
   // Shown as Module | Ops | Time | Class: the counts stay in sight in a narrow
   // dock, the class (often as long as the name) is what runs off the edge.
