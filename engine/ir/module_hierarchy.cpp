@@ -117,6 +117,9 @@ int ModuleHierarchy::find_path(std::string_view path) const {
   return -1;
 }
 
+// torch._export.passes._node_metadata_hook's _EMPTY_NN_MODULE_STACK_KEY.
+constexpr std::string_view kNoModuleKey = "_empty_nn_module_stack_from_metadata_hook";
+
 ModuleHierarchy module_hierarchy(const Graph& graph) {
   ModuleHierarchy h;
   h.scopes.emplace_back();  // the root
@@ -132,6 +135,9 @@ ModuleHierarchy module_hierarchy(const Graph& graph) {
     if (belongs_to_a_module(node)) {
       for (const ModuleScope& m : node.meta.nn_module_stack) {
         if (m.path.empty()) continue;  // the root module: every node is in it
+        // torch's passes stamp nodes they make outside any module (the
+        // symbolic sizes of a dynamic export) with this stand-in: no module.
+        if (m.key == kNoModuleKey) continue;
         const std::string& key = m.key.empty() ? m.path : m.key;
         auto [it, inserted] = child_by_key.try_emplace({scope, key}, static_cast<int>(h.scopes.size()));
         if (inserted) {

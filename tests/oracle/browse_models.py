@@ -30,6 +30,7 @@ import sys
 import warnings
 
 import torch
+from torch.export import Dim
 import torch.nn.functional as F
 
 
@@ -129,15 +130,22 @@ class NestedCNN(torch.nn.Module):
         return self.fc(torch.flatten(self.pool(x), 1))
 
 
+# name: (model, example inputs[, dynamic_shapes]). The dynamic stack's views
+# all read the two symbolic sizes: sources of dozens of edges (32 in the
+# program as exported, 147 in Core ATen).
 MODELS = {
     "transformer_stack": (lambda: TransformerStack(), lambda: (torch.randn(2, 6, 8),)),
+    "transformer_stack_dynamic": (lambda: TransformerStack(depth=8), lambda: (torch.randn(2, 6, 8),),
+                                  lambda: ((Dim.AUTO, Dim.AUTO, Dim.STATIC),)),
     "nested_cnn": (lambda: NestedCNN(), lambda: (torch.randn(2, 3, 16, 16),)),
 }
 
 
 def _chain(node):
+    # The key torch's passes give nodes they make outside any module is no module.
+    from torch._export.passes._node_metadata_hook import _EMPTY_NN_MODULE_STACK_KEY
     stack = node.meta.get("nn_module_stack") or {}
-    return [(key, path, cls) for key, (path, cls) in stack.items() if path != ""]
+    return [(key, path, cls) for key, (path, cls) in stack.items() if path != "" and key != _EMPTY_NN_MODULE_STACK_KEY]
 
 
 def _class_name(cls):
@@ -204,10 +212,10 @@ def main(argv=None):
     p.add_argument("--out", required=True)
     args = p.parse_args(argv)
     warnings.filterwarnings("ignore")
-    for name, (make, inputs) in MODELS.items():
+    for name, (make, inputs, *dynamic) in MODELS.items():
         torch.manual_seed(0)
         model = make().eval()
-        ep = torch.export.export(model, inputs())
+        ep = torch.export.export(model, inputs(), dynamic_shapes=dynamic[0]() if dynamic else None)
         folder = os.path.join(args.out, name)
         os.makedirs(folder, exist_ok=True)
         torch.export.save(ep, os.path.join(folder, "program.pt2"))

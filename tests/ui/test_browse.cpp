@@ -18,6 +18,7 @@
 #include <QTableView>
 #include <QTreeView>
 
+#include <map>
 #include <memory>
 #include <set>
 
@@ -25,6 +26,7 @@
 #include "support/screenshot.h"
 #include "ui/canvas/breadcrumb_bar.h"
 #include "ui/canvas/cluster_item.h"
+#include "ui/canvas/edge_item.h"
 #include "ui/canvas/graph_scene.h"
 #include "ui/canvas/graph_view.h"
 #include "ui/canvas/minimap.h"
@@ -125,6 +127,16 @@ class TestBrowse : public QObject {
 
   // Waits for the canvas's next picture (after a change that lays out again).
   bool wait_for_picture(QSignalSpy& spy) { return !spy.isEmpty() || spy.wait(60000); }
+
+  // Switches the window to the Core ATen level and waits until it shows it.
+  bool show_core_aten() {
+    ui::IrLevelsUi* levels = window_->irLevels();
+    QSignalSpy changed(levels->controller(), &ui::IrLevelController::currentChanged);
+    levels->switchTo(LevelChoice::core());
+    if (!changed.wait(120000)) return false;
+    return QTest::qWaitFor([&] { return window_->programModel()->loaded() == levels->controller()->currentProgram(); });
+  }
+
   // Opens everything, whether or not the program opened so already.
   bool expand_everything() {
     QSignalSpy picture(scene(), &ui::GraphScene::pictureChanged);
@@ -310,19 +322,29 @@ class TestBrowse : public QObject {
     picture.clear();
     scene()->collapseAll();
     QVERIFY(wait_for_picture(picture));
+    // The other levels' columns are lowered in the background (when the dock
+    // shows); each that lands re-sorts the rows, so wait until they are all in
+    // and find the row by its op at each step.
     ui::HistogramPanel* histogram = window_->irLevels()->histogramPanel();
+    ui::IrLevelController* levels = window_->irLevels()->controller();
+    QSignalSpy idle(levels, &ui::IrLevelController::idle);
+    histogram->computeAll();
+    QVERIFY(!levels->isBusy() || idle.wait(120000));
+    QVERIFY(!levels->isBusy());
     histogram->refresh();
-    const int row = histogram->model()->rowOf(QStringLiteral("aten.gelu.default"));
-    QVERIFY(row >= 0);
+    const auto gelu_row = [histogram] {
+      return histogram->model()->index(histogram->model()->rowOf(QStringLiteral("aten.gelu.default")), 0);
+    };
+    QVERIFY(gelu_row().isValid());
     window_->programModel()->selectNode(QString());
     picture.clear();
-    emit histogram->table()->activated(histogram->model()->index(row, 0));
+    emit histogram->table()->activated(gelu_row());
     const ir::Node* gelu = window_->programModel()->selectedNode();
     QVERIFY(gelu && gelu->target.op_name() == "gelu");
     QVERIFY(wait_for_picture(picture));
     QTRY_VERIFY(scene()->nodeItem(QString::fromStdString(gelu->name)) &&
                 scene()->nodeItem(QString::fromStdString(gelu->name))->isSelected());
-    emit histogram->table()->activated(histogram->model()->index(row, 0));
+    emit histogram->table()->activated(gelu_row());
     QVERIFY(window_->programModel()->selectedNode() != gelu);
     QCOMPARE(window_->programModel()->selectedNode()->target.op_name(), std::string("gelu"));
   }
@@ -445,11 +467,8 @@ class TestBrowse : public QObject {
 
   void same_at_the_core_aten_level() {
     QVERIFY(open_and_wait(QStringLiteral("transformer_stack")));
+    QVERIFY(show_core_aten());
     ui::IrLevelsUi* levels = window_->irLevels();
-    QSignalSpy changed(levels->controller(), &ui::IrLevelController::currentChanged);
-    levels->switchTo(LevelChoice::core());
-    QVERIFY(changed.wait(120000));
-    QTRY_COMPARE(window_->programModel()->loaded(), levels->controller()->currentProgram());
     const QJsonObject torch = browse_hierarchy(QStringLiteral("transformer_stack"));
     const QJsonObject core = torch["core"].toObject();
     const int weights = int(torch["weights"].toObject().size());
@@ -484,6 +503,48 @@ class TestBrowse : public QObject {
     QVERIFY(compare->selectedNodes(ui::SideBySideView::Right).contains(addmm));
     testing::save_screenshot(window_.get(), QStringLiteral("browse_compare_levels.png"));
     window_->centralTabs()->setCurrentWidget(view());
+  }
+
+  void a_wide_fan_out_is_drawn_as_stubs() {
+    // Exported with dynamic sizes, every block's views read the two symbolic
+    // sizes, the more so in Core ATen: sources of dozens of edges. Each of
+    // those edges is a stub into its target until the source is selected;
+    // the other edges are whole.
+    QVERIFY(open_and_wait(QStringLiteral("transformer_stack_dynamic")));
+    QVERIFY(show_core_aten());
+    QVERIFY(expand_everything());
+    // The program's own uses (not the drawing's) say which sources are wide.
+    std::map<QString, int> uses;
+    for (const ir::Node* n : window_->programModel()->loaded()->graph().nodes()) {
+      std::set<const ir::Node*> users(n->users().begin(), n->users().end());
+      uses[QString::fromStdString(n->name)] = int(users.size());
+    }
+    std::map<QString, int> drawn;
+    for (const ui::EdgeItem* edge : scene()->edgeItems()) ++drawn[edge->from()];
+    QString widest;
+    for (const auto& [from, n] : drawn)
+      if (n > 24 && (widest.isEmpty() || n > drawn[widest])) widest = from;
+    QVERIFY2(!widest.isEmpty(), "no source of more than 24 edges in the dynamic stack at Core ATen");
+    QVERIFY(uses[widest] >= drawn[widest]);
+    for (const ui::EdgeItem* edge : scene()->edgeItems()) {
+      QCOMPARE(edge->isStub(), drawn[edge->from()] > 24);
+      if (edge->isStub()) QVERIFY(edge->boundingRect().height() < 40);
+    }
+    // Selected: its edges are drawn whole (reaching up to it), highlighted.
+    ui::NodeItem* source = scene()->nodeItem(widest);
+    QVERIFY(source);
+    window_->programModel()->selectNode(widest);
+    QTRY_VERIFY(source->isSelected());
+    int whole = 0;
+    for (const ui::EdgeItem* edge : scene()->edgeItems()) {
+      if (edge->from() != widest) continue;
+      QVERIFY(edge->isHighlighted());
+      if (edge->boundingRect().top() <= source->box().bottom() + 1) ++whole;
+    }
+    QCOMPARE(whole, drawn[widest]);
+    window_->programModel()->selectNode(QString());
+    for (const ui::EdgeItem* edge : scene()->edgeItems())
+      if (edge->from() == widest) QVERIFY(edge->boundingRect().height() < 40);
   }
 
   void the_minimap_moves_the_view() {

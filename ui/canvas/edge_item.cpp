@@ -34,6 +34,7 @@ QPolygonF arrowhead(QPointF base, QPointF tip) {
 }
 
 constexpr qreal kLowDetail = 0.2;  // below this zoom: straight lines, no arrowheads
+constexpr qreal kStubLength = 22;  // a stub: this much of the edge above its arrowhead
 
 }  // namespace
 
@@ -64,7 +65,21 @@ QRectF EdgeItem::countRect() const {
   return {middle.x() - width / 2, middle.y() - 8, width, 16};
 }
 
+QRectF EdgeItem::stubRect() const {
+  const QPointF tip = chord_.p2();
+  return QRectF(tip.x() - 4, tip.y() - kStubLength - 4, 8, kStubLength + 4).united(arrow_.boundingRect());
+}
+
+void EdgeItem::setStub(int fanOut) {
+  prepareGeometryChange();
+  stub_ = true;
+  setToolTip(QObject::tr("from <b>%1</b> (one of the %2 nodes it feeds; select either end to see the whole edge)")
+                 .arg(from_.toHtmlEscaped())
+                 .arg(fanOut));
+}
+
 QRectF EdgeItem::boundingRect() const {
+  if (drawnAsStub()) return stubRect().adjusted(-2, -2, 2, 2);
   QRectF rect = curve_.boundingRect().united(arrow_.boundingRect());
   if (tensors_ > 1) rect = rect.united(countRect());
   return rect.adjusted(-3, -3, 3, 3);
@@ -72,6 +87,7 @@ QRectF EdgeItem::boundingRect() const {
 
 void EdgeItem::setHighlighted(bool on) {
   if (on == highlighted_) return;
+  if (stub_) prepareGeometryChange();  // the whole curve, or the stub again
   highlighted_ = on;
   setZValue(on ? -0.5 : -1);  // above the other edges
   update();
@@ -100,12 +116,37 @@ void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
   const qreal lod = option->levelOfDetailFromTransform(painter->worldTransform());
   // A bundle is drawn a little thicker, growing with what it carries.
   const qreal width = (highlighted_ ? 2.0 : 1.2) + std::min(2.0, std::log2(double(tensors_)) * 0.6);
+  if (drawnAsStub()) {
+    // A short line into the target from a small ring: "fed from afar" (the tooltip names the source).
+    const QPointF tip = chord_.p2();
+    const QPointF top(tip.x(), tip.y() - kStubLength);
+    painter->setPen(QPen(color, 0));
+    painter->setBrush(Qt::NoBrush);
+    painter->drawLine(top, arrow_.boundingRect().center());
+    if (lod < kLowDetail) return;
+    painter->drawEllipse(top, 2.5, 2.5);
+    painter->setPen(Qt::NoPen);
+    painter->setBrush(color);
+    painter->drawPolygon(arrow_);
+    return;
+  }
   if (lod < kLowDetail) {
     painter->setPen(QPen(color, 0));  // cosmetic: one pixel whatever the zoom
     painter->drawLine(chord_);
     return;
   }
-  painter->setPen(QPen(color, width, Qt::SolidLine, Qt::RoundCap));
+  // A pen of at most one device pixel is stroked by Qt's cosmetic stroker,
+  // which clips each flattened segment to what is in sight; a wider one
+  // outlines the whole curve first (a long edge across a 10,000-node
+  // program: milliseconds each, a frame of thousands of them: seconds).
+  // Plain edges stay that thin at every zoom; bundles and the selection's
+  // edges, few, keep their weight.
+  QPen pen(color, width, Qt::SolidLine, Qt::RoundCap);
+  if (!highlighted_ && !hovered_ && tensors_ == 1) {
+    pen.setWidthF(1.0);
+    pen.setCosmetic(true);
+  }
+  painter->setPen(pen);
   painter->setBrush(Qt::NoBrush);
   painter->drawPath(curve_);
   painter->setPen(Qt::NoPen);

@@ -1,7 +1,8 @@
 #pragma once
 // A data dependency on the canvas: a Bézier curve and an arrowhead. Between
 // collapsed boxes one edge stands for a bundle of dependencies: it shows how
-// many tensors it carries and, on hover, their shapes.
+// many tensors it carries and, on hover, their shapes. One of a source's many
+// edges is a stub until highlighted.
 #include <QGraphicsItem>
 #include <QPainterPath>
 #include <QPolygonF>
@@ -32,6 +33,11 @@ class EdgeItem : public QGraphicsItem {
   const QString& to() const { return to_; }
   /// How many tensors it carries (1 for a plain dependency).
   int tensors() const { return tensors_; }
+  /// One of many edges from one source (a symbolic size read by every
+  /// block): drawn as a short stub into its target, the whole curve only
+  /// while highlighted. `fanOut`: how many the source feeds, for the tooltip.
+  void setStub(int fanOut);
+  bool isStub() const { return stub_; }
   /// Drawn in the highlight colour (an edge of the selected node).
   void setHighlighted(bool on);
   bool isHighlighted() const { return highlighted_; }
@@ -44,6 +50,8 @@ class EdgeItem : public QGraphicsItem {
  private:
   void setCurve(const std::vector<layout::Point>& curve, layout::Point arrowTip);
   QRectF countRect() const;
+  bool drawnAsStub() const { return stub_ && !highlighted_ && !hovered_; }
+  QRectF stubRect() const;
 
   QString from_, to_;
   QPainterPath curve_;
@@ -53,6 +61,7 @@ class EdgeItem : public QGraphicsItem {
   const CanvasStyle* style_;
   bool highlighted_ = false;
   bool hovered_ = false;
+  bool stub_ = false;
 };
 
 }  // namespace exportlens::ui

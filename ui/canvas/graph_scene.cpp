@@ -173,6 +173,18 @@ void GraphScene::addEdgeItem(const layout::ScopedLayout::Edge& edge) {
   edges_.append(item);
 }
 
+void GraphScene::markWideFanOuts() {
+  // A source drawn with more edges than anyone can follow (Core ATen's
+  // symbolic sizes feed every view of every block: thousands) gets stubs:
+  // a wall of long curves hides the graph and costs seconds a frame. Its
+  // edges show whole while it or a target is selected.
+  constexpr int kMaxCurves = 24;
+  QHash<QString, int> fan_out;
+  for (const EdgeItem* edge : std::as_const(edges_)) ++fan_out[edge->from()];
+  for (EdgeItem* edge : std::as_const(edges_))
+    if (const int n = fan_out.value(edge->from()); n > kMaxCurves) edge->setStub(n);
+}
+
 void GraphScene::showPicture(const PicturePtr& picture) {
   const ir::ModuleHierarchy& h = *program_->hierarchy;
   clearPicture();
@@ -212,6 +224,7 @@ void GraphScene::showPicture(const PicturePtr& picture) {
     }
   }
   for (const auto& edge : picture->edges) addEdgeItem(edge);
+  markWideFanOuts();
   for (const auto& placed : picture->nodes) addNodeItem(placed.node, to_qt(placed.rect));
   setSceneRect(to_qt(picture->bounds).adjusted(-kSceneMargin, -kSceneMargin, kSceneMargin, kSceneMargin));
   applyHeat();

@@ -152,6 +152,7 @@ class GraphScene : public QGraphicsScene {
   void clearPicture();
   void addNodeItem(int index, const QRectF& box);
   void addEdgeItem(const layout::ScopedLayout::Edge& edge);
+  void markWideFanOuts();
   QString endName(const layout::DrawnItem& item) const;
   void applyHeat();
   void applyPendingReveal();

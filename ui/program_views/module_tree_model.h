@@ -27,6 +27,8 @@ class ModuleTreeModel : public QAbstractItemModel {
   /// Per-node run times in milliseconds (empty: no run); a scope's share is
   /// the sum of its nodes' over the whole run's.
   void setNodeTimes(const QHash<QString, double>& milliseconds);
+  /// Whether a run's times are in (the Time column has values).
+  bool hasTimes() const { return !time_ms_.empty(); }
   /// The row of a scope (the root has none: invalid index).
   QModelIndex indexOf(int scope, int column = 0) const;
   int scopeAt(const QModelIndex& index) const;

@@ -16,10 +16,17 @@ ModulesPanel::ModulesPanel(QWidget* parent) : QWidget(parent), tree_(new QTreeVi
   tree_->setUniformRowHeights(true);
   tree_->setExpandsOnDoubleClick(false);  // double-click opens the scope on the canvas
   tree_->setAlternatingRowColors(true);
-  tree_->header()->setStretchLastSection(false);
-  tree_->header()->setSectionResizeMode(ModuleTreeModel::Name, QHeaderView::Stretch);
-  for (int c : {int(ModuleTreeModel::Class), int(ModuleTreeModel::Ops), int(ModuleTreeModel::Time)})
-    tree_->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+  tree_->setIndentation(14);
+  // Every column as wide as what it shows (the rows in sight), the names
+  // whole: a deep path scrolls sideways rather than reading "co…"; the last
+  // column takes the room that is left.
+  tree_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  tree_->header()->setStretchLastSection(true);
+  tree_->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+  // Shown as Module | Ops | Time | Class: the counts stay in sight in a narrow
+  // dock, the class (often as long as the name) is what runs off the edge.
+  tree_->header()->moveSection(tree_->header()->visualIndex(ModuleTreeModel::Class), ModuleTreeModel::ColumnCount - 1);
+  tree_->setColumnHidden(ModuleTreeModel::Time, true);  // until a run
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(tree_);
@@ -30,7 +37,12 @@ int ModulesPanel::currentScope() const {
   return current.isValid() ? model_->scopeAt(current) : -1;
 }
 
-void ModulesPanel::setNodeTimes(const QHash<QString, double>& milliseconds) { model_->setNodeTimes(milliseconds); }
+void ModulesPanel::setNodeTimes(const QHash<QString, double>& milliseconds) {
+  model_->setNodeTimes(milliseconds);
+  showTimeColumn();
+}
+
+void ModulesPanel::showTimeColumn() { tree_->setColumnHidden(ModuleTreeModel::Time, !model_->hasTimes()); }
 
 void ModulesPanel::showScope(int scope) {
   const QModelIndex index = model_->indexOf(scope);
@@ -72,10 +84,10 @@ void ModulesPanel::follow(ProgramModel* model, GraphScene* scene) {
   scene_ = scene;
   connect(model, &ProgramModel::programChanged, this, [this, model] {
     model_->setProgram(model->loaded());
-    model_->setNodeTimes(model->runTimes());  // another level: the same run's shares, by node name
+    setNodeTimes(model->runTimes());  // another level: the same run's shares, by node name
     followExpansion();
   });
-  connect(model, &ProgramModel::runFinished, this, [this, model] { model_->setNodeTimes(model->runTimes()); });
+  connect(model, &ProgramModel::runFinished, this, [this, model] { setNodeTimes(model->runTimes()); });
   connect(scene, &GraphScene::pictureChanged, this, &ModulesPanel::followExpansion);
   connect(model, &ProgramModel::selectionChanged, this, [this, scene](const QString& node) {
     if (!node.isEmpty()) showScope(scene->moduleOf(node));

@@ -31,6 +31,7 @@ class ModulesPanel : public QWidget {
 
  private:
   void showScope(int scope);
+  void showTimeColumn();
   void followExpansion();
 
   QTreeView* tree_;

@@ -185,7 +185,7 @@ void MainWindow::createModulesDock() {
   modules_panel_ = new ModulesPanel(this);
   modules_dock_ = make_dock(tr("Modules"), QStringLiteral("modulesDock"), modules_panel_, this);
   addDockWidget(Qt::LeftDockWidgetArea, modules_dock_);
-  resizeDocks({modules_dock_}, {260}, Qt::Horizontal);
+  resizeDocks({modules_dock_}, {300}, Qt::Horizontal);
 }
 
 void MainWindow::createActions() {
