@@ -16,6 +16,7 @@
 #include "ui/core/node_display.h"
 #include "ui/core/program_model.h"
 #include "ui/core/program_presentation.h"
+#include "ui/core/qstring_from.h"
 #include "ui/core/scope_display.h"
 
 namespace exportlens::ui {
@@ -26,8 +27,6 @@ constexpr qreal kSceneMargin = 40;
 QRectF to_qt(const layout::Rect& r) { return {r.x, r.y, r.width, r.height}; }
 
 QString scope_key(int scope) { return QStringLiteral("#%1").arg(scope); }
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 // "p_fc_weight  f32[4, 4]  64 B": a weight folded into a node, for its tooltip.
 QString weight_line(const ir::Node& weight, const ir::GraphSignature& signature) {

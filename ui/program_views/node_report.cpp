@@ -8,13 +8,12 @@
 
 #include "engine/layout/node_label.h"
 #include "ui/canvas/node_category.h"
+#include "ui/core/qstring_from.h"
 #include "ui/program_views/argument_text.h"
 
 namespace exportlens::ui {
 namespace {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 QString esc(const std::string& s) { return qs(s).toHtmlEscaped(); }
 QString code(const QString& html) { return QStringLiteral("<code>%1</code>").arg(html); }
 

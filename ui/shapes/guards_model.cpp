@@ -1,14 +1,9 @@
 #include "ui/shapes/guards_model.h"
 
 #include "ui/core/program_model.h"
+#include "ui/core/qstring_from.h"
 
 namespace exportlens::ui {
-namespace {
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-
-}  // namespace
-
 QString provenance_kind_name(symbolic::Provenance::Kind kind) {
   using Kind = symbolic::Provenance::Kind;
   switch (kind) {

@@ -1,11 +1,10 @@
 #include "ui/shapes/violations_model.h"
 
+#include "ui/core/qstring_from.h"
 #include "ui/shapes/guards_model.h"
 
 namespace exportlens::ui {
 namespace {
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 QString kind_label(const std::string& kind) {
   if (kind == "specialization") return QObject::tr("specialization");

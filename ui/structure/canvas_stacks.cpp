@@ -6,6 +6,7 @@
 
 #include "ui/canvas/graph_scene.h"
 #include "ui/canvas/graph_view.h"
+#include "ui/core/qstring_from.h"
 #include "ui/levels/side_by_side_view.h"
 #include "ui/core/scope_display.h"
 #include "ui/structure/instance_comparison.h"
@@ -13,8 +14,6 @@
 
 namespace exportlens::ui {
 namespace {
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 // What the box standing for a stack says: "6 × Block", "blocks.0 … blocks.5 ·
 // 228 ops", the first instance's boundary; the tooltip lists what differs.

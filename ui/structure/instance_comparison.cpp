@@ -3,12 +3,11 @@
 #include <QVBoxLayout>
 #include <QWidget>
 
+#include "ui/core/qstring_from.h"
 #include "ui/levels/side_by_side_view.h"
 
 namespace exportlens::ui {
 namespace {
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 // "blocks.3 · instance 4 of 8 × Block", and what differs when it does.
 QString caption(const StructureSnapshot& snap, int scope) {
