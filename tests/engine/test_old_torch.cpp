@@ -35,15 +35,19 @@ struct OldFixture {
   QString file(const QString& f) const { return old_torch_dir() + "/" + release + "/" + name + "/" + f; }
 };
 
-std::vector<OldFixture> old_fixtures() {
-  std::vector<OldFixture> out;
-  for (const QString& release : QDir(old_torch_dir()).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
-    const auto manifest = read_json(old_torch_dir() + "/" + release + "/manifest.json");
-    for (const auto& f : manifest["fixtures"].toArray())
-      if (f.toObject()["status"].toString() == "ok")
-        out.push_back({release, f.toObject()["name"].toString(), manifest["torch_version"].toString()});
-  }
-  return out;
+// Read once: every data row looks its fixture up here.
+const std::vector<OldFixture>& old_fixtures() {
+  static const std::vector<OldFixture> all = [] {
+    std::vector<OldFixture> out;
+    for (const QString& release : QDir(old_torch_dir()).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
+      const auto manifest = read_json(old_torch_dir() + "/" + release + "/manifest.json");
+      for (const auto& f : manifest["fixtures"].toArray())
+        if (f.toObject()["status"].toString() == "ok")
+          out.push_back({release, f.toObject()["name"].toString(), manifest["torch_version"].toString()});
+    }
+    return out;
+  }();
+  return all;
 }
 
 void add_rows() {
@@ -66,6 +70,22 @@ OldFixture fetch(const QString& release, const QString& name) {
   for (const auto& f : old_fixtures())
     if (f.release == release && f.name == name) return f;
   qFatal("no fixture %s/%s", qPrintable(release), qPrintable(name));
+}
+
+// The current data row's fixture and its program as ExportLens reads it
+// (none, and why, when it does not open).
+struct OpenedRow {
+  OldFixture fixture;
+  std::optional<ir::ExportedProgram> program;
+  QString why;
+};
+
+OpenedRow open_current_row() {
+  QFETCH(QString, release);
+  QFETCH(QString, name);
+  OpenedRow row{fetch(release, name), std::nullopt, {}};
+  row.program = read_old(row.fixture, &row.why);
+  return row;
 }
 
 }  // namespace
@@ -105,26 +125,20 @@ class TestOldTorch : public QObject {
 
   void prints_as_that_release_printed_data() { add_rows(); }
   void prints_as_that_release_printed() {
-    QFETCH(QString, release);
-    QFETCH(QString, name);
-    const auto f = fetch(release, name);
-    QString why;
-    const auto read = read_old(f, &why);
-    QVERIFY2(read, qPrintable(why));
-    const auto& ep = *read;
+    const auto row = open_current_row();
+    QVERIFY2(row.program, qPrintable(row.why));
+    const auto& f = row.fixture;
+    const auto& ep = *row.program;
     QCOMPARE(QString::fromStdString(ir::print_program_as_release(ep, ir::torch_release_of(ep.torch_version))),
              read_text(f.file("print.txt")));
   }
 
   void runs_to_that_releases_outputs_data() { add_rows(); }
   void runs_to_that_releases_outputs() {
-    QFETCH(QString, release);
-    QFETCH(QString, name);
-    const auto f = fetch(release, name);
-    QString why;
-    const auto read = read_old(f, &why);
-    QVERIFY2(read, qPrintable(why));
-    const auto& ep = *read;
+    const auto row = open_current_row();
+    QVERIFY2(row.program, qPrintable(row.why));
+    const auto& f = row.fixture;
+    const auto& ep = *row.program;
     std::vector<c10::IValue> got;
     QString error;
     try {
@@ -145,15 +159,12 @@ class TestOldTorch : public QObject {
   // Saved again by ExportLens, an old file becomes a 2.13 one that prints as 2.13 prints it.
   void saves_as_a_2_13_file_data() { add_rows(); }
   void saves_as_a_2_13_file() {
-    QFETCH(QString, release);
-    QFETCH(QString, name);
-    const auto f = fetch(release, name);
     QVERIFY(tmp_.isValid());
-    QString why;
-    const auto read = read_old(f, &why);
-    QVERIFY2(read, qPrintable(why));
-    const auto& ep = *read;
-    const QString out = tmp_.filePath(release + "_" + name + ".pt2");
+    const auto row = open_current_row();
+    QVERIFY2(row.program, qPrintable(row.why));
+    const auto& f = row.fixture;
+    const auto& ep = *row.program;
+    const QString out = tmp_.filePath(f.release + "_" + f.name + ".pt2");
     QString error;
     try {
       serde::write_pt2(ep, out.toStdString(), runtime::pt2_write_options());
@@ -165,7 +176,7 @@ class TestOldTorch : public QObject {
     QCOMPARE(back.schema_major, serde::kWrittenSchemaMajor);
     const QString saved = QString::fromStdString(ir::print_program(back));
     const QString original = QString::fromStdString(ir::print_program(ep));
-    if (const KnownDifference* k = known_difference("old_torch", release + "/" + name, "saved print")) {
+    if (const KnownDifference* k = known_difference("old_torch", f.release + "/" + f.name, "saved print")) {
       QVERIFY2(saved != original, qPrintable(QString("the known difference is gone: ") + k->reason));
       return;
     }
