@@ -25,7 +25,11 @@ using Payloads = std::vector<std::pair<std::string, ir::TensorPayload>>;
 std::string write_payloads(ZipWriter& zip, const std::string& dir, const std::string& prefix, const Payloads& items,
                            const char* what, const WriteOptions& options) {
   json config = json::object();
-  std::map<const std::vector<std::byte>*, std::string> files;
+  // Keyed by the bytes themselves, held: a payload converted from an old
+  // pickled file lives only for its iteration, and the next one's bytes may
+  // take its address; holding them, no two payloads ever share a key unless
+  // they share their bytes.
+  std::map<std::shared_ptr<const std::vector<std::byte>>, std::string> files;
   std::string pickled_file;  // a pickled payload (a tensor subclass) always gets its own file
   int index = 0;
   for (const auto& [key, held] : items) {
@@ -42,7 +46,7 @@ std::string write_payloads(ZipWriter& zip, const std::string& dir, const std::st
       converted = options.raw_payload(*found, key);
     }
     const ir::TensorPayload& p = converted ? *converted : *found;
-    std::string& file = p.pickled ? pickled_file : files[p.bytes.get()];
+    std::string& file = p.pickled ? pickled_file : files[p.bytes];
     if (file.empty() || p.pickled) {
       file = prefix + std::to_string(index++);
       zip.add(dir + file, std::span<const std::byte>(*p.bytes));
