@@ -139,18 +139,35 @@ ScopedLayoutEngine::ScopedLayoutEngine(const ir::Graph& graph, const ir::ModuleH
 }
 
 size_t ScopedLayoutEngine::visible_items(const ScopeExpansion& expansion, const StackFolds& folds) const {
-  const std::vector<int> stand_in = fold_stand_ins(hierarchy_, folds, drawn_);
+  const FoldMap map = fold_map(hierarchy_, folds, drawn_);
   std::vector<size_t> hidden(hierarchy_.size(), 0);  // per scope: its children left out by a fold
   for (size_t s = 1; s < hierarchy_.size(); ++s)
-    if (stand_in[s] >= 0) ++hidden[hierarchy_[static_cast<int>(s)].parent];
-  std::vector<bool> open(hierarchy_.size(), false);
+    if (map.stand_in[s] >= 0) ++hidden[hierarchy_[static_cast<int>(s)].parent];
+  const std::vector<bool> open = open_levels(expansion, map);
   size_t items = 0;
+  for (size_t s = 0; s < hierarchy_.size(); ++s)
+    if (open[s]) items += items_[s].size() - hidden[s];
+  return items;
+}
+
+std::vector<bool> ScopedLayoutEngine::open_levels(const ScopeExpansion& expansion, const FoldMap& map) const {
+  // Open scopes inside open scopes (parents come first); a folded stack's
+  // hidden members are not drawn at all, and a run's box is no frame.
+  std::vector<bool> open(hierarchy_.size(), false);
   for (size_t s = 0; s < hierarchy_.size(); ++s) {
     const int parent = hierarchy_[static_cast<int>(s)].parent;
-    open[s] = drawn_[s] && stand_in[s] < 0 && expansion.is_expanded(static_cast<int>(s)) && (parent < 0 || open[parent]);
-    if (open[s]) items += items_[s].size() - hidden[s];
+    open[s] = drawn_[s] && map.stand_in[s] < 0 && !map.closed[s] && expansion.is_expanded(static_cast<int>(s)) &&
+              (parent < 0 || open[parent]);
   }
-  return items;
+  return open;
+}
+
+int ScopedLayoutEngine::shown_depth(const ScopeExpansion& expansion, const StackFolds& folds) const {
+  const std::vector<bool> open = open_levels(expansion, fold_map(hierarchy_, folds, drawn_));
+  int depth = 0;
+  for (size_t s = 1; s < hierarchy_.size(); ++s)
+    if (open[s]) depth = std::max(depth, hierarchy_[static_cast<int>(s)].depth);
+  return depth;
 }
 
 int ScopedLayoutEngine::opening_depth(size_t budget, const StackFolds& folds) const {
@@ -183,6 +200,12 @@ Size ScopedLayoutEngine::collapsed_size(int scope) const {
   return {std::max(100.0, label.size() * 6.5 + 24), 44};
 }
 
+bool ScopedLayoutEngine::between_instances(int level, int from, int to, const FoldMap& map) const {
+  const DrawnItem& a = items_[level][from];
+  const DrawnItem& b = items_[level][to];
+  return a.kind == DrawnItem::Kind::Scope && b.kind == DrawnItem::Kind::Scope && map.between_instances(a.index, b.index);
+}
+
 int ScopedLayoutEngine::drawn_position(int level, int position, const std::vector<int>& stand_in) const {
   const DrawnItem& item = items_[level][position];
   if (item.kind == DrawnItem::Kind::Scope && stand_in[item.index] >= 0) return position_of_scope_[stand_in[item.index]];
@@ -190,15 +213,14 @@ int ScopedLayoutEngine::drawn_position(int level, int position, const std::vecto
 }
 
 ScopedLayoutEngine::LevelPtr ScopedLayoutEngine::level_for(int scope, uint64_t signature,
-                                                           const ScopeExpansion& expansion,
                                                            const std::vector<LevelPtr>& levels,
-                                                           const std::vector<int>& stand_in,
-                                                           const std::vector<Size>& fold_box, ScopedLayout& out) {
+                                                           const FoldMap& map, ScopedLayout& out) {
   const auto key = std::make_pair(scope, signature);
   if (auto it = cache_.find(key); it != cache_.end()) return it->second;
 
   // One box per drawn item; a folded stack's hidden members are not boxes,
   // their edges go to the member shown, and edges among them vanish.
+  const std::vector<int>& stand_in = map.stand_in;
   BoxGraph boxes;
   const auto& items = items_[scope];
   std::vector<int> box_of(items.size(), -1);
@@ -211,12 +233,12 @@ ScopedLayoutEngine::LevelPtr ScopedLayoutEngine::level_for(int scope, uint64_t s
       const ir::Node& node = *nodes_[item.index];
       boxes.boxes.push_back(options_.node_size ? options_.node_size(node) : estimated_box_size(node_label(node)));
     } else {
-      Size box = expansion.is_expanded(item.index) && levels[item.index] ? frame_size(*levels[item.index])
-                                                                         : collapsed_size(item.index);
-      if (fold_box[item.index].width > 0) {
+      const Size& run_box = map.box[item.index];
+      Size box = levels[item.index] ? frame_size(*levels[item.index]) : collapsed_size(item.index);
+      if (run_box.width > 0) {
         // Standing for its run: the run's box, or opened a frame at least as wide (its title says the run).
-        if (!expansion.is_expanded(item.index)) box = fold_box[item.index];
-        else box.width = std::max(box.width, fold_box[item.index].width);
+        if (!levels[item.index]) box = run_box;
+        else box.width = std::max(box.width, run_box.width);
       }
       boxes.boxes.push_back(box);
     }
@@ -226,7 +248,7 @@ ScopedLayoutEngine::LevelPtr ScopedLayoutEngine::level_for(int scope, uint64_t s
   for (int d : level_dependencies_[scope]) {
     const Dependency& dep = dependencies_[d];
     const int from = drawn_position(scope, dep.from, stand_in), to = drawn_position(scope, dep.to, stand_in);
-    if (from == to || !seen.insert({from, to}).second) continue;
+    if (from == to || between_instances(scope, dep.from, dep.to, map) || !seen.insert({from, to}).second) continue;
     boxes.edges.emplace_back(box_of[from], box_of[to]);
     edge_keys.emplace_back(from, to);
   }
@@ -251,22 +273,9 @@ ScopedLayout ScopedLayoutEngine::compose(const ScopeExpansion& expansion, const 
   std::lock_guard lock(mutex_);
   const size_t scopes = hierarchy_.size();
   ScopedLayout out;
-  const std::vector<int> stand_in = fold_stand_ins(hierarchy_, folds, drawn_);
-  // The box a shown member stands for its run with, for the folds in effect.
-  std::vector<Size> fold_box(scopes);
-  for (const StackFold& fold : folds) {
-    if (fold.members.size() < 2) continue;
-    const int other = fold.members.front() == fold.shown ? fold.members.back() : fold.members.front();
-    if (other > 0 && other < static_cast<int>(scopes) && stand_in[other] == fold.shown) fold_box[fold.shown] = fold.box;
-  }
-
-  // Which levels are drawn: open scopes inside open scopes (parents come
-  // first); a folded stack's hidden members are not drawn at all.
-  std::vector<bool> open(scopes, false);
-  for (size_t s = 0; s < scopes; ++s) {
-    const int parent = hierarchy_[static_cast<int>(s)].parent;
-    open[s] = drawn_[s] && stand_in[s] < 0 && expansion.is_expanded(static_cast<int>(s)) && (parent < 0 || open[parent]);
-  }
+  const FoldMap map = fold_map(hierarchy_, folds, drawn_);
+  const std::vector<int>& stand_in = map.stand_in;
+  const std::vector<bool> open = open_levels(expansion, map);
   // A level's layout depends on what is open inside it: children come after
   // their parents, so one backward pass hashes it and lays levels out
   // innermost first (a parent needs its open children's sizes).
@@ -279,11 +288,11 @@ ScopedLayout ScopedLayoutEngine::compose(const ScopeExpansion& expansion, const 
     for (int child : hierarchy_[static_cast<int>(i)].children) {
       if (open[child]) h = mix(mix(h, static_cast<uint64_t>(child)), signature[child]);
       if (stand_in[child] >= 0) h = mix(mix(h, ~static_cast<uint64_t>(child)), static_cast<uint64_t>(stand_in[child]));
-      if (fold_box[child].width > 0)
-        h = mix(mix(h, static_cast<uint64_t>(fold_box[child].width * 64)), static_cast<uint64_t>(fold_box[child].height * 64));
+      if (map.box[child].width > 0)
+        h = mix(mix(h, static_cast<uint64_t>(map.box[child].width * 64)), static_cast<uint64_t>(map.box[child].height * 64));
     }
     signature[i] = h;
-    levels[i] = level_for(static_cast<int>(i), h, expansion, levels, stand_in, fold_box, out);
+    levels[i] = level_for(static_cast<int>(i), h, levels, map, out);
     ++out.levels_composed;
   }
 
@@ -346,7 +355,9 @@ ScopedLayout ScopedLayoutEngine::compose(const ScopeExpansion& expansion, const 
   std::map<std::pair<DrawnItem, DrawnItem>, size_t> bundle_of;
   for (const Dependency& dep : dependencies_) {
     const DrawnItem from = drawn_as(dep.producer), to = drawn_as(dep.consumer);
-    if (from == to || inside_frame(from, to) || inside_frame(to, from)) continue;  // inside one box or one stack
+    if (from == to || inside_frame(from, to) || inside_frame(to, from) ||
+        between_instances(dep.level, dep.from, dep.to, map))
+      continue;  // inside one box or one stack
     const int from_position = drawn_position(dep.level, dep.from, stand_in);
     const int to_position = drawn_position(dep.level, dep.to, stand_in);
     const auto route_it = levels[dep.level]->routes.find({from_position, to_position});

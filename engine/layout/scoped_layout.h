@@ -101,6 +101,8 @@ class ScopedLayoutEngine {
   /// The deepest depth whose expansion draws at most `budget` items (0 when
   /// even the top level draws more); a program small enough opens fully.
   int opening_depth(size_t budget, const StackFolds& folds = {}) const;
+  /// The depth of the deepest scope drawn open (0: only the top level), folds taken into account.
+  int shown_depth(const ScopeExpansion& expansion, const StackFolds& folds = {}) const;
   /// Levels laid out since the engine was made (cache misses), and those cached now.
   size_t levels_laid_out() const;
   size_t cached_levels() const;
@@ -119,9 +121,12 @@ class ScopedLayoutEngine {
   struct Level;
   using LevelPtr = std::shared_ptr<const Level>;
 
-  LevelPtr level_for(int scope, uint64_t signature, const ScopeExpansion& expansion,
-                     const std::vector<LevelPtr>& levels, const std::vector<int>& stand_in,
-                     const std::vector<Size>& fold_box, ScopedLayout& out);
+  LevelPtr level_for(int scope, uint64_t signature, const std::vector<LevelPtr>& levels, const FoldMap& map,
+                     ScopedLayout& out);
+  /// Per scope: whether its level is drawn (open inside open scopes, not folded away, no run's box).
+  std::vector<bool> open_levels(const ScopeExpansion& expansion, const FoldMap& map) const;
+  /// Whether the dependency between two items of a level runs between two instances of a fold.
+  bool between_instances(int level, int from, int to, const FoldMap& map) const;
   /// An item's position in its level, or its stand-in's when it is a folded member not drawn.
   int drawn_position(int level, int position, const std::vector<int>& stand_in) const;
   Size frame_size(const Level& level) const;

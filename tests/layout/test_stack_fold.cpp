@@ -4,6 +4,11 @@
 // its own nodes), every dependency entering or leaving the run is bundled
 // onto it and none between its members is drawn; the level holding the run
 // is laid out anew when the member shown changes, and nothing else is.
+// A run whose instance is several calls no module groups (each stage of
+// oracle/structure_models.py's grouped_stages calls 3 × [2 × ConvBlock,
+// Mixer]), as torch exported it and lowered to Core ATen: one box for all
+// of it, or opened the calls of the instance shown, the 2 × ConvBlock inside
+// it folded again, no dependency between two instances drawn.
 #include <QtTest>
 
 #include <algorithm>
@@ -14,6 +19,8 @@
 #include "engine/layout/scoped_layout.h"
 #include "engine/layout/stack_fold.h"
 #include "engine/serde/pt2_reader.h"
+#include "engine/passes/ir_levels.h"
+#include "structure/structure_fixtures.h"
 #include "support/browse_fixtures.h"
 
 using namespace exportlens;
@@ -144,5 +151,189 @@ class TestStackFold : public QObject {
   }
 };
 
-QTEST_MAIN(TestStackFold)
+
+// grouped_stages: stacks whose instance is several sibling calls, from the oracle's own table.
+class TestGroupedStackFold : public QObject {
+  Q_OBJECT
+
+  struct Program {
+    ir::ExportedProgram ep;
+    ir::ModuleHierarchy h;
+    std::vector<bool> shown;
+  };
+
+  static Program read(const QString& level) {
+    serde::ReadOptions options;
+    options.load_weights = false;
+    Program p;
+    p.ep = serde::read_pt2(testing::structure_fixture("grouped_stages", "program.pt2").toStdString(), "", options);
+    if (level == "core") p.ep = passes::lower_to(p.ep, passes::IrLevel::Core);
+    p.h = ir::module_hierarchy(p.ep.graph());
+    for (bool folded : ir::fold_weights(p.ep).folded) p.shown.push_back(!folded);
+    return p;
+  }
+
+  // The oracle's stacks under `parent`, each as its instances' scopes.
+  static std::vector<std::vector<std::vector<int>>> stacks_under(const Program& p, const QString& parent) {
+    std::vector<std::vector<std::vector<int>>> out;
+    for (const auto& s : testing::structure_record("grouped_stages")["expected_stacks"].toArray()) {
+      const auto stack = s.toObject();
+      if (stack["parent"].toString() != parent) continue;
+      std::vector<std::vector<int>> instances;
+      for (const auto& i : stack["instances"].toArray()) {
+        std::vector<int> scopes;
+        for (const auto& path : i.toArray()) scopes.push_back(p.h.find_path(path.toString().toStdString()));
+        instances.push_back(scopes);
+      }
+      out.push_back(instances);
+    }
+    return out;
+  }
+
+  static layout::StackFold fold_of(const std::vector<std::vector<int>>& instances, size_t shown) {
+    layout::StackFold fold;
+    for (const auto& i : instances) fold.members.push_back(i.front());
+    fold.shown = fold.members[shown];
+    if (instances.front().size() > 1) fold.units = instances;
+    return fold;
+  }
+
+ private slots:
+  void grouped_runs_data() {
+    QTest::addColumn<QString>("level");
+    QTest::newRow("training") << QString("training");
+    QTest::newRow("core") << QString("core");
+  }
+
+  void grouped_runs() {
+    QFETCH(QString, level);
+    const Program p = read(level);
+    const auto top = stacks_under(p, "");
+    QCOMPARE(top.size(), size_t(1));
+    const auto& stages = top.front();
+    QVERIFY(stages.size() > 1);
+    // Under stages.0: the groups (several calls each), and the blocks of each group.
+    std::vector<std::vector<int>> groups;
+    std::vector<std::vector<std::vector<int>>> blocks_of_group;
+    for (const auto& st : stacks_under(p, "stages.0"))
+      (st.front().size() > 1 ? groups : blocks_of_group.emplace_back()) = st;
+    QVERIFY2(groups.size() > 2 && groups.front().size() > 2, "the oracle's stack of groups");
+    QCOMPARE(blocks_of_group.size(), groups.size());
+    const size_t count = groups.size(), period = groups.front().size();
+    std::vector<int> instance_of(p.h.size(), -1);  // per scope inside a group: which group
+    for (size_t i = 0; i < count; ++i)
+      for (int s : groups[i]) {
+        QVERIFY(s > 0);
+        for (size_t t = 1; t < p.h.size(); ++t)
+          if (p.h.encloses(s, static_cast<int>(t))) instance_of[t] = static_cast<int>(i);
+      }
+    auto group_of = [&](int node) { return instance_of[p.h.scope_of[static_cast<size_t>(node)]]; };
+
+    layout::ScopedLayoutOptions options;
+    options.shown = p.shown;
+    layout::ScopedLayoutEngine engine(p.ep.graph(), p.h, options);
+    // The stages folded (stages.0 shown, open); the blocks of each group open too.
+    const ScopeExpansion expansion = ScopeExpansion::to_depth(p.h, 2);
+    const layout::StackFolds outer{fold_of(stages, 0)};
+    const ScopedLayout whole = engine.compose(expansion, nullptr, outer);
+    for (const auto& g : groups)
+      for (int s : g) QVERIFY(whole.find_scope(s));
+    QCOMPARE(engine.shown_depth(expansion, outer), 2);
+
+    // Collapsed: the first call of the shown group is one box for the whole run, closed though it is open.
+    layout::StackFolds folds = outer;
+    folds.push_back(fold_of(groups, 1));
+    folds.back().box = {420, 70};
+    const int anchor = groups[1].front();
+    const ScopedLayout one = engine.compose(expansion, nullptr, folds);
+    for (const auto& g : groups)
+      for (int s : g) QCOMPARE(one.find_scope(s) != nullptr, s == anchor);
+    QVERIFY(!one.find_scope(anchor)->expanded);
+    QCOMPARE(one.find_scope(anchor)->rect.width, 420.0);
+    ScopeExpansion closed = expansion;  // every call of every group a box: one box instead of all of them
+    for (const auto& g : groups)
+      for (int s : g) closed.set_expanded(s, false);
+    QCOMPARE(engine.visible_items(expansion, folds) + (count * period - 1), engine.visible_items(closed, outer));
+    QCOMPARE(engine.shown_depth(expansion, folds), 1);  // the blocks are inside the one box
+    std::set<std::pair<int, int>> drawn;
+    int crossing = 0;
+    for (const auto& e : one.edges)
+      for (const auto& m : e.members) {
+        drawn.insert(m);
+        const bool from_in = group_of(m.first) >= 0, to_in = group_of(m.second) >= 0;
+        QVERIFY2(!(from_in && to_in), "an edge inside the folded run");
+        if (from_in) QCOMPARE(e.from, (DrawnItem{DrawnItem::Kind::Scope, anchor}));
+        if (to_in) QCOMPARE(e.to, (DrawnItem{DrawnItem::Kind::Scope, anchor}));
+        crossing += from_in || to_in;
+      }
+    QVERIFY(crossing >= 2);  // the stage's input into the run, the run's output out of it
+
+    // Open: the shown group's calls, the 2 × ConvBlock in it folded onto its first block.
+    folds.back().open = true;
+    const std::vector<int>& shown = groups[1];
+    folds.push_back(fold_of(blocks_of_group[1], 0));
+    QCOMPARE(folds.back().members.front(), shown.front());
+    const ScopedLayout open = engine.compose(expansion, nullptr, folds);
+    for (const auto& g : groups)
+      for (int s : g) QCOMPARE(open.find_scope(s) != nullptr, s == shown.front() || s == shown.back());
+    QVERIFY(open.find_scope(shown.front())->expanded);
+    QCOMPARE(engine.shown_depth(expansion, folds), 2);
+    // Nothing drawn runs between two groups; what enters or leaves the run, or goes from a
+    // group's last block to its mixer, is drawn onto the shown group's calls.
+    auto in_shown = [&](const DrawnItem& item) {
+      const int s = item.kind == DrawnItem::Kind::Node ? p.h.scope_of[static_cast<size_t>(item.index)] : item.index;
+      return instance_of[s] == 1;
+    };
+    drawn.clear();
+    for (const auto& e : open.edges)
+      for (const auto& m : e.members) {
+        drawn.insert(m);
+        const int a = group_of(m.first), b = group_of(m.second);
+        QVERIFY2(a < 0 || b < 0 || a == b, "an edge between two instances of the run");
+        if (a >= 0) QVERIFY(in_shown(e.from));
+        if (b >= 0) QVERIFY(in_shown(e.to));
+      }
+    int entering_or_leaving = 0, block_to_mixer = 0;
+    QStringList lost;  // dependencies entering, leaving or inside one group that are not drawn
+    for (const ir::Node* c : p.ep.graph().nodes()) {
+      if (!p.shown[c->index()]) continue;
+      c->for_each_input([&](const ir::Node* n) {
+        if (!n || !p.shown[n->index()]) return;
+        // The other stages are folded into stages.0: what flows into them is not drawn.
+        auto other_stage = [&](const ir::Node* x) {
+          return std::any_of(stages.begin() + 1, stages.end(), [&](const auto& st) {
+            return p.h.encloses(st.front(), p.h.scope_of[x->index()]);
+          });
+        };
+        if (other_stage(n) || other_stage(c)) return;
+        const int a = group_of(n->index()), b = group_of(c->index());
+        const bool to_mixer = a >= 0 && a == b && p.h.encloses(groups[a][period - 2], p.h.scope_of[n->index()]) &&
+                              p.h.encloses(groups[a][period - 1], p.h.scope_of[c->index()]);
+        if ((a < 0) != (b < 0)) ++entering_or_leaving;
+        block_to_mixer += to_mixer;
+        if (((a < 0) != (b < 0) || to_mixer) && !drawn.count({n->index(), c->index()}))
+          lost << QString("%1 (%2) -> %3 (%4)")
+                      .arg(QString::fromStdString(n->name), QString::fromStdString(p.h[p.h.scope_of[n->index()]].path),
+                           QString::fromStdString(c->name), QString::fromStdString(p.h[p.h.scope_of[c->index()]].path));
+      });
+    }
+    QVERIFY2(lost.isEmpty(), qPrintable(lost.join("; ")));
+    QVERIFY(entering_or_leaving >= 2);
+    QVERIFY(block_to_mixer >= int(count));
+
+    // Another group shown (its blocks unfolded): its calls drawn, no other group's.
+    folds.pop_back();
+    folds.back().shown = groups[2].front();
+    const ScopedLayout other = engine.compose(expansion, nullptr, folds);
+    for (const auto& g : groups)
+      for (int s : g) QCOMPARE(other.find_scope(s) != nullptr, instance_of[s] == 2);
+  }
+};
+
+int main(int argc, char** argv) {
+  QCoreApplication app(argc, argv);
+  TestStackFold a;
+  TestGroupedStackFold b;
+  return QTest::qExec(&a, argc, argv) | QTest::qExec(&b, argc, argv);
+}
 #include "test_stack_fold.moc"

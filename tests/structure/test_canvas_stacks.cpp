@@ -7,11 +7,18 @@
 // instance k draws instance k; the planted odd instances are flagged on the
 // folded box; the Modules dock folds the run into one row; Compare with…
 // opens two instances side by side with torch's corresponding ops linked.
-// Screenshots: the folded stack, the flagged odd instances, the comparison.
+// A stack whose instance is several calls no module groups (grouped_stages:
+// each stage 3 × [2 × ConvBlock, Mixer]) is one box too, opened into the
+// calls of one group, switched through the canvas's real context menu and by
+// selecting a node; the Modules dock folds it; the Repeated structure dock's
+// Compare menu opens two groups side by side, call by call linked.
+// Screenshots: the folded stack, the flagged odd instances, the comparison,
+// the stack of groups.
 #include <QtTest>
 
 #include <QComboBox>
 #include <QDockWidget>
+#include <QMenu>
 #include <QTreeView>
 
 #include "engine/ir/module_hierarchy.h"
@@ -25,11 +32,13 @@
 #include "ui/canvas/scope_item.h"
 #include "ui/core/node_name_role.h"
 #include "ui/core/program_model.h"
+#include "ui/core/scope_display.h"
 #include "ui/levels/side_by_side_view.h"
 #include "ui/program_views/module_tree_model.h"
 #include "ui/program_views/modules_panel.h"
 #include "ui/shell/main_window.h"
 #include "ui/structure/canvas_stacks.h"
+#include "ui/structure/repeated_structure_model.h"
 #include "ui/structure/stack_marks.h"
 #include "ui/structure/structure_panel.h"
 
@@ -57,6 +66,49 @@ QStringList instances_of(const QJsonObject& record, const QString& parent) {
     return out;
   }
   return {};
+}
+
+// The stack under `parent` whose instances are several calls each, as module paths.
+QList<QStringList> groups_of(const QJsonObject& record, const QString& parent) {
+  for (const auto& s : record["expected_stacks"].toArray()) {
+    const auto stack = s.toObject();
+    if (stack["parent"].toString() != parent || stack["instances"].toArray()[0].toArray().size() < 2) continue;
+    QList<QStringList> out;
+    for (const auto& i : stack["instances"].toArray()) {
+      QStringList paths;
+      for (const auto& p : i.toArray()) paths << p.toString();
+      out << paths;
+    }
+    return out;
+  }
+  return {};
+}
+
+// "2 × ConvBlock, Mixer": one group's calls by torch's classes, a run of one class counted.
+QString group_title(const QJsonObject& record, const QStringList& group) {
+  QStringList parts;
+  for (int i = 0; i < group.size();) {
+    const QString cls = class_of(record, group[i]);
+    int j = i;
+    while (j < group.size() && class_of(record, group[j]) == cls) ++j;
+    parts << (j - i > 1 ? QString("%1 × %2").arg(j - i).arg(cls) : cls);
+    i = j;
+  }
+  return parts.join(", ");
+}
+
+// The visible popup menu named `name` (a context menu just asked for).
+QMenu* popup_named(QWidget* window, const QString& name) {
+  for (QMenu* m : window->findChildren<QMenu*>(name))
+    if (m->isVisible()) return m;
+  return nullptr;
+}
+
+// The submenu of `menu` whose title starts with `title`.
+QMenu* submenu_of(QMenu* menu, const QString& title) {
+  for (QAction* a : menu->actions())
+    if (a->menu() && a->text().startsWith(title)) return a->menu();
+  return nullptr;
 }
 
 }  // namespace
@@ -272,6 +324,9 @@ class TestCanvasStacks : public QObject {
     QCOMPARE(drawn_of(instances), QStringList{instances[4]});
   }
 
+  void a_stack_of_groups_is_one_box();
+  void the_structure_docks_compare_menu_compares_two_groups();
+
   void compare_with_links_corresponding_nodes() {
     open("odd_blocks");
     const auto record = structure_record("odd_blocks");
@@ -311,6 +366,201 @@ class TestCanvasStacks : public QObject {
     save_screenshot(view->window(), QStringLiteral("structure_compare_instances.png"), QSize(1000, 600));
   }
 };
+
+void TestCanvasStacks::a_stack_of_groups_is_one_box() {
+  open("grouped_stages");
+  const auto record = structure_record("grouped_stages");
+  const QStringList stages = instances_of(record, "");
+  QVERIFY(stages.size() > 1);
+  const QList<QStringList> groups = groups_of(record, stages.first());
+  QVERIFY(groups.size() > 2 && groups.first().size() > 2);
+  QStringList calls;
+  for (const QStringList& g : groups) calls << g;
+  scene()->collapseAll();
+  settle();
+  scene()->setExpanded(scope(stages.first()), true);
+  settle();
+  // One box for every call of every group: the first call's, saying torch's count and classes.
+  QCOMPARE(drawn_of(calls), QStringList{groups.first().first()});
+  const int anchor = scope(groups.first().first());
+  ui::ScopeItem* box = scene()->scopeItem(anchor);
+  QVERIFY(box);
+  const QString title = QString("%1 × [%2]").arg(groups.size()).arg(group_title(record, groups.first()));
+  QCOMPARE(box->text().title, title);
+  QVERIFY2(box->text().detail.startsWith(groups.first().first() + " … " + groups.last().last() + " · "),
+           qPrintable(box->text().detail));
+  size_t ops = 0;
+  for (const QString& p : calls) ops += h()[scope(p)].op_count;
+  QVERIFY2(box->text().detail.contains(QString::number(ops)), qPrintable(box->text().detail));
+  // Its boundary: what the group's first call takes in, what its last call gives out.
+  const auto& loaded = window_->programModel()->loaded();
+  auto boundary = [&](const QString& path) {
+    return ui::scope_text(h(), scope(path), loaded->graph().nodes(), loaded->weights.get()).boundary;
+  };
+  QCOMPARE(box->text().boundary, boundary(groups.first().first()).section(" → ", 0, 0) + " → " +
+                                     boundary(groups.first().last()).section(" → ", 1));
+  // The stage's input comes into the box and the groups' output leaves it (to the next stage,
+  // drawn when the stages are not folded into one).
+  const int stage_run = scene()->runOf(scope(stages.first()));
+  QVERIFY(stage_run >= 0);
+  scene()->setRunFolded(stage_run, false);
+  settle();
+  const QString key = QString("#%1").arg(anchor);
+  bool in = false, out = false;
+  for (const ui::EdgeItem* e : scene()->edgeItems()) {
+    in = in || e->to() == key;
+    out = out || (e->from() == key && e->to() == QString("#%1").arg(scope(stages[1])));
+  }
+  QVERIFY(in && out);
+  scene()->setRunFolded(stage_run, true);
+  settle();
+  for (const QString& p : calls) QCOMPARE(nodes_drawn_in(p), 0);
+  const int run = scene()->runDrawnBy(anchor);
+  QVERIFY(run >= 0);
+  QCOMPARE(scene()->foldedRuns()[run].units.size(), size_t(groups.size()));
+  // The status bar says the depth drawn: the stage open, the groups inside one box.
+  QVERIFY2(window_->statusText().endsWith("shown to depth 1"), qPrintable(window_->statusText()));
+
+  // The Modules dock: one row for the groups, each group's blocks folded in it, then its mixer.
+  auto* tree = window_->findChild<ui::ModulesPanel*>()->findChild<QTreeView*>(QStringLiteral("modulesTree"));
+  const QAbstractItemModel* m = tree->model();
+  QModelIndex row;
+  std::function<void(const QModelIndex&)> find = [&](const QModelIndex& parent) {
+    for (int r = 0; r < m->rowCount(parent); ++r) {
+      const QModelIndex i = m->index(r, 0, parent);
+      if (i.data().toString() == title && !row.isValid()) row = i;
+      find(i);
+    }
+  };
+  find({});
+  QVERIFY(row.isValid());
+  QCOMPARE(m->rowCount(row), int(groups.size() * 2));
+  QCOMPARE(m->index(row.row(), ui::ModuleTreeModel::Ops, row.parent()).data().toULongLong(), qulonglong(ops));
+  for (int g = 0; g < groups.size(); ++g) {
+    const QModelIndex blocks = m->index(2 * g, 0, row);
+    QCOMPARE(blocks.data().toString(), QString("%1 × %2").arg(groups[g].size() - 1).arg(class_of(record, groups[g][0])));
+    QCOMPARE(m->rowCount(blocks), int(groups[g].size() - 1));
+    QCOMPARE(QString::fromStdString(h()[m->index(2 * g + 1, 0, row).data(ui::ModuleTreeModel::ScopeRole).toInt()].path),
+             groups[g].last());
+  }
+  window_->graphView()->fitAll();
+  save_screenshot(window_.get(), QStringLiteral("structure_stack_of_groups.png"), QSize(800, 500));
+
+  // Opened (what double-click does): the calls of one group, its blocks folded into one again.
+  scene()->toggleExpanded(anchor);
+  settle();
+  QVERIFY(scene()->isRunOpen(run));
+  QCOMPARE(drawn_of(calls), (QStringList{groups[0].first(), groups[0].last()}));
+  QVERIFY2(window_->statusText().endsWith("shown to depth 1"), qPrintable(window_->statusText()));
+  scene()->setExpanded(scope(groups[0].last()), true);  // the mixer open: deeper
+  settle();
+  QVERIFY(nodes_drawn_in(groups[0].last()) > 0);
+  QVERIFY2(window_->statusText().endsWith("shown to depth 2"), qPrintable(window_->statusText()));
+
+  // The canvas's context menu on the mixer: Show Instance ▸ the third group.
+  ui::GraphView* view = window_->graphView();
+  const QRectF mixer = scene()->scopeRect(scope(groups[0].last()));
+  QVERIFY(!mixer.isNull());
+  const QPointF title_of_mixer(mixer.left() + 24, mixer.top() + 8);  // an open frame takes the mouse on its title
+  view->centerOn(title_of_mixer);
+  emit view->customContextMenuRequested(view->mapFromScene(title_of_mixer));
+  QMenu* menu = popup_named(window_.get(), QStringLiteral("scopeContextMenu"));
+  QVERIFY(menu);
+  QMenu* which = submenu_of(menu, "Show Instance of " + title);
+  QVERIFY(which);
+  QCOMPARE(which->actions().size(), int(groups.size()));
+  QVERIFY(which->actions()[0]->isChecked());
+  which->actions()[2]->trigger();
+  menu->close();
+  settle();
+  QCOMPARE(drawn_of(calls), (QStringList{groups[2].first(), groups[2].last()}));
+
+  // A node selected in the second group's second block: that group drawn, that block in it.
+  const ir::Node* op = first_op_in(groups[1][1]);
+  QVERIFY(op);
+  window_->programModel()->selectNode(QString::fromStdString(op->name));
+  settle();
+  QCOMPARE(drawn_of(calls), (QStringList{groups[1][1], groups[1].last()}));
+  QVERIFY(scene()->nodeItem(QString::fromStdString(op->name)));
+  save_screenshot(window_.get(), QStringLiteral("structure_stack_of_groups_open.png"), QSize(800, 500));
+
+  // Fold into One Box from the menu: one box again, standing for the group drawn.
+  const QRectF mixer1 = scene()->scopeRect(scope(groups[1].last()));
+  view->centerOn(mixer1.topLeft() + QPointF(24, 8));
+  emit view->customContextMenuRequested(view->mapFromScene(mixer1.topLeft() + QPointF(24, 8)));
+  menu = popup_named(window_.get(), QStringLiteral("scopeContextMenu"));
+  QVERIFY(menu);
+  QAction* close = menu->findChild<QAction*>(QStringLiteral("stackCloseAction"));
+  QVERIFY(close);
+  close->trigger();
+  menu->close();
+  settle();
+  QCOMPARE(drawn_of(calls), QStringList{groups[1].first()});
+}
+
+void TestCanvasStacks::the_structure_docks_compare_menu_compares_two_groups() {
+  open("grouped_stages");
+  const auto record = structure_record("grouped_stages");
+  const QList<QStringList> groups = groups_of(record, instances_of(record, "").first());
+  QVERIFY(groups.size() > 2);
+  // The stack of groups' row in the Repeated structure dock, its context menu asked for.
+  auto* tree = panel()->findChild<QTreeView*>(QStringLiteral("structureTree"));
+  QVERIFY(tree);
+  const auto snap = panel()->model()->snapshot();
+  QModelIndex row;
+  std::function<void(const QModelIndex&)> find = [&](const QModelIndex& parent) {
+    for (int r = 0; r < tree->model()->rowCount(parent); ++r) {
+      const QModelIndex i = tree->model()->index(r, 0, parent);
+      const auto kind = static_cast<ui::RepeatedStructureModel::Kind>(i.data(ui::RepeatedStructureModel::KindRole).toInt());
+      const int id = i.data(ui::RepeatedStructureModel::IdRole).toInt();
+      if (!row.isValid() && kind == ui::RepeatedStructureModel::Kind::Stack &&
+          snap->structure.stacks[id].instances.front().front() == scope(groups[0][0]) &&
+          snap->structure.stacks[id].period > 1)
+        row = i;
+      find(i);
+    }
+  };
+  find({});
+  QVERIFY(row.isValid());
+  tree->scrollTo(row);
+  emit tree->customContextMenuRequested(tree->visualRect(row).center());
+  QMenu* menu = nullptr;
+  for (QMenu* m : panel()->findChildren<QMenu*>())
+    if (m->isVisible()) menu = m;
+  QVERIFY(menu);
+  QMenu* with = submenu_of(menu, "Compare");
+  QVERIFY(with);
+  QCOMPARE(with->actions().size(), int(groups.size() - 1));
+  with->actions().last()->trigger();  // the first group with the last
+  menu->close();
+  ui::SideBySideView* view = stacks()->comparison();
+  QVERIFY(view);
+  using Side = ui::SideBySideView::Side;
+  const QStringList& left = groups.first();
+  const QStringList& right = groups.last();
+  auto all_open = [&](Side side, const QStringList& calls) {
+    for (const QString& c : calls)
+      if (!view->scene(side)->clusterItem(scope(c))) return false;
+    return !view->scene(side)->isLayingOut();
+  };
+  QTRY_VERIFY_WITH_TIMEOUT(all_open(Side::Left, left) && all_open(Side::Right, right), 60000);
+  // Each op of a call of the first group links to the same op of that call in the last group.
+  int linked = 0;
+  for (int c = 0; c < left.size(); ++c)
+    for (const ir::Node* n : window_->programModel()->program()->graph().nodes()) {
+      if (n->op != ir::OpKind::CallFunction || !inside(module_of(n), left[c]) || !n->value.tensor()) continue;
+      view->selectNode(Side::Left, QString::fromStdString(n->name));
+      QTRY_VERIFY_WITH_TIMEOUT(!view->scene(Side::Right)->isLayingOut(), 60000);
+      const QStringList there = view->selectedNodes(Side::Right);
+      QCOMPARE(there.size(), 1);
+      const ir::Node* t = window_->programModel()->program()->graph().find(there[0].toStdString());
+      QVERIFY(t && inside(module_of(t), right[c]));
+      QCOMPARE(op_of(t), op_of(n));
+      ++linked;
+    }
+  QVERIFY(linked >= left.size());
+  save_screenshot(view->window(), QStringLiteral("structure_compare_groups.png"), QSize(1000, 600));
+}
 
 QTEST_MAIN(TestCanvasStacks)
 #include "test_canvas_stacks.moc"

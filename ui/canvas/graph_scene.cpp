@@ -94,7 +94,9 @@ void GraphScene::setProgram(const LoadedProgramPtr& program) {
   runs_.clear();
   run_shown_.clear();
   run_folded_.clear();
-  run_of_.clear();
+  run_open_.clear();
+  runs_of_.clear();
+  run_box_of_.clear();
   program_ = program;
   program_nodes_ = program ? program->graph().nodes() : std::vector<ir::Node*>{};
   if (!program || !program->openingPicture) {
@@ -188,16 +190,14 @@ void GraphScene::showPicture(const PicturePtr& picture) {
   const ir::ModuleHierarchy& h = *program_->hierarchy;
   clearPicture();
   picture_ = picture;
+  run_box_of_.clear();
   for (const auto& placed : picture->scopes) {
     const auto& scope = h[placed.scope];
     const QRectF box = to_qt(placed.rect);
     // The member drawn for a folded run says so (unless the fold did not take: its other members drawn).
-    const int run = runOf(placed.scope);
-    bool stands_for_run = isRunFolded(run);
-    if (stands_for_run) {
-      const auto& members = runs_[run].members;
-      stands_for_run = !picture->find_scope(members.front() == placed.scope ? members.back() : members.front());
-    }
+    const int run = standsFor(placed.scope, *picture);
+    const bool stands_for_run = run >= 0;
+    if (stands_for_run) run_box_of_.insert(placed.scope, run);
     if (placed.expanded) {
       const QString title =
           stands_for_run ? tr("%1 · %2").arg(qs(scope.path), runs_[run].text.title) : qs(scope.label());
@@ -272,12 +272,17 @@ void GraphScene::relayout(int anchor) {
 void GraphScene::setExpanded(int scope, bool open) {
   const ir::ModuleHierarchy* h = hierarchy();
   if (!h || scope <= ir::ModuleHierarchy::kRoot || scope >= int(h->size())) return;
+  // The one box of a run of several calls per instance opens into the calls of the instance shown.
+  if (const int run = runDrawnBy(scope); open && run >= 0 && !runs_[run].units.empty()) return setRunOpen(run, true);
   if (expansion_.is_expanded(scope) == open) return;
   expansion_.set_expanded(scope, open);
   relayout(scope);
 }
 
-void GraphScene::toggleExpanded(int scope) { setExpanded(scope, !expansion_.is_expanded(scope)); }
+void GraphScene::toggleExpanded(int scope) {
+  const int run = runDrawnBy(scope);
+  setExpanded(scope, (run >= 0 && !runs_[run].units.empty()) || !expansion_.is_expanded(scope));
+}
 
 void GraphScene::expandToDepth(int depth) {
   const ir::ModuleHierarchy* h = hierarchy();
@@ -470,19 +475,31 @@ QRectF GraphScene::scopeRect(int scope) const {
 void GraphScene::setFoldedRuns(std::vector<FoldedRun> runs) {
   if (!program_) return;
   // A run seen before (the same members: a new analysis after a run) keeps its state.
-  std::map<std::vector<int>, std::pair<int, bool>> before;
-  for (size_t r = 0; r < runs_.size(); ++r) before[runs_[r].members] = {run_shown_[r], run_folded_[r]};
+  struct State {
+    int shown;
+    bool folded, open;
+  };
+  std::map<std::vector<int>, State> before;
+  for (size_t r = 0; r < runs_.size(); ++r) before[runs_[r].members] = {run_shown_[r], run_folded_[r], run_open_[r]};
   runs_ = std::move(runs);
   run_shown_.assign(runs_.size(), -1);
   run_folded_.assign(runs_.size(), true);
-  run_of_.clear();
-  for (size_t r = 0; r < runs_.size(); ++r) {
+  run_open_.assign(runs_.size(), false);
+  runs_of_.clear();
+  // Outermost first: the runs of several calls per instance, then the larger.
+  std::vector<size_t> order(runs_.size());
+  for (size_t r = 0; r < runs_.size(); ++r) order[r] = r;
+  auto scopes_in = [&](size_t r) { return runs_[r].units.empty() ? runs_[r].members.size() : runs_[r].units.size() * runs_[r].units.front().size(); };
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return scopes_in(a) > scopes_in(b); });
+  for (size_t r : order) {
     run_shown_[r] = runs_[r].members.empty() ? -1 : runs_[r].members.front();
     if (auto it = before.find(runs_[r].members); it != before.end()) {
-      run_shown_[r] = it->second.first;
-      run_folded_[r] = it->second.second;
+      run_shown_[r] = it->second.shown;
+      run_folded_[r] = it->second.folded;
+      run_open_[r] = it->second.open;
     }
-    for (int m : runs_[r].members) run_of_.insert(m, static_cast<int>(r));
+    for (int i = 0; i < int(runs_[r].members.size()); ++i)
+      for (int m : instanceScopes(static_cast<int>(r), i)) runs_of_[m].push_back(static_cast<int>(r));
   }
   // What is selected stays drawn: its instance is the one shown.
   if (const ir::Node* node = selected_.isEmpty() ? nullptr : program_->graph().find(selected_.toStdString()))
@@ -500,15 +517,64 @@ layout::StackFolds GraphScene::stackFolds() const {
   for (size_t r = 0; r < runs_.size(); ++r) {
     if (!run_folded_[r]) continue;
     const ScopeText& t = runs_[r].text;
-    folds.push_back({runs_[r].members, run_shown_[r], style_->metrics.scopeBoxSize(t.title, t.detail, t.boundary)});
+    folds.push_back({runs_[r].members, run_shown_[r], style_->metrics.scopeBoxSize(t.title, t.detail, t.boundary),
+                     runs_[r].units, run_open_[r]});
   }
   return folds;
+}
+
+int GraphScene::shownDepth() const {
+  return program_ ? engine()->shown_depth(expansion_, stackFolds()) : 0;
+}
+
+int GraphScene::runOf(int scope) const {
+  const auto it = runs_of_.constFind(scope);
+  return it == runs_of_.cend() || it->empty() ? -1 : it->front();
+}
+
+std::vector<int> GraphScene::runsOf(int scope) const { return runs_of_.value(scope); }
+
+std::vector<int> GraphScene::instanceScopes(int run, int instance) const {
+  const FoldedRun& r = runs_[static_cast<size_t>(run)];
+  if (instance < 0 || instance >= int(r.members.size())) return {};
+  return r.units.empty() ? std::vector<int>{r.members[static_cast<size_t>(instance)]} : r.units[static_cast<size_t>(instance)];
+}
+
+int GraphScene::instanceOf(int run, int scope) const {
+  if (run < 0 || run >= int(runs_.size())) return -1;
+  for (int i = 0; i < int(runs_[run].members.size()); ++i) {
+    const auto scopes = instanceScopes(run, i);
+    if (std::find(scopes.begin(), scopes.end(), scope) != scopes.end()) return i;
+  }
+  return -1;
+}
+
+int GraphScene::shownInstance(int run) const {
+  if (!isRunFolded(run)) return -1;
+  const auto& members = runs_[run].members;
+  return static_cast<int>(std::find(members.begin(), members.end(), run_shown_[run]) - members.begin());
 }
 
 int GraphScene::shownMember(int scope) const {
   const int run = runOf(scope);
   if (run < 0) return -1;
-  return run_folded_[run] ? run_shown_[run] : scope;
+  if (!run_folded_[run]) return scope;
+  const auto& members = runs_[run].members;
+  const int shown = static_cast<int>(std::find(members.begin(), members.end(), run_shown_[run]) - members.begin());
+  const auto mine = instanceScopes(run, instanceOf(run, scope));
+  const auto drawn = instanceScopes(run, shown);
+  const size_t place = static_cast<size_t>(std::find(mine.begin(), mine.end(), scope) - mine.begin());
+  return place < drawn.size() ? drawn[place] : run_shown_[run];
+}
+
+int GraphScene::standsFor(int scope, const layout::ScopedLayout& picture) const {
+  for (int run : runsOf(scope)) {
+    if (!run_folded_[run] || run_shown_[run] != scope || isRunOpen(run)) continue;
+    const auto& members = runs_[run].members;
+    // The fold took (its other instances are not drawn).
+    if (!picture.find_scope(members.front() == scope ? members.back() : members.front())) return run;
+  }
+  return -1;
 }
 
 void GraphScene::mirrorExpansion(int from, int to) {
@@ -520,33 +586,57 @@ void GraphScene::mirrorExpansion(int from, int to) {
   for (size_t i = 0; i < a.size(); ++i) mirrorExpansion(a[i], b[i]);
 }
 
+bool GraphScene::switchInstance(int run, int instance) {
+  const auto& members = runs_[static_cast<size_t>(run)].members;
+  if (instance < 0 || instance >= int(members.size()) || run_shown_[run] == members[instance]) return false;
+  const int before = static_cast<int>(std::find(members.begin(), members.end(), run_shown_[run]) - members.begin());
+  const auto from = instanceScopes(run, before), to = instanceScopes(run, instance);
+  for (size_t p = 0; p < from.size() && p < to.size(); ++p) mirrorExpansion(from[p], to[p]);
+  run_shown_[run] = members[instance];
+  return true;
+}
+
 bool GraphScene::showMembersAround(int scope) {
   if (runs_.empty() || scope < 0) return false;
   bool changed = false;
   for (int s : program_->hierarchy->path_to(scope)) {
-    const int run = runOf(s);
-    if (run < 0 || !run_folded_[run] || run_shown_[run] == s) continue;
-    mirrorExpansion(run_shown_[run], s);
-    run_shown_[run] = s;
-    changed = true;
+    for (int run : runsOf(s)) {
+      if (!run_folded_[run]) continue;
+      const int instance = instanceOf(run, s);
+      changed = switchInstance(run, instance) || changed;
+      // A call inside an instance of several is drawn only with the instance open (its first call is the run's box).
+      if (!runs_[run].units.empty() && !run_open_[run] && (s != scope || s != runs_[run].members[instance])) {
+        run_open_[run] = true;
+        changed = true;
+      }
+    }
   }
   return changed;
 }
 
 void GraphScene::showMember(int scope) {
   const int run = runOf(scope);
-  if (run < 0 || !run_folded_[run] || run_shown_[run] == scope) return;
+  showInstance(run, instanceOf(run, scope));
+}
+
+void GraphScene::showInstance(int run, int instance) {
+  if (!isRunFolded(run)) return;
   const int before = run_shown_[run];
-  mirrorExpansion(before, scope);
-  run_shown_[run] = scope;
+  if (!switchInstance(run, instance)) return;
   relayout(before);
-  anchor_ = scope;  // the box standing for the run stays where it was
+  anchor_ = run_shown_[run];  // the box standing for the run stays where it was
 }
 
 void GraphScene::setRunFolded(int run, bool folded) {
   if (run < 0 || run >= int(runs_.size()) || run_folded_[run] == folded) return;
   run_folded_[run] = folded;
   relayout(-1);
+}
+
+void GraphScene::setRunOpen(int run, bool open) {
+  if (run < 0 || run >= int(runs_.size()) || runs_[run].units.empty() || run_open_[run] == open) return;
+  run_open_[run] = open;
+  relayout(run_shown_[run]);
 }
 
 // ---- heat -------------------------------------------------------------------------

@@ -86,23 +86,39 @@ class GraphScene : public QGraphicsScene {
   int selectedScope() const;
 
   // Runs of sibling scopes drawn as one (a stack of identical layers,
-  // engine/layout/stack_fold.h): one member is drawn for all, as a box that
+  // engine/layout/stack_fold.h): one instance is drawn for all, as a box that
   // says `text` ("6 × Block"), or as its frame when opened; what flows into
-  // or out of the run is drawn to it. Revealing a node inside another member
-  // draws that member instead.
+  // or out of the run is drawn to it. Revealing a node inside another
+  // instance draws that instance instead. An instance of several calls
+  // (3 × [2 × ConvBlock, Mixer]) is opened as a whole (setRunOpen): its
+  // calls drawn one by one, each as itself.
   struct FoldedRun {
-    std::vector<int> members;  // sibling scopes, program order
+    std::vector<int> members;  // each instance's (first) scope: sibling scopes, program order
     ScopeText text;            // the box standing for the run (opened: "blocks.3 · 6 × Block")
+    /// Instances of several calls: per instance its scopes, members[i] first; empty: one call each.
+    std::vector<std::vector<int>> units;
   };
   /// Replaces the runs (each folded, showing its first member) and lays out again.
   void setFoldedRuns(std::vector<FoldedRun> runs);
   const std::vector<FoldedRun>& foldedRuns() const { return runs_; }
-  /// The index of the run `scope` is a member of, or -1.
-  int runOf(int scope) const { return run_of_.value(scope, -1); }
-  /// The member drawn for `scope`'s run (-1: not a member; `scope` itself
-  /// when the run is drawn whole).
+  /// The outermost run `scope` is part of (a member, or a call of an instance), or -1.
+  int runOf(int scope) const;
+  /// Every run `scope` is part of, outermost first.
+  std::vector<int> runsOf(int scope) const;
+  /// Which instance of `run` holds `scope` (-1: none).
+  int instanceOf(int run, int scope) const;
+  /// The instance drawn for a folded run (-1: not folded).
+  int shownInstance(int run) const;
+  /// The scope drawn for `scope` in its outermost run: the shown instance's
+  /// call at its place (-1: not in a run; `scope` itself when the run is drawn whole).
   int shownMember(int scope) const;
   bool isRunFolded(int run) const { return run >= 0 && run < int(run_folded_.size()) && run_folded_[run]; }
+  /// A run of several calls per instance drawn open (its shown instance's calls), not as one box.
+  bool isRunOpen(int run) const { return run >= 0 && run < int(run_open_.size()) && run_open_[run]; }
+  /// The run whose one box (or frame) `scope` is drawn as in the picture shown, or -1.
+  int runDrawnBy(int scope) const { return run_box_of_.value(scope, -1); }
+  /// The depth of the deepest scope drawn open (folded stacks taken into account).
+  int shownDepth() const;
 
  public slots:
   /// Whether run times tint the nodes (on by default).
@@ -124,8 +140,12 @@ class GraphScene : public QGraphicsScene {
   void revealScope(int scope);
   /// Draws `scope` for its run (opened as far as the member drawn before was).
   void showMember(int scope);
+  /// Draws instance `instance` of `run` for it.
+  void showInstance(int run, int instance);
   /// A run drawn as one (its shown member), or every member as a box of its own.
   void setRunFolded(int run, bool folded);
+  /// A run of several calls per instance: its shown instance's calls drawn, or one box.
+  void setRunOpen(int run, bool open);
 
  signals:
   /// The user picked a node on the canvas (empty: clicked the background or a box).
@@ -168,6 +188,12 @@ class GraphScene : public QGraphicsScene {
   bool showMembersAround(int scope);
   /// Opens in `to` what is open in `from` (two instances of one stack), child by child.
   void mirrorExpansion(int from, int to);
+  /// An instance's scopes (its one member, or its calls).
+  std::vector<int> instanceScopes(int run, int instance) const;
+  /// Makes `instance` the one drawn for `run` (its scopes opened as the shown one's were); true when it changed.
+  bool switchInstance(int run, int instance);
+  /// The run `scope` stands for in `picture` (its shown member, the fold in effect), or -1.
+  int standsFor(int scope, const layout::ScopedLayout& picture) const;
 
   std::unique_ptr<CanvasStyle> style_;
   QFont base_font_;
@@ -196,7 +222,9 @@ class GraphScene : public QGraphicsScene {
   std::vector<FoldedRun> runs_;
   std::vector<int> run_shown_;
   std::vector<bool> run_folded_;
-  QHash<int, int> run_of_;  // member scope -> run
+  std::vector<bool> run_open_;
+  QHash<int, std::vector<int>> runs_of_;  // scope -> the runs it is part of, outermost first
+  QHash<int, int> run_box_of_;            // scope -> the run it is drawn for (the picture shown)
   BackgroundJobs<PicturePtr> jobs_{this};  // last: destroyed (waiting for its jobs) first
 };
 

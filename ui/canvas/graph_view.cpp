@@ -281,7 +281,9 @@ void GraphView::addScopeActions(QMenu* menu, int scope) {
   if (!h || scope < 0 || scope >= int(h->size())) return;
   if (scope > 0) {
     const QString path = QString::fromStdString((*h)[scope].path);
-    if (g->expansion().is_expanded(scope)) {
+    // Drawn open (a stack's box of several calls is closed whatever the expansion says).
+    const int run = g->runDrawnBy(scope);
+    if (g->expansion().is_expanded(scope) && (run < 0 || g->foldedRuns()[static_cast<size_t>(run)].units.empty())) {
       menu->addAction(tr("Collapse %1").arg(path), this, [g, scope] { g->setExpanded(scope, false); });
     } else {
       menu->addAction(tr("Expand %1").arg(path), this, [g, scope] { g->setExpanded(scope, true); })

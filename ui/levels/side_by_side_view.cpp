@@ -31,7 +31,7 @@ SideBySideView::SideBySideView(IrLevelController* controller, QWidget* parent)
   connect(controller_, &IrLevelController::levelsChanged, this, &SideBySideView::showPrograms);
 }
 
-void SideBySideView::showPair(const LoadedProgramPtr& program, std::array<int, 2> scopes,
+void SideBySideView::showPair(const LoadedProgramPtr& program, std::array<std::vector<int>, 2> scopes,
                               std::array<QString, 2> captions, Relation relate) {
   relate_ = std::move(relate);
   for (int side = 0; side < 2; ++side) {
@@ -40,8 +40,10 @@ void SideBySideView::showPair(const LoadedProgramPtr& program, std::array<int, 2
     pane.shown = program;
     pane.scene->setProgram(program);
     pane.scene->collapseAll();  // the instance open, the rest as boxes around it
-    pane.scene->revealScope(scopes[side]);
-    pane.scene->setExpanded(scopes[side], true);
+    for (int scope : scopes[side]) {
+      pane.scene->revealScope(scope);
+      pane.scene->setExpanded(scope, true);
+    }
   }
 }
 

@@ -9,6 +9,7 @@
 
 #include <array>
 #include <functional>
+#include <vector>
 
 #include "ui/core/loaded_program.h"
 #include "ui/core/ir_level_choice.h"
@@ -31,11 +32,11 @@ class SideBySideView : public QWidget {
   enum Side { Left = 0, Right = 1 };
   /// The nodes of the other pane that a node of `from`'s pane corresponds to.
   using Relation = std::function<QStringList(Side from, const QString& node)>;
-  /// Both panes show `program`, each with its scope open and in sight, the
-  /// captions above them; picking a node in one selects what `relate` names
-  /// in the other.
-  void showPair(const LoadedProgramPtr& program, std::array<int, 2> scopes, std::array<QString, 2> captions,
-                Relation relate);
+  /// Both panes show `program`, each with its scopes open and in sight (an
+  /// instance of a stack: one module call, or several), the captions above
+  /// them; picking a node in one selects what `relate` names in the other.
+  void showPair(const LoadedProgramPtr& program, std::array<std::vector<int>, 2> scopes,
+                std::array<QString, 2> captions, Relation relate);
   GraphScene* scene(Side side) const { return panes_[side].scene; }
   GraphView* view(Side side) const { return panes_[side].view; }
   QComboBox* levelBox(Side side) const { return panes_[side].box; }

@@ -2,6 +2,8 @@
 
 #include "ui/core/scope_display.h"
 
+#include <algorithm>
+
 namespace exportlens::ui {
 
 ModuleTreeModel::ModuleTreeModel(QObject* parent) : QAbstractItemModel(parent) {}
@@ -27,38 +29,72 @@ void ModuleTreeModel::setFoldedRuns(std::vector<std::vector<int>> runs, QStringL
 
 void ModuleTreeModel::buildRows() {
   rows_.clear();
+  run_rows_.clear();
   parent_id_.clear();
   row_in_parent_.clear();
   const ir::ModuleHierarchy* h = hierarchy();
   if (!h) return;
   const int scopes = static_cast<int>(h->size());
-  std::vector<int> run_of(h->size(), -1);
-  for (size_t r = 0; r < runs_.size(); ++r)
+  const int runs = static_cast<int>(runs_.size());
+  // The larger run first: each scope ends in its innermost run, and each
+  // run learns the innermost larger run holding it.
+  std::vector<int> order(runs_.size());
+  for (int r = 0; r < runs; ++r) order[r] = r;
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return runs_[a].size() > runs_[b].size(); });
+  std::vector<int> run_of(h->size(), -1), outer(runs_.size(), -1);
+  for (int r : order) {
+    if (runs_[r].empty()) continue;
+    const int first = runs_[r].front();
+    if (first > ir::ModuleHierarchy::kRoot && first < scopes) outer[r] = run_of[first];
     for (int m : runs_[r])
-      if (m > ir::ModuleHierarchy::kRoot && m < scopes) run_of[m] = static_cast<int>(r);
+      if (m > ir::ModuleHierarchy::kRoot && m < scopes) run_of[m] = r;
+  }
+  // The run directly below `within` (a run, or -1 for none) that holds `scope`.
+  auto run_below = [&](int scope, int within) {
+    int t = run_of[scope];
+    for (int hops = 0; t >= 0 && outer[t] != within && hops < runs; ++hops) t = outer[t];
+    return t;
+  };
   rows_.assign(h->size(), {});
+  run_rows_.assign(runs_.size(), {});
   parent_id_.assign(h->size() + runs_.size(), ir::ModuleHierarchy::kRoot);
   row_in_parent_.assign(h->size() + runs_.size(), 0);
   for (int s = 0; s < scopes; ++s)
     for (int child : (*h)[s].children) {
-      const int run = run_of[child];
+      const int run = run_below(child, -1);
       if (run < 0) {
         rows_[s].push_back(child);
       } else if (runs_[run].front() == child) {
         rows_[s].push_back(scopes + run);  // the run's row, where its first member was
+        parent_id_[scopes + run] = s;
       }
-      parent_id_[child] = run < 0 ? s : scopes + run;
-      if (run >= 0) parent_id_[scopes + run] = s;
+      parent_id_[child] = run_of[child] < 0 ? s : scopes + run_of[child];
     }
-  for (int s = 0; s < scopes; ++s)
-    for (size_t i = 0; i < rows_[s].size(); ++i) row_in_parent_[rows_[s][i]] = static_cast<int>(i);
-  for (size_t r = 0; r < runs_.size(); ++r)
-    for (size_t i = 0; i < runs_[r].size(); ++i) row_in_parent_[runs_[r][i]] = static_cast<int>(i);
+  for (int r = 0; r < runs; ++r)
+    for (int m : runs_[r]) {
+      if (m <= ir::ModuleHierarchy::kRoot || m >= scopes) continue;
+      const int inner = run_of[m] == r ? -1 : run_below(m, r);
+      if (inner < 0) {
+        run_rows_[r].push_back(m);
+      } else if (runs_[inner].front() == m) {
+        run_rows_[r].push_back(scopes + inner);
+        parent_id_[scopes + inner] = scopes + r;
+      }
+    }
+  for (const auto* lists : {&rows_, &run_rows_})
+    for (const auto& rows : *lists)
+      for (size_t i = 0; i < rows.size(); ++i) row_in_parent_[rows[i]] = static_cast<int>(i);
 }
 
 const std::vector<int>& ModuleTreeModel::rowsOf(int id) const {
   const int scopes = static_cast<int>(rows_.size());
-  return id < scopes ? rows_[id] : runs_[id - scopes];
+  return id < scopes ? rows_[id] : run_rows_[id - scopes];
+}
+
+QModelIndex ModuleTreeModel::indexOfRun(int run, int column) const {
+  if (run < 0 || run >= int(run_rows_.size())) return {};
+  const int id = static_cast<int>(rows_.size()) + run;
+  return createIndex(row_in_parent_[id], column, quintptr(id));
 }
 
 int ModuleTreeModel::runAt(const QModelIndex& index) const {
@@ -146,7 +182,12 @@ QVariant ModuleTreeModel::data(const QModelIndex& index, int role) const {
     if (role != Qt::DisplayRole) return {};
     switch (index.column()) {
       case Name: return run_titles_.value(run);
-      case Class: return QString::fromStdString(scope.class_name());
+      case Class: {
+        // A stack of groups of several classes (3 × [2 × ConvBlock, Mixer]) has no one class: its title says them.
+        for (int m : members)
+          if ((*h)[m].class_name() != scope.class_name()) return QString();
+        return QString::fromStdString(scope.class_name());
+      }
       case Ops: return qulonglong(ops);
       case Time: return share < 0 ? QVariant() : QStringLiteral("%1 %").arg(share * 100, 0, 'f', 1);
       default: return {};

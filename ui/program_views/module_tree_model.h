@@ -34,11 +34,15 @@ class ModuleTreeModel : public QAbstractItemModel {
   int scopeAt(const QModelIndex& index) const;
   /// A scope's share of the last run, in [0, 1] (negative: no run).
   double timeShare(int scope) const;
-  /// Runs of sibling scopes shown as one row each, titled ("6 × Block"); the rows are made again.
+  /// Runs of sibling scopes shown as one row each, titled ("6 × Block"); the
+  /// rows are made again. A run inside another (the 2 × ConvBlock of each
+  /// group of 3 × [2 × ConvBlock, Mixer]) is a row under that one's row.
   void setFoldedRuns(std::vector<std::vector<int>> runs, QStringList titles);
   const std::vector<std::vector<int>>& foldedRuns() const { return runs_; }
   /// The run a row stands for, or -1 (scopeAt() of a run's row is its first member).
   int runAt(const QModelIndex& index) const;
+  /// A run's row.
+  QModelIndex indexOfRun(int run, int column = 0) const;
 
   QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
   QModelIndex parent(const QModelIndex& child) const override;
@@ -57,6 +61,7 @@ class ModuleTreeModel : public QAbstractItemModel {
   std::vector<std::vector<int>> runs_;
   QStringList run_titles_;
   std::vector<std::vector<int>> rows_;  // per scope: its rows' ids (runs folded)
+  std::vector<std::vector<int>> run_rows_;  // per run: its rows' ids (its members, the runs inside it folded)
   std::vector<int> parent_id_;      // per id
   std::vector<int> row_in_parent_;  // per id
   std::vector<double> time_ms_;     // per scope (nested included)

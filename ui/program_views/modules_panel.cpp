@@ -60,7 +60,13 @@ void ModulesPanel::followExpansion() {
   std::vector<std::vector<int>> runs;
   QStringList titles;
   for (const auto& run : scene_->foldedRuns()) {
-    runs.push_back(run.members);
+    // A stack of groups (3 × [2 × ConvBlock, Mixer]): the row holds every call of every group.
+    std::vector<int> scopes = run.members;
+    if (!run.units.empty()) {
+      scopes.clear();
+      for (const auto& unit : run.units) scopes.insert(scopes.end(), unit.begin(), unit.end());
+    }
+    runs.push_back(std::move(scopes));
     titles << run.text.title;
   }
   if (runs != model_->foldedRuns()) model_->setFoldedRuns(std::move(runs), titles);
@@ -72,9 +78,12 @@ void ModulesPanel::followExpansion() {
     if (tree_->isExpanded(index) != open) tree_->setExpanded(index, open);
   }
   // A stack's row opens with the instance the canvas shows open.
-  for (const auto& run : scene_->foldedRuns()) {
-    const QModelIndex row = model_->indexOf(run.members.front()).parent();
-    const bool open = scene_->expansion().is_expanded(scene_->shownMember(run.members.front()));
+  const auto& folded = scene_->foldedRuns();
+  for (int r = 0; r < int(folded.size()); ++r) {
+    const QModelIndex row = model_->indexOfRun(r);
+    const bool open = folded[r].units.empty()
+                          ? scene_->expansion().is_expanded(scene_->shownMember(folded[r].members.front()))
+                          : scene_->isRunFolded(r) && scene_->isRunOpen(r);
     if (row.isValid() && open && !tree_->isExpanded(row)) tree_->setExpanded(row, true);
   }
   syncing_ = false;
@@ -97,7 +106,9 @@ void ModulesPanel::follow(ProgramModel* model, GraphScene* scene) {
   // canvas); it acts on the instance the canvas draws for it.
   auto drawn = [this](const QModelIndex& index) {
     const int scope = model_->scopeAt(index);
-    return model_->runAt(index) >= 0 ? scene_->shownMember(scope) : scope;
+    const int run = model_->runAt(index);
+    if (run < 0 || !scene_->isRunFolded(run)) return scope;
+    return scene_->foldedRuns()[static_cast<size_t>(run)].members[static_cast<size_t>(scene_->shownInstance(run))];
   };
   connect(tree_, &QTreeView::expanded, this, [this](const QModelIndex& index) {
     if (!syncing_ && model_->runAt(index) < 0) scene_->setExpanded(model_->scopeAt(index), true);

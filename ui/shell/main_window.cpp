@@ -376,6 +376,7 @@ void MainWindow::connectSelection() {
   run_panel_->follow(model_);
   structure_panel_->follow(model_);
   auto* stacks = new CanvasStacks(scene_, view_, structure_panel_, this);  // stacks drawn as one box, Compare with…
+  connect(scene_, &GraphScene::pictureChanged, this, &MainWindow::showShownDepth);
   view_menu_->insertAction(view_menu_->actions().value(view_menu_->actions().indexOf(find_action_) + 1),
                            stacks->foldAction());
   new StackMarks(scene_, structure_panel_, model_, this);  // instance badges and counterpart rings on the canvas
@@ -468,7 +469,14 @@ void MainWindow::open(const QString& path, const QString& displayName, bool reme
   loader_->load(path, pending_display_name_);
 }
 
+void MainWindow::showShownDepth() {
+  const QString text = status_label_->text();
+  if (opened_status_.isEmpty() || !(text.isEmpty() || text.startsWith(opened_status_))) return;
+  status_label_->setText(tr("%1, shown to depth %2").arg(opened_status_).arg(scene_->shownDepth()));
+}
+
 void MainWindow::onLoadStarted(const QString&) {
+  opened_status_.clear();
   overlay_->start(tr("Opening %1").arg(pending_display_name_));
   status_label_->setText(tr("Opening %1…").arg(pending_display_name_));
 }
@@ -480,11 +488,12 @@ void MainWindow::onLoaded(const LoadedProgramPtr& program) {
   model_->setOpened(program);  // every view and panel follows the model
   updateTitle();
   const int calls = int(program->hierarchy->size()) - 1;
-  status_label_->setText(tr("%1: %2 nodes, %n module call(s), opened in %3 s, shown to depth %4", nullptr, calls)
-                             .arg(program->displayName)
-                             .arg(program->graph().size())
-                             .arg(program->seconds, 0, 'f', 2)
-                             .arg(program->openingDepth));
+  opened_status_ = tr("%1: %2 nodes, %n module call(s), opened in %3 s", nullptr, calls)
+                      .arg(program->displayName)
+                      .arg(program->graph().size())
+                      .arg(program->seconds, 0, 'f', 2);
+  status_label_->clear();
+  showShownDepth();
   if (!reselect_after_load_.isEmpty()) model_->selectNode(reselect_after_load_);
   reselect_after_load_.clear();
   emit programShown(program->path);

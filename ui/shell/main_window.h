@@ -132,6 +132,8 @@ class MainWindow : public QMainWindow {
 
   void onLoadStarted(const QString& path);
   void onLoaded(const LoadedProgramPtr& program);
+  /// The status line of the program shown, with the depth the canvas draws now (stacks folded, scopes opened).
+  void showShownDepth();
   void onLoadFailed(const QString& path, const QString& message);
   void onLoadCancelled(const QString& path);
   void updateTitle();
@@ -194,6 +196,7 @@ class MainWindow : public QMainWindow {
   ExportActions* export_actions_ = nullptr;
 
   QLabel* status_label_ = nullptr;
+  QString opened_status_;  // "name: N nodes, M module calls, opened in S s" of the program shown
   QLabel* zoom_label_ = nullptr;
   QLabel* shapes_label_ = nullptr;
 };

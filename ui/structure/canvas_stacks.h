@@ -1,15 +1,16 @@
 #pragma once
-// Stacks drawn as one box on the canvas: every stack of single module calls
-// (6 × Block) becomes one folded run of the scene (GraphScene::setFoldedRuns),
+// Stacks drawn as one box on the canvas: every stack (6 × Block, and
+// 3 × [2 × ConvBlock, Mixer] whose instance is several calls no module
+// groups) becomes one folded run of the scene (GraphScene::setFoldedRuns),
 // a box saying "6 × Block", the instances' range and the ops of all of
 // them, its tooltip naming the instances that differ and how. Opening it
-// shows one instance (the first, or the one a selection lies in); the
-// canvas's context menu on it picks which (Show Instance), draws every
+// shows one instance (the first, or the one a selection lies in: for a
+// group, its calls each drawn as itself, the stacks inside folded again);
+// the canvas's context menu on it picks which (Show Instance), draws every
 // instance as a box of its own (Show All Instances, and back), and opens
-// two instances side by side (Compare with…). Stacks whose repeated unit is
-// several calls (3 × [2 × ConvBlock, Mixer]) keep their instances drawn, with
-// badges (stack_marks.h). View › Fold Repeated Structure (on by default)
-// turns it off: every instance drawn.
+// two instances side by side (Compare with…, a group's calls on each side).
+// View › Fold Repeated Structure (on by default) turns it off: every
+// instance drawn.
 #include <QObject>
 #include <QPointer>
 
@@ -43,11 +44,16 @@ class CanvasStacks : public QObject {
  public slots:
   /// Folds the analysed stacks on the canvas (when the analysis is of the program drawn).
   void refresh();
-  /// Opens two instances of a stack side by side, corresponding nodes linked.
+  /// Opens two instances of a stack side by side, corresponding nodes linked:
+  /// `a` and `b` are their (first) scopes; instances of a repeated group are
+  /// compared as the whole group.
   void compare(int a, int b);
+  /// Opens instances `a` and `b` of the scene's folded run `run` side by side.
+  void compareInstances(int run, int a, int b);
 
  private:
   void addStackActions(QMenu* menu, int scope);
+  void addRunActions(QMenu* menu, const StructureSnapshot& snap, int run, int scope);
 
   GraphScene* scene_;
   StructurePanel* panel_;

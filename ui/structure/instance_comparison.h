@@ -8,6 +8,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <vector>
+
 #include "ui/structure/repeated_structure_model.h"
 
 class QWidget;
@@ -16,11 +18,17 @@ namespace exportlens::ui {
 
 class SideBySideView;
 
-/// The nodes of instance `to` corresponding to `node` of instance `from`
-/// (a node outside both, e.g. an input, is itself).
-QStringList corresponding_in(const StructureSnapshot& snapshot, int from, int to, const QString& node);
+/// An instance of a stack: its module calls (one, or the several of a
+/// repeated group such as [2 × ConvBlock, Mixer]), in program order.
+using InstanceScopes = std::vector<int>;
 
-/// A window (a child of `parent`, deleted when closed) comparing scopes `a` and `b`.
-SideBySideView* open_instance_comparison(QWidget* parent, const StructureSnapshotPtr& snapshot, int a, int b);
+/// The nodes of instance `to` corresponding to `node` of instance `from`,
+/// call by call (a node outside both, e.g. an input, is itself).
+QStringList corresponding_in(const StructureSnapshot& snapshot, const InstanceScopes& from, const InstanceScopes& to,
+                             const QString& node);
+
+/// A window (a child of `parent`, deleted when closed) comparing instances `a` and `b`.
+SideBySideView* open_instance_comparison(QWidget* parent, const StructureSnapshotPtr& snapshot, const InstanceScopes& a,
+                                         const InstanceScopes& b);
 
 }  // namespace exportlens::ui

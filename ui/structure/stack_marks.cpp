@@ -110,7 +110,10 @@ void StackMarks::refresh() {
         if (ScopeItem* b = scene_->scopeItem(sc)) box = b->box();
         else if (ClusterItem* c = scene_->clusterItem(sc)) box = c->box();
         if (box.isNull()) continue;
-        if (scene_->isRunFolded(scene_->runOf(sc)) && scene_->scopeItem(sc)) {
+        const int run = scene_->runDrawnBy(sc);
+        const bool this_stack = run >= 0 && scene_->foldedRuns()[static_cast<size_t>(run)].members.front() ==
+                                                st.instances.front().front();
+        if (this_stack && scene_->scopeItem(sc)) {
           // The one box standing for the whole stack: flagged when any instance differs.
           QString tip = tr("%1").arg(label);
           int flagged = 0;
