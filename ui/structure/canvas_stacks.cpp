@@ -59,8 +59,9 @@ ScopeText stack_text(const StructureSnapshot& snap, int stack) {
   text.boundary = st.period == 1
                       ? scope_text(h, first, snap.program->graph().nodes(), snap.program->weights.get()).boundary
                       : unit_boundary(snap, st.instances.front());
-  text.tooltip = QStringLiteral("<b>%1</b> <code>%2</code><br/>%3")
-                     .arg(qs(st.label(h)).toHtmlEscaped(), qs(h[first].type).toHtmlEscaped(), text.detail.toHtmlEscaped());
+  // A stack of groups has no one module type: its label names the classes.
+  const QString type = st.period == 1 ? QStringLiteral(" <code>%1</code>").arg(qs(h[first].type).toHtmlEscaped()) : QString();
+  text.tooltip = QStringLiteral("<b>%1</b>%2<br/>%3").arg(qs(st.label(h)).toHtmlEscaped(), type, text.detail.toHtmlEscaped());
   int flagged = 0;
   QString odd;
   for (int o : st.odd) {
@@ -76,7 +77,6 @@ ScopeText stack_text(const StructureSnapshot& snap, int stack) {
     text.tooltip += QObject::tr("<br/>its instances differ (no majority)");
   text.tooltip += QObject::tr("<br/><i>double-click or + to open one instance; the context menu picks which, "
                               "draws them all or compares two</i>");
-  if (st.period > 1) text.tooltip.replace(QStringLiteral("<code></code>"), QString());
   return text;
 }
 

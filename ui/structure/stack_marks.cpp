@@ -110,9 +110,12 @@ void StackMarks::refresh() {
         if (ScopeItem* b = scene_->scopeItem(sc)) box = b->box();
         else if (ClusterItem* c = scene_->clusterItem(sc)) box = c->box();
         if (box.isNull()) continue;
+        // The box standing for this stack (not for another one starting with the same call: the
+        // 2 × ConvBlock inside the first group of 3 × [2 × ConvBlock, Mixer]).
         const int run = scene_->runDrawnBy(sc);
-        const bool this_stack = run >= 0 && scene_->foldedRuns()[static_cast<size_t>(run)].members.front() ==
-                                                st.instances.front().front();
+        const auto* folded = run >= 0 ? &scene_->foldedRuns()[static_cast<size_t>(run)] : nullptr;
+        const bool this_stack = folded && folded->members.front() == st.instances.front().front() &&
+                                int(folded->members.size()) == st.count() && folded->units.empty() == (st.period == 1);
         if (this_stack && scene_->scopeItem(sc)) {
           // The one box standing for the whole stack: flagged when any instance differs.
           QString tip = tr("%1").arg(label);
