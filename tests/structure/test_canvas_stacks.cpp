@@ -484,8 +484,24 @@ void TestCanvasStacks::a_stack_of_groups_is_one_box() {
   QVERIFY(scene()->nodeItem(QString::fromStdString(op->name)));
   save_screenshot(window_.get(), QStringLiteral("structure_stack_of_groups_open.png"), QSize(800, 500));
 
+  // The Repeated structure dock's instance selector: the counterpart in the last group's block, drawn there.
+  QComboBox* selector = panel()->instanceBox();
+  int pick = -1;
+  for (int i = 0; i < selector->count(); ++i) {
+    const ir::Node* n = window_->programModel()->node(selector->itemData(i, ui::NodeNameRole).toString());
+    if (n && inside(module_of(n), groups.last()[1])) pick = i;
+  }
+  QVERIFY(pick >= 0);
+  selector->setCurrentIndex(pick);
+  emit selector->activated(pick);
+  settle();
+  QCOMPARE(drawn_of(calls), (QStringList{groups.last()[1], groups.last().last()}));
+  const ir::Node* chosen = window_->programModel()->selectedNode();
+  QVERIFY(chosen && inside(module_of(chosen), groups.last()[1]));
+  QVERIFY(scene()->nodeItem(QString::fromStdString(chosen->name)));
+
   // Fold into One Box from the menu: one box again, standing for the group drawn.
-  const QRectF mixer1 = scene()->scopeRect(scope(groups[1].last()));
+  const QRectF mixer1 = scene()->scopeRect(scope(groups.last().last()));
   view->centerOn(mixer1.topLeft() + QPointF(24, 8));
   emit view->customContextMenuRequested(view->mapFromScene(mixer1.topLeft() + QPointF(24, 8)));
   menu = popup_named(window_.get(), QStringLiteral("scopeContextMenu"));
@@ -495,7 +511,7 @@ void TestCanvasStacks::a_stack_of_groups_is_one_box() {
   close->trigger();
   menu->close();
   settle();
-  QCOMPARE(drawn_of(calls), QStringList{groups[1].first()});
+  QCOMPARE(drawn_of(calls), QStringList{groups.last().first()});
 }
 
 void TestCanvasStacks::the_structure_docks_compare_menu_compares_two_groups() {
