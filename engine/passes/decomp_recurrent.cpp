@@ -214,8 +214,8 @@ ir::Node* stack(GraphBuilder& b, const std::vector<ir::Node*>& tensors) {
   return b.call1("aten.stack.default", {list});
 }
 
-/// lstm_impl (one_layer_lstm: torch takes mkldnn_one_layer_lstm only for eager CPU
-/// inference, never while exporting).
+/// lstm_impl with one_layer_lstm: torch 2.13's export retrace takes that path, not
+/// mkldnn_one_layer_lstm (the corpus' LSTM, tests/oracle/corpus_models.py, shows it).
 ir::Argument lstm(GraphBuilder& b, const OpCall& c) {
   ir::Node* input = c.tensor(0, "input");
   const std::vector<ir::Node*> hx = c.tensors(1, "hx");
