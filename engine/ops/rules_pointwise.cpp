@@ -63,9 +63,12 @@ SymTensor broadcast_operands(RuleContext& ctx, size_t count, const std::vector<s
 
 SymValue binary(RuleContext& ctx) { return SymValue::of(broadcast_operands(ctx, 2, {"self", "other"})); }
 
+/// True division is floating; div with rounding_mode 'floor' / 'trunc' keeps the promoted dtype.
 SymValue binary_float(RuleContext& ctx) {
   SymTensor t = broadcast_operands(ctx, 2, {"self", "other"});
-  if (!ir::is_floating(t.dtype)) t.dtype = ST::Float;
+  const ir::Argument* mode = ctx.arg(2, "rounding_mode");
+  const bool rounds = mode && std::get_if<std::string>(&mode->v);
+  if (!rounds && !ir::is_floating(t.dtype)) t.dtype = ST::Float;
   return SymValue::of(std::move(t));
 }
 

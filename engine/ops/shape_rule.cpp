@@ -23,6 +23,7 @@ const RuleTable& table() {
     add_conv_pool_rules(r);
     add_reduction_rules(r);
     add_norm_rules(r);
+    add_recurrent_rules(r);
     add_creation_rules(r);
     add_symint_rules(r);
     return r;

@@ -97,6 +97,7 @@ void add_concat_rules(RuleTable& t);
 void add_conv_pool_rules(RuleTable& t);
 void add_reduction_rules(RuleTable& t);
 void add_norm_rules(RuleTable& t);
+void add_recurrent_rules(RuleTable& t);  // lstm, gru, rnn_tanh, rnn_relu (.input)
 void add_creation_rules(RuleTable& t);
 void add_symint_rules(RuleTable& t);
 

@@ -1,8 +1,11 @@
 // Reductions, factories and scalars: torch's Python decompositions of
 // sum, rsub, square, clamp_min/max, zeros/ones(_like), new_ones/zeros/full,
-// arange, masked_fill, and the composite kernels of item, type_as, pad
+// arange, masked_fill, where with a scalar operand, floor_divide, empty_like, and the composite kernels of item, type_as, pad
 // (constant), var and diff; ops that are others under another name
 // (min.other is minimum, __and__ is bitwise_and, lift_fresh_copy is clone).
+#include <algorithm>
+#include <numeric>
+
 #include "engine/passes/decomp_helpers.h"
 
 namespace exportlens::passes {
@@ -131,6 +134,66 @@ ir::Argument masked_fill_scalar(GraphBuilder& b, const OpCall& c) {
   return b.call("aten.where.self", {c.tensor(1, "mask"), fill, self});
 }
 
+/// The scalar of where.ScalarOther / ScalarSelf as the tensor torch's refs make of it:
+/// scalar_tensor with the dtype the tensor operand and the scalar promote to.
+ir::Node* scalar_operand(GraphBuilder& b, const OpCall& c, size_t index, const char* name, ir::Node* tensor) {
+  const ir::TensorMeta& m = b.meta(tensor);
+  const ir::Argument* value = c.get(index, name);
+  if (!value || value->is_none()) c.fail(std::string("where needs the scalar '") + name + "'");
+  ir::ScalarType dtype = m.dtype;
+  if (std::get_if<double>(&value->v) && !ir::is_floating(m.dtype)) dtype = ir::ScalarType::Float;
+  else if (std::get_if<int64_t>(&value->v) && m.dtype == ir::ScalarType::Bool) dtype = ir::ScalarType::Long;
+  return b.call1("aten.scalar_tensor.default", {*value},
+                 {kw("dtype", dtype), kw("layout", ir::Layout::Strided), kw("device", m.device)});
+}
+
+/// where(condition, self, other scalar) -> where.self(condition, self, scalar_tensor(other)).
+ir::Argument where_scalar_other(GraphBuilder& b, const OpCall& c) {
+  ir::Node* self = c.tensor(1, "self");
+  ir::Node* other = scalar_operand(b, c, 2, "other", self);
+  return b.call("aten.where.self", {c.tensor(0, "condition"), self, other});
+}
+
+/// where(condition, self scalar, other) -> where.self(condition, scalar_tensor(self), other).
+ir::Argument where_scalar_self(GraphBuilder& b, const OpCall& c) {
+  ir::Node* other = c.tensor(2, "other");
+  ir::Node* self = scalar_operand(b, c, 1, "self", other);
+  return b.call("aten.where.self", {c.tensor(0, "condition"), self, other});
+}
+
+/// floor_divide(self, other) -> div(self, other, rounding_mode='floor') (torch._refs.floor_divide).
+ir::Argument floor_divide(GraphBuilder& b, const OpCall& c) {
+  return b.call("aten.div.Tensor_mode", {c.tensor(0, "self"), c.value_or(1, "other", ir::None{})},
+                {kw("rounding_mode", std::string("floor"))});
+}
+
+/// empty_like (torch._refs.empty_like): empty_permuted with self's sizes in the order of
+/// its strides (memory_format=preserve), else empty with the format asked for.
+ir::Argument empty_like(GraphBuilder& b, const OpCall& c) {
+  ir::Node* self = c.tensor(0, "self");
+  const ir::TensorMeta& m = b.meta(self);
+  auto option = [&](const char* name, ir::Argument fallback) {
+    const auto* k = find_kw(c, name);
+    return k && !k->value.is_none() ? k->value : fallback;
+  };
+  std::vector<ir::NamedArgument> kwargs{kw("dtype", option("dtype", m.dtype)), kw("layout", option("layout", ir::Layout::Strided)),
+                                        kw("device", option("device", m.device)),
+                                        kw("pin_memory", option("pin_memory", false))};
+  const ir::Argument format = option("memory_format", ir::MemoryFormat::PreserveFormat);
+  const auto* f = std::get_if<ir::MemoryFormat>(&format.v);
+  if (f && *f != ir::MemoryFormat::PreserveFormat) {
+    kwargs.push_back(kw("memory_format", format));
+    return b.call("aten.empty.memory_format", {b.sym_list(m.sizes)}, std::move(kwargs));
+  }
+  // compute_elementwise_output_logical_to_physical_perm: dims from the outermost stride in
+  std::vector<int64_t> perm(m.rank());
+  std::iota(perm.begin(), perm.end(), 0);
+  const Dims strides = preserve_format_strides(m, b.hints());
+  std::stable_sort(perm.begin(), perm.end(),
+                   [&](int64_t x, int64_t y) { return hint_of(b, strides[size_t(x)]) > hint_of(b, strides[size_t(y)]); });
+  return b.call("aten.empty_permuted.default", {b.sym_list(m.sizes), ints(perm)}, std::move(kwargs));
+}
+
 /// var(self, dim, unbiased=True, keepdim=False) -> var.correction(self, dim, *, correction, keepdim)
 ir::Argument var_dim(GraphBuilder& b, const OpCall& c) {
   std::vector<ir::NamedArgument> kwargs{kw("correction", int64_t{c.boolean_or(2, "unbiased", true) ? 1 : 0})};
@@ -216,6 +279,11 @@ void add_misc_decompositions(DecompositionTable& t) {
   t.set(rule("aten.arange.start", f, "torch._decomp arange_start", arange(true)));
   t.set(rule("aten.pad.default", f, "at::native::pad (constant)", pad));
   t.set(rule("aten.masked_fill.Scalar", f, "torch._refs.masked_fill", masked_fill_scalar));
+  t.set(rule("aten.where.ScalarOther", f, "torch._refs.where", where_scalar_other));
+  t.set(rule("aten.where.ScalarSelf", f, "torch._refs.where", where_scalar_self));
+  t.set(rule("aten.floor_divide.default", f, "torch._refs.floor_divide", floor_divide));
+  t.set(rule("aten.floor_divide.Scalar", f, "torch._refs.floor_divide", floor_divide));
+  t.set(rule("aten.empty_like.default", f, "torch._refs.empty_like", empty_like));
   t.set(rule("aten.var.dim", f, "at::native::var", var_dim));
   t.set(rule("aten.new_ones.default", f, "torch._refs.new_ones", new_filled(1)));
   t.set(rule("aten.new_zeros.default", f, "torch._refs.new_zeros", new_filled(0)));
@@ -225,8 +293,12 @@ void add_misc_decompositions(DecompositionTable& t) {
   t.set(rule("aten.__and__.Tensor", f, "at::native::__and__", same_as("aten.bitwise_and.Tensor")));
   t.set(rule("aten.__or__.Tensor", f, "at::native::__or__", same_as("aten.bitwise_or.Tensor")));
   t.set(rule("aten.__xor__.Tensor", f, "at::native::__xor__", same_as("aten.bitwise_xor.Tensor")));
-  t.set(rule("aten.lift_fresh_copy.default", f, "torch._decomp lift_fresh_copy", same_as("aten.clone.default")));
   t.set(rule("aten.diff.default", f, "at::native::diff", diff));
+}
+
+void add_functional_misc_decompositions(DecompositionTable& t) {
+  // torch decomposes it while functionalizing (run_decompositions({}) prints clone too)
+  t.set(rule("aten.lift_fresh_copy.default", "misc", "torch._decomp lift_fresh_copy", same_as("aten.clone.default")));
 }
 
 }  // namespace exportlens::passes

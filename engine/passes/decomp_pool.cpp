@@ -1,7 +1,8 @@
 // Pooling: max_pool2d -> max_pool2d_with_indices[0]; the 1-D poolings go
 // through their 2-D forms on an unsqueezed input (at::native max_pool1d /
 // avg_pool1d / adaptive_avg_pool1d); adaptive_avg_pool2d to a 1x1 output is
-// a mean over the last two dimensions, else _adaptive_avg_pool2d.
+// a mean over the last two dimensions (as_strided back to channels-last for a
+// channels-last input), else _adaptive_avg_pool2d.
 #include "engine/passes/decomp_helpers.h"
 
 namespace exportlens::passes {
@@ -52,10 +53,37 @@ ir::Argument avg_pool1d(GraphBuilder& b, const OpCall& c) {
   return b.call("aten.squeeze.dim", {out, int64_t{-2}});
 }
 
+/// c10::is_channels_last_strides_2d_s4 on the example values: what
+/// suggest_memory_format() answers for a 4-D tensor.
+bool channels_last_strides(const GraphBuilder& b, const ir::TensorMeta& m) {
+  if (m.rank() != 4 || m.strides.size() != 4) return false;
+  if (hint_of(b, m.strides[1]) == 0) return false;
+  int64_t min = 0;
+  for (size_t d : {size_t{1}, size_t{3}, size_t{2}, size_t{0}}) {
+    const int64_t size = hint_of(b, m.sizes[d]);
+    const int64_t stride = hint_of(b, m.strides[d]);
+    if (size == 0 || stride < min) return false;
+    if (d == 0 && min == hint_of(b, m.strides[1])) return false;
+    min = stride;
+    if (size > 1) min *= size;
+  }
+  return true;
+}
+
+/// A 1x1 output is a mean over H and W; a channels-last input gets the
+/// channels-last strides back (the kernel's out.as_strided_, functionalized).
 ir::Argument adaptive_avg_pool2d(GraphBuilder& b, const OpCall& c) {
   ir::Node* x = c.tensor(0, "self");
   const auto size = c.integers(1, "output_size");
-  if (size.size() == 2 && size[0] == 1 && size[1] == 1) return b.call("aten.mean.dim", {x, ints({-1, -2}), true});
+  if (size.size() == 2 && size[0] == 1 && size[1] == 1) {
+    ir::Node* out = b.call1("aten.mean.dim", {x, ints({-1, -2}), true});
+    const ir::TensorMeta& m = b.meta(x);
+    if (!channels_last_strides(b, m)) return out;
+    const ir::SymInt& n = m.sizes[0];
+    const ir::SymInt& ch = m.sizes[1];
+    return b.call("aten.as_strided.default",
+                  {out, b.sym_list({n, ch, ir::SymInt(int64_t{1}), ir::SymInt(int64_t{1})}), b.sym_list({ch, ir::SymInt(int64_t{1}), ch, ch})});
+  }
   return b.call("aten._adaptive_avg_pool2d.default", {x, ints(size)});
 }
 

@@ -2,7 +2,8 @@
 //
 // Functionalization level (torch decomposes these composite ops even for an
 // empty table, because they may alias): flatten, reshape, contiguous,
-// view_as, expand_as, unflatten, narrow, chunk, movedim, swapaxes, to.
+// view_as, expand_as, broadcast_to, numpy_T, unflatten, narrow, chunk, movedim,
+// swapaxes, to.
 // Core level: t / transpose -> permute, _unsafe_view -> view, split ->
 // split_with_sizes, unbind -> slices + squeeze, squeeze -> squeeze.dims,
 // stack -> cat + view.
@@ -144,6 +145,19 @@ ir::Argument contiguous(GraphBuilder& b, const OpCall& c) {
 
 ir::Argument view_as(GraphBuilder& b, const OpCall& c) {
   return b.call("aten.view.default", {c.tensor(0, "self"), b.sym_list(b.sizes(c.tensor(1, "other")))});
+}
+
+/// broadcast_to(self, size) = self.expand(size) (at::native::broadcast_to_symint).
+ir::Argument broadcast_to(GraphBuilder& b, const OpCall& c) {
+  return b.call("aten.expand.default", {c.tensor(0, "self"), c.value_or(1, "size", ir::ArgumentList{})});
+}
+
+/// x.T (numpy_T): the dims reversed (at::native::numpy_T).
+ir::Argument numpy_t(GraphBuilder& b, const OpCall& c) {
+  ir::Node* self = c.tensor(0, "self");
+  std::vector<int64_t> dims(b.rank(self));
+  std::iota(dims.rbegin(), dims.rend(), 0);
+  return b.call("aten.permute.default", {self, ints(dims)});
 }
 
 ir::Argument expand_as(GraphBuilder& b, const OpCall& c) {
@@ -331,6 +345,8 @@ void add_functional_view_decompositions(DecompositionTable& t) {
   t.set(rule("aten.narrow.default", f, "at::native::narrow_symint", narrow));
   t.set(rule("aten.chunk.default", f, "at::native::chunk", chunk));
   t.set(rule("aten.swapaxes.default", f, "at::native::swapaxes", swapaxes));
+  t.set(rule("aten.broadcast_to.default", f, "at::native::broadcast_to_symint", broadcast_to));
+  t.set(rule("aten.numpy_T.default", f, "at::native::numpy_T", numpy_t));
   t.set(rule("aten.movedim.int", f, "at::native::movedim", movedim));
   t.set(rule("aten.to.dtype", f, "at::native::to (dtype)", to_dtype));
   // to.dtype_layout(self, *, dtype, layout, device, pin_memory, non_blocking, copy, memory_format)

@@ -39,6 +39,7 @@ const DecompositionTable& functionalization_rules() {
     add_functional_view_decompositions(r);
     add_functional_norm_decompositions(r);
     add_functional_dropout_decompositions(r);
+    add_functional_misc_decompositions(r);
     return r;
   }();
   return t;
@@ -54,6 +55,7 @@ DecompositionTable default_decompositions() {
   add_pool_decompositions(t);
   add_attention_decompositions(t);
   add_misc_decompositions(t);
+  add_recurrent_decompositions(t);
   return t;
 }
 

@@ -86,6 +86,8 @@ void add_functional_dropout_decompositions(DecompositionTable& t);
 void add_pool_decompositions(DecompositionTable& t);        // max/avg/adaptive pooling
 void add_attention_decompositions(DecompositionTable& t);   // scaled_dot_product_attention
 void add_misc_decompositions(DecompositionTable& t);        // reductions, factories, scalars
+void add_functional_misc_decompositions(DecompositionTable& t);  // lift_fresh_copy
+void add_recurrent_decompositions(DecompositionTable& t);   // lstm, gru, rnn_tanh/relu unrolled
 
 // ---- the registry (SDK) ---------------------------------------------------------
 

@@ -121,6 +121,13 @@ std::optional<Dims> view_op_strides(const std::string& op, const ir::Node& n, co
     for (int64_t d : dims) s.push_back(in->strides[wrap(d, rank)]);
     return s;
   }
+  if (op == "as_strided") {  // the strides as given (static ones; symbolic ones are left to the default)
+    const auto strides = int_list_arg(n, 2);
+    if (strides.size() != out.rank()) return std::nullopt;
+    Dims s;
+    for (int64_t v : strides) s.push_back(ir::SymInt(v));
+    return s;
+  }
   if (op == "transpose" || op == "t") {
     Dims s = in->strides;
     if (rank < 2) return s;

@@ -105,6 +105,8 @@ std::vector<Sample> samples() {
     ir::Node* c = p.call("chunk", "aten.chunk.default", {a[0], int64_t{3}, int64_t{1}});
     return p.call("out", "aten.cat.default", {ir::ArgumentList{{p.call("g0", "_operator.getitem", {c, int64_t{0}}), p.call("g2", "_operator.getitem", {c, int64_t{2}})}}, int64_t{1}});
   });
+  add("aten.broadcast_to.default", "", {{{3, 1}}}, [](P& p, const Args& a) { return p.call("out", "aten.broadcast_to.default", {a[0], ints({2, 3, 4})}); });
+  add("aten.numpy_T.default", "", {{{3, 4}}}, [](P& p, const Args& a) { return p.call("out", "aten.numpy_T.default", {a[0]}); });
   add("aten.swapaxes.default", "", {{{2, 3, 4}}}, [](P& p, const Args& a) { return p.call("out", "aten.swapaxes.default", {a[0], int64_t{0}, int64_t{2}}); });
   add("aten.movedim.int", "", {{{2, 3, 4}}}, [](P& p, const Args& a) { return p.call("out", "aten.movedim.int", {a[0], int64_t{0}, int64_t{-1}}); });
   add("aten.to.dtype", "to float64", {{{3, 4}}}, [](P& p, const Args& a) { return p.call("out", "aten.to.dtype", {a[0], ST::Double}); });
@@ -197,6 +199,9 @@ std::vector<Sample> samples() {
   add("aten.max_pool1d.default", "", {{{2, 3, 9}}}, [](P& p, const Args& a) { return p.call("out", "aten.max_pool1d.default", {a[0], ints({2}), ints({1})}); });
   add("aten.avg_pool1d.default", "", {{{2, 3, 9}}}, [](P& p, const Args& a) { return p.call("out", "aten.avg_pool1d.default", {a[0], ints({3}), ints({2}), ints({1})}); });
   add("aten.adaptive_avg_pool2d.default", "1x1", {{{2, 3, 5, 6}}}, [](P& p, const Args& a) { return p.call("out", "aten.adaptive_avg_pool2d.default", {a[0], ints({1, 1})}); });
+  add("aten.adaptive_avg_pool2d.default", "1x1 channels-last", {{{2, 5, 6, 3}}}, [](P& p, const Args& a) {
+    return p.call("out", "aten.adaptive_avg_pool2d.default", {p.call("nhwc", "aten.permute.default", {a[0], ints({0, 3, 1, 2})}), ints({1, 1})});
+  });
   add("aten.adaptive_avg_pool2d.default", "2x3", {{{2, 3, 5, 6}}}, [](P& p, const Args& a) { return p.call("out", "aten.adaptive_avg_pool2d.default", {a[0], ints({2, 3})}); });
   add("aten.adaptive_avg_pool1d.default", "", {{{2, 3, 9}}}, [](P& p, const Args& a) { return p.call("out", "aten.adaptive_avg_pool1d.default", {a[0], ints({1})}); });
 
@@ -243,6 +248,16 @@ std::vector<Sample> samples() {
   });
   add("aten.pad.default", "", {{{2, 3, 4}}}, [](P& p, const Args& a) { return p.call("out", "aten.pad.default", {a[0], ints({1, 2, 0, 1})}); });
   add("aten.masked_fill.Scalar", "", {{{3, 4}}, {{3, 4}, false, true}}, [](P& p, const Args& a) { return p.call("out", "aten.masked_fill.Scalar", {a[0], a[1], 1.5}); });
+  add("aten.where.ScalarOther", "", {{{3, 4}, false, true}, {{3, 4}}}, [](P& p, const Args& a) { return p.call("out", "aten.where.ScalarOther", {a[0], a[1], -2.5}); });
+  add("aten.where.ScalarSelf", "", {{{3, 4}, false, true}, {{4}}}, [](P& p, const Args& a) { return p.call("out", "aten.where.ScalarSelf", {a[0], 1.5, a[1]}); });
+  add("aten.floor_divide.default", "", {{{3, 4}}, {{4}}}, [](P& p, const Args& a) { return p.call("out", "aten.floor_divide.default", {a[0], a[1]}); });
+  add("aten.floor_divide.Scalar", "", {{{3, 4}}}, [](P& p, const Args& a) { return p.call("out", "aten.floor_divide.Scalar", {a[0], int64_t{2}}); });
+  // empty_like's values are undefined: filled through index_put over every index, as MoE routing does
+  add("aten.empty_like.default", "filled", {{{4}}}, [](P& p, const Args& a) {
+    ir::Node* e = p.call("e", "aten.empty_like.default", {a[0]}, {{"pin_memory", false}});
+    ir::Node* idx = p.call("idx", "aten.arange.default", {int64_t{4}}, {{"device", ir::Device{}}, {"pin_memory", false}});
+    return p.call("out", "aten.index_put.default", {e, ir::ArgumentList{{idx}}, a[0]});
+  });
   add("aten.var.dim", "", {{{3, 4}}}, [](P& p, const Args& a) { return p.call("out", "aten.var.dim", {a[0], ints({1})}); });
   add("aten.var.dim", "biased, keepdim", {{{3, 4}}}, [](P& p, const Args& a) { return p.call("out", "aten.var.dim", {a[0], ints({0}), false, true}); });
 
@@ -271,6 +286,38 @@ std::vector<Sample> samples() {
     return p.call("out", "aten.mul.Tensor", {p.call("t", "aten.to.device", {a[0], ir::Device{}, ST::Float}), 2.0});
   });
 
+  // ---- recurrent layers: every output of lstm / gru / rnn_* (sequence, final states) ----
+  // `inputs`: x, the hidden state(s), then each layer and direction's weights (ih, hh[, biases][, hr]).
+  auto recurrent = [&](std::string op, std::string label, std::vector<Input> in, size_t states, bool has_biases,
+                       int64_t layers, bool bidirectional, bool batch_first) {
+    for (int64_t result = 0; result <= int64_t(states); ++result)
+      add(op, label + ", output " + std::to_string(result), in,
+          [=](P& p, const Args& a) {
+            ir::ArgumentList hx, params;
+            for (size_t i = 1; i <= states; ++i) hx.items.push_back(a[i]);
+            for (size_t i = 1 + states; i < a.size(); ++i) params.items.push_back(a[i]);
+            const ir::Argument h = states == 2 ? ir::Argument(hx) : ir::Argument(a[1]);
+            ir::Node* r = p.call("rnn", op, {a[0], h, params, has_biases, layers, 0.0, false, bidirectional, batch_first});
+            return p.call("out", "_operator.getitem", {r, result});
+          });
+  };
+  recurrent("aten.lstm.input", "1 layer", {{{4, 2, 3}}, {{1, 2, 5}}, {{1, 2, 5}}, {{20, 3}}, {{20, 5}}, {{20}}, {{20}}},
+            2, true, 1, false, false);
+  recurrent("aten.lstm.input", "2 layers, bidirectional, batch_first, no biases",
+            {{{2, 4, 3}}, {{4, 2, 5}}, {{4, 2, 5}}, {{20, 3}}, {{20, 5}}, {{20, 3}}, {{20, 5}}, {{20, 10}}, {{20, 5}},
+             {{20, 10}}, {{20, 5}}},
+            2, false, 2, true, true);
+  recurrent("aten.lstm.input", "projections",
+            {{{3, 2, 3}}, {{1, 2, 2}}, {{1, 2, 5}}, {{20, 3}}, {{20, 2}}, {{20}}, {{20}}, {{2, 5}}}, 2, true, 1, false, false);
+  recurrent("aten.gru.input", "2 layers, bidirectional, batch_first",
+            {{{2, 4, 3}}, {{4, 2, 5}}, {{15, 3}}, {{15, 5}}, {{15}}, {{15}}, {{15, 3}}, {{15, 5}}, {{15}}, {{15}},
+             {{15, 10}}, {{15, 5}}, {{15}}, {{15}}, {{15, 10}}, {{15, 5}}, {{15}}, {{15}}},
+            1, true, 2, true, true);
+  recurrent("aten.rnn_tanh.input", "1 layer", {{{4, 2, 3}}, {{1, 2, 5}}, {{5, 3}}, {{5, 5}}, {{5}}, {{5}}}, 1, true, 1,
+            false, false);
+  recurrent("aten.rnn_relu.input", "bidirectional, no biases", {{{4, 2, 3}}, {{2, 2, 5}}, {{5, 3}}, {{5, 5}}, {{5, 3}}, {{5, 5}}},
+            1, false, 1, true, false);
+
   // ---- custom tables ----
   // The seed's double_conv2d: conv2d becomes 2 * convolution.
   add("aten.conv2d.default", "double_conv2d", {{{1, 2, 5, 5}}, {{3, 2, 3, 3}}}, [](P& p, const Args& a) { return p.call("out", "aten.conv2d.default", {a[0], a[1]}); });
@@ -281,12 +328,12 @@ std::vector<Sample> samples() {
   static const std::set<std::string> integer_ops = {
       "aten.reshape.default", "aten.flatten.using_ints", "aten.contiguous.default", "aten.view_as.default",
       "aten.expand_as.default", "aten.unflatten.int", "aten.narrow.default", "aten.chunk.default",
-      "aten.swapaxes.default", "aten.movedim.int", "aten.transpose.int", "aten.t.default",
+      "aten.swapaxes.default", "aten.movedim.int", "aten.broadcast_to.default", "aten.numpy_T.default", "aten.transpose.int", "aten.t.default",
       "aten._unsafe_view.default", "aten.split.Tensor", "aten.unbind.int", "aten.squeeze.default",
       "aten.squeeze.dim", "aten.stack.default", "aten.sum.default", "aten.square.default",
       "aten.rsub.Tensor", "aten.pad.default", "aten.zeros_like.default", "aten.ones_like.default",
       "aten.masked_fill.Scalar", "aten.mv.default", "aten.dot.default", "aten.matmul.default",
-      "aten.lift_fresh_copy.default", "aten.diff.default", "aten.min.other", "aten.max.other"};
+      "aten.lift_fresh_copy.default", "aten.diff.default", "aten.floor_divide.Scalar", "aten.min.other", "aten.max.other"};
   for (auto& sample : s) sample.int64_too = integer_ops.count(sample.op) > 0;
   return s;
 }
