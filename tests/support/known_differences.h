@@ -32,8 +32,10 @@ inline constexpr const char* ksizes_cat =
     "with the cat's stack trace; ExportLens where the program's own size arithmetic computes it (the functional level "
     "agrees)";
 inline constexpr const char* ksizes_first_conv =
-    "a size two convs compute alike (((s - 1)//32) + 1 after BiT's stride-2 shortcut conv and its stride-2 3x3 conv): "
-    "torch rebuilds it after the first of them, ExportLens after the last one made before the size's first use";
+    "BiT's last stage: the size ((s - 1)//32) + 1, which its stride-2 shortcut conv and its stride-2 3x3 conv both "
+    "compute, torch rebuilds after the shortcut conv (the first), ExportLens after the 3x3 conv (the last before the "
+    "size's first use, which is where torch puts it for two such convs in a small program); the original program "
+    "specialises that stage's group-norm output to 1x1, the likely cause, not traced yet";
 inline constexpr const char* kswin =
     "Swin (Core ATen): no roll decomposition yet (torch: arange + fmod + index_select), and its window views and interpolated position bias lower differently";
 inline constexpr const char* kt5 =
