@@ -9,6 +9,7 @@
 // stack -> cat + view.
 #include <algorithm>
 #include <numeric>
+#include <optional>
 
 #include "engine/passes/decomp_helpers.h"
 
@@ -111,6 +112,16 @@ ir::Argument reshape(GraphBuilder& b, const OpCall& c) {
   const ir::Argument proposed = c.value_or(1, "shape", ir::None{});
   const Dims shape = infer_size(b, c, proposed, b.sizes(self));
   if (definitely_contiguous(b.meta(self))) return b.call("aten.view.default", {self, proposed});
+  if (const ir::ArgumentList* l = proposed.list()) {
+    // The -1 is inferred from numel, as torch's retrace computes it.
+    Dims known;
+    std::optional<size_t> inferred;
+    for (size_t i = 0; i < l->items.size(); ++i) {
+      if (const auto* v = std::get_if<int64_t>(&l->items[i].v); v && *v == -1) inferred = i;
+      else known.push_back(shape[i]);
+    }
+    if (inferred && !shape[*inferred].expr.as_integer()) b.sym_inferred_size(b.sizes(self), known, shape[*inferred]);
+  }
   return reshape_to(b, self, shape);
 }
 

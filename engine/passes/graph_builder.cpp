@@ -88,14 +88,20 @@ ir::NodeMetadata GraphBuilder::meta_for_new_node() const {
 
 std::unique_ptr<ir::Node> GraphBuilder::new_node(ir::OpKind op, std::string_view name_candidate) {
   auto n = nodes_.node(op, name_candidate);
-  n->meta = meta_for_new_node();
+  n->meta = meta_override_ ? *meta_override_ : meta_for_new_node();
   return n;
 }
 
 ir::Node* GraphBuilder::place(std::unique_ptr<ir::Node> node) {
   ir::Node* n = node.get();
-  if (n->op == ir::OpKind::Placeholder) placeholders_.push_back(std::move(node));
-  else body_.push_back(std::move(node));
+  if (n->op == ir::OpKind::Placeholder) {
+    placeholders_.push_back(std::move(node));
+  } else if (insert_at_) {
+    body_.insert(body_.begin() + std::ptrdiff_t(*insert_at_), std::move(node));
+    ++*insert_at_;
+  } else {
+    body_.push_back(std::move(node));
+  }
   return n;
 }
 
@@ -153,6 +159,11 @@ ir::Node* GraphBuilder::add_output(ir::Argument value) {
 
 ir::Argument GraphBuilder::emit(const ir::Target& target, std::vector<ir::Argument> args,
                                 std::vector<ir::NamedArgument> kwargs, const ir::ValueInfo* known, bool reinfer) {
+  // Size arithmetic copied from the program whose value a node already
+  // computes is that node (torch's runtime-assert pass hash-conses sizes).
+  if (known && target.qualified().rfind("_operator.", 0) == 0)
+    if (const auto* value = known->sym_int(); value && !value->expr.as_integer())
+      if (auto it = sym_nodes_.find(value->expr); it != sym_nodes_.end()) return it->second;
   // Named once its value is inferred, as before any rule saw it: inference reports a nameless node.
   auto n = std::make_unique<ir::Node>();
   n->op = ir::OpKind::CallFunction;
@@ -174,9 +185,13 @@ ir::Argument GraphBuilder::emit(const ir::Target& target, std::vector<ir::Argume
   n->meta = meta_for_new_node();
   name_assert_operand(*n);
   ir::Node* placed = place(std::move(n));
-  if (computes_sizes_in_meta(target)) compute_output_sizes(*placed);
-  if (placed->value.tuple()) return add_getitems(placed);
+  if (placed->value.tuple()) {
+    ir::Argument items = add_getitems(placed);
+    for (const auto& item : items.list()->items) note_size_producer(item.node(), *placed);
+    return items;
+  }
   if (placed->value.sym_int()) remember_sym(placed);
+  note_size_producer(placed, *placed);
   return placed;
 }
 
@@ -188,15 +203,49 @@ bool GraphBuilder::computes_sizes_in_meta(const ir::Target& target) {
   return false;
 }
 
-void GraphBuilder::compute_output_sizes(const ir::Node& n) {
-  // torch's meta for convolution and pooling computes the output sizes with
-  // SymInt arithmetic while the op is traced: the size nodes follow the op
-  // (with its stack trace), and later uses take them (unused ones are dead).
-  const ir::TensorMeta* t = n.value.tensor();
-  if (!t && n.value.tuple() && !n.value.tuple()->empty()) t = (*n.value.tuple())[0].tensor();
+void GraphBuilder::note_size_producer(ir::Node* n, const ir::Node& op) {
+  // A tensor output's size is a new value where the op's meta computes it
+  // (conv / pool spatial sizes, even when equal to the input's) or where no
+  // tensor input has that size (cat's sum); other sizes are the inputs' own.
+  const ir::TensorMeta* t = n->value.tensor();
   if (!t) return;
-  for (const auto& s : t->sizes)
-    if (!s.expr.as_integer() && !s.expr.is_symbol()) sym(s);
+  const bool spatial_in_meta = computes_sizes_in_meta(op.target);
+  std::unordered_set<symbolic::Expr> input_sizes;
+  if (!spatial_in_meta)
+    op.for_each_input([&](const ir::Node* in) {
+      if (const ir::TensorMeta* m = in->value.tensor())
+        for (const auto& d : m->sizes) input_sizes.insert(d.expr);
+    });
+  for (size_t d = 0; d < t->sizes.size(); ++d) {
+    const symbolic::Expr& e = t->sizes[d].expr;
+    if (e.as_integer() || e.is_symbol()) continue;
+    if (spatial_in_meta ? d < 2 : input_sizes.count(e) > 0) continue;
+    size_producers_[e] = n;
+  }
+}
+
+size_t GraphBuilder::position_after(const ir::Node* producer) const {
+  // After the producer and, for a getitem, its siblings (make_fx makes them
+  // all at once), and after the sizes already rebuilt there.
+  if (auto it = last_rebuilt_after_.find(producer); it != last_rebuilt_after_.end()) {
+    size_t i = body_.size();
+    while (i > 0 && body_[i - 1].get() != it->second) --i;
+    if (i > 0) return i;
+  }
+  const ir::Node* parent = producer->target.qualified() == "_operator.getitem" ? producer->args[0].node() : nullptr;
+  size_t i = body_.size();
+  while (i > 0 && body_[i - 1].get() != producer) --i;
+  while (parent && i < body_.size() && body_[i]->target.qualified() == "_operator.getitem" &&
+         body_[i]->args[0].node() == parent)
+    ++i;
+  return i;
+}
+
+bool GraphBuilder::placed_before_insertion(const ir::Node* n) const {
+  if (!insert_at_ || n->op == ir::OpKind::Placeholder) return true;
+  for (size_t i = *insert_at_; i < body_.size(); ++i)
+    if (body_[i].get() == n) return false;
+  return true;
 }
 
 ir::Argument GraphBuilder::add_getitems(ir::Node* parent) {
@@ -283,7 +332,11 @@ bool GraphBuilder::is_contiguous(const ir::Node* n) const {
 // ---- symbolic ints as arguments --------------------------------------------------------
 
 void GraphBuilder::remember_sym(ir::Node* n) {
-  if (const auto* s = n->value.sym_int()) sym_nodes_.emplace(s->expr, n);
+  // A node rebuilt before an existing one of the same value takes its place for later uses.
+  if (const auto* s = n->value.sym_int()) {
+    auto [it, fresh] = sym_nodes_.emplace(s->expr, n);
+    if (!fresh && insert_at_) it->second = n;
+  }
 }
 
 ir::Argument GraphBuilder::sym(const ir::SymInt& s) {
@@ -303,6 +356,15 @@ ir::Argument GraphBuilder::sym_add_args(const ir::SymInt& a, const ir::SymInt& b
   if (a.expr.as_integer() == std::optional<int64_t>(0)) return sym(b);
   if (auto it = sym_nodes_.find(sum.expr); it != sym_nodes_.end()) return it->second;
   return sym_binary("add", sym(a), sym(b), hints_.sym(sum.expr));
+}
+
+ir::Argument GraphBuilder::sym_inferred_size(const Dims& numel_dims, const Dims& known_dims,
+                                             const ir::SymInt& quotient) {
+  if (auto v = quotient.expr.as_integer()) return *v;
+  const ir::Argument numel = sym_product(numel_dims);
+  const ir::Argument known = sym_product(known_dims);
+  if (auto it = sym_nodes_.find(quotient.expr); it != sym_nodes_.end()) return it->second;
+  return sym_binary("floordiv", numel, known, quotient);
 }
 
 ir::Node* GraphBuilder::sym_binary(const char* op, ir::Argument a, ir::Argument b, const ir::SymInt& value) {
@@ -361,47 +423,52 @@ ir::Argument GraphBuilder::sym_product(const Dims& dims, size_t begin, size_t en
 }
 
 ir::Node* GraphBuilder::materialize(const ir::SymInt& s) {
+  if (auto it = sym_nodes_.find(s.expr); it != sym_nodes_.end() && placed_before_insertion(it->second))
+    return it->second;
+  auto producer = insert_at_ ? size_producers_.end() : size_producers_.find(s.expr);
+  if (producer == size_producers_.end()) return build_size(s);
+  // Rebuilt right after the node that made it, as torch's runtime-assert
+  // pass replaces the sym_size.int its retrace asked of that node.
+  insert_at_ = position_after(producer->second);
+  meta_override_ = &producer->second->meta;
+  ir::Node* n = nullptr;
+  try {
+    n = build_size(s);
+    last_rebuilt_after_[producer->second] = body_[*insert_at_ - 1].get();
+  } catch (...) {
+    insert_at_.reset();
+    meta_override_ = nullptr;
+    throw;
+  }
+  insert_at_.reset();
+  meta_override_ = nullptr;
+  return n;
+}
+
+ir::Node* GraphBuilder::build_size(const ir::SymInt& s) {
   using K = symbolic::Expr::Kind;
-  if (auto it = sym_nodes_.find(s.expr); it != sym_nodes_.end()) return it->second;
   const symbolic::Expr& e = s.expr;
   switch (e.kind()) {
     case K::Symbol: return sym_size_node(e);
-    case K::Mul: {
-      std::optional<int64_t> coefficient;
-      ir::Argument acc;
-      bool first = true;
-      symbolic::Expr partial(1);
-      for (const auto& f : e.args()) {
-        if (auto c = f.as_integer()) {
-          coefficient = c;
-          continue;
-        }
-        partial = partial * f;
-        if (first) {
-          acc = sym(hints_.sym(f));
-          first = false;
-        } else {
-          acc = sym_binary("mul", acc, sym(hints_.sym(f)), hints_.sym(partial));
-        }
-      }
-      if (coefficient) acc = sym_binary("mul", acc, *coefficient, s);
-      return acc.node();
-    }
+    case K::Mul:
     case K::Add: {
-      std::optional<int64_t> constant;
+      // torch's runtime-assert pass rebuilds a size from its sympy form
+      // (sympy_interp): the numeric term first, then the others left to
+      // right, one binary operator.mul / operator.add node per step
+      // ("-1 + sym_size_int_1", "1 + floordiv", "5 * sym_size_int").
+      const bool product = e.kind() == K::Mul;
+      const char* op = product ? "mul" : "add";
+      std::vector<symbolic::Expr> terms;
+      for (const auto& t : e.args())
+        if (t.as_integer()) terms.insert(terms.begin(), t);
+        else terms.push_back(t);
       ir::Argument acc;
-      bool first = true;
-      symbolic::Expr partial(0);
-      for (const auto& t : e.args()) {
-        if (auto c = t.as_integer()) {
-          constant = c;
-          continue;
-        }
-        partial = partial + t;
-        acc = first ? sym(hints_.sym(t)) : sym_binary("add", acc, sym(hints_.sym(t)), hints_.sym(partial));
-        first = false;
+      symbolic::Expr partial(product ? 1 : 0);
+      for (size_t i = 0; i < terms.size(); ++i) {
+        partial = product ? partial * terms[i] : partial + terms[i];
+        const ir::Argument term = sym(hints_.sym(terms[i]));
+        acc = i == 0 ? term : ir::Argument(sym_binary(op, acc, term, hints_.sym(partial)));
       }
-      if (constant) acc = *constant >= 0 ? sym_binary("add", acc, *constant, s) : sym_binary("sub", acc, -*constant, s);
       return acc.node();
     }
     case K::FloorDiv:

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -76,6 +77,11 @@ class GraphBuilder {
   /// node with the operands in that order ("1 + sym_size_int_1"); a literal
   /// when both are known, `b` itself when `a` is 0.
   ir::Argument sym_add_args(const ir::SymInt& a, const ir::SymInt& b);
+  /// The -1 of a reshape as torch's infer_size computes it: numel (the
+  /// sizes multiplied left to right) // the product of the other sizes, one
+  /// operator.floordiv node — or the node already computing `quotient`
+  /// (torch's runtime-assert pass hash-conses it), the products then dead.
+  ir::Argument sym_inferred_size(const Dims& numel_dims, const Dims& known_dims, const ir::SymInt& quotient);
 
   /// A rule tells that a value of the graph (`target`, e.g. a running-mean
   /// input of batch_norm) now holds `new_value` (functionalization).
@@ -114,8 +120,11 @@ class GraphBuilder {
   ir::Node* place(std::unique_ptr<ir::Node> node);
   ir::Argument add_getitems(ir::Node* parent);
   ir::Node* materialize(const ir::SymInt& s);
+  ir::Node* build_size(const ir::SymInt& s);
   static bool computes_sizes_in_meta(const ir::Target& target);
-  void compute_output_sizes(const ir::Node& n);
+  void note_size_producer(ir::Node* n, const ir::Node& op);
+  size_t position_after(const ir::Node* producer) const;
+  bool placed_before_insertion(const ir::Node* n) const;
   ir::Node* sym_size_node(const symbolic::Expr& symbol);
   ir::Node* sym_binary(const char* op, ir::Argument a, ir::Argument b, const ir::SymInt& value);
 
@@ -129,6 +138,16 @@ class GraphBuilder {
   const ir::NodeMetadata* trace_override_ = nullptr;
   ir::NodeMetadata meta_for_new_node() const;
   std::unordered_map<symbolic::Expr, ir::Node*> sym_nodes_;
+  // The last node whose output holds each size as a new value (a conv's
+  // spatial sizes, a cat's summed dim): torch's retrace asks that output for
+  // the size (sym_size.int on it) and its runtime-assert pass rebuilds it
+  // from the inputs' sizes there, with that node's stack trace.
+  std::unordered_map<symbolic::Expr, ir::Node*> size_producers_;
+  // While a size is rebuilt after its producer: where new nodes go in body_
+  // and whose metadata they carry.
+  std::optional<size_t> insert_at_;
+  std::unordered_map<const ir::Node*, const ir::Node*> last_rebuilt_after_;  // producer -> last node placed after it
+  const ir::NodeMetadata* meta_override_ = nullptr;
   // Nodes wait here until commit(): most lowerings leave dead nodes behind.
   std::vector<std::unique_ptr<ir::Node>> placeholders_, body_;
   std::vector<std::pair<std::pair<size_t, size_t>, std::unique_ptr<ir::Node>>> top_sym_sizes_;  // (input, dim)

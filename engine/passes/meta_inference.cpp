@@ -240,6 +240,11 @@ ir::ValueInfo MetaInference::infer(const ir::Node& node) {
 ir::ValueInfo MetaInference::infer_strides(const ir::Node& node, ir::ValueInfo value) const {
   const std::string op = node.target.is_torch_op() ? node.target.op_name() : "";
   if (auto* t = std::get_if<ir::TensorMeta>(&value.v)) {
+    if (op == "convolution" || op == "_convolution" || op == "conv2d") {
+      if (const ir::TensorMeta* in = input_meta(node))
+        t->strides = convolution_output_strides(*in, input_meta(node, 1), t->sizes, hints_);
+      return value;
+    }
     if (contiguous_output_ops().count(op)) return value;
     if (auto s = view_op_strides(op, node, *t, hints_)) {
       t->strides = std::move(*s);

@@ -224,6 +224,34 @@ Dims attention_output_strides(const ir::TensorMeta& q, const ir::TensorMeta& k, 
   return preserve_format_strides(q, h);
 }
 
+bool suggests_channels_last(const ir::TensorMeta& t, const Hints& h) {
+  if (t.rank() != 4 || t.strides.size() != 4) return false;
+  const ir::SymInt zero(int64_t{0});
+  if (h.eq(t.strides[1], zero)) return false;
+  ir::SymInt min = zero;
+  for (size_t d : {size_t{1}, size_t{3}, size_t{2}, size_t{0}}) {
+    if (h.eq(t.sizes[d], zero) || h.lt(t.strides[d], min)) return false;
+    if (d == 0 && h.eq(min, t.strides[1])) return false;
+    min = h.eq(t.sizes[d], ir::SymInt(int64_t{1})) ? t.strides[d] : sym_mul(t.strides[d], t.sizes[d]);
+  }
+  return true;
+}
+
+Dims channels_last_strides(const Dims& sizes) {
+  if (sizes.size() != 4) return contiguous_strides(sizes);
+  const ir::SymInt one(int64_t{1});
+  const ir::SymInt c = sizes[1];
+  const ir::SymInt wc = sym_mul(sizes[3], c);
+  return {sym_mul(sizes[2], wc), one, wc, c};
+}
+
+Dims convolution_output_strides(const ir::TensorMeta& input, const ir::TensorMeta* weight, const Dims& out_sizes,
+                                const Hints& h) {
+  if (out_sizes.size() == 4 && (suggests_channels_last(input, h) || (weight && suggests_channels_last(*weight, h))))
+    return channels_last_strides(out_sizes);
+  return contiguous_strides(out_sizes);
+}
+
 ir::TensorMeta contiguous_meta(const Dims& sizes, ir::ScalarType dtype, const ir::Device& device) {
   ir::TensorMeta m;
   m.dtype = dtype;

@@ -72,6 +72,18 @@ bool sdpa_takes_cpu_flash_path(const ir::TensorMeta& q, const ir::TensorMeta& k,
 Dims attention_output_strides(const ir::TensorMeta& q, const ir::TensorMeta& k, const ir::TensorMeta& v,
                               double dropout_p, const Dims& out_sizes, const Hints& h);
 
+/// suggest_memory_format() == channels_last (c10's
+/// is_channels_last_strides_2d): a 4-D tensor whose strides grow in the order
+/// C, W, H, N.
+bool suggests_channels_last(const ir::TensorMeta& t, const Hints& h);
+/// The channels-last strides of 4-D `sizes` (N, C, H, W): HWC, 1, WC, C.
+Dims channels_last_strides(const Dims& sizes);
+/// A convolution's output strides on the CPU (fake_impls.conv through
+/// _conv_determine_backend_memory_format): channels-last when the input or
+/// the weight suggests it, else contiguous.
+Dims convolution_output_strides(const ir::TensorMeta& input, const ir::TensorMeta* weight, const Dims& out_sizes,
+                                const Hints& h);
+
 /// A tensor of `sizes` laid out contiguously.
 ir::TensorMeta contiguous_meta(const Dims& sizes, ir::ScalarType dtype, const ir::Device& device);
 

@@ -25,8 +25,15 @@ inline constexpr const char* kmoe_ops =
     "mixture-of-experts routing: floor_divide, empty_like and index_put_ lower as torch's (histc and the Python custom op grouped_mm_fallback stay, as in torch), but torch keeps a reshape's -1 ([-1, 32]) where ExportLens spells the size out, and places the symbolic-size nodes of the routing indices (2*s70*s72) where its retrace of sort made them";
 inline constexpr const char* kmoe_check =
     "the routing ops (histc, index_put_, grouped_mm_fallback) have no shape rules, so their outputs keep the example sizes and the batch specializes to 2 where torch traces their meta kernels";
-inline constexpr const char* ksizes =
-    "torch's retrace computes symbolic output sizes inside the conv, pool and interpolate meta kernels (floordiv / add / sub / pow nodes where it traced them, dynamic 'same' padding); ExportLens makes only the final sizes, where they are used";
+inline constexpr const char* ksizes_cat =
+    "a cat's summed size (1 + H*W after the class token): torch's Core ATen retrace rebuilds it right after the cat, "
+    "with the cat's stack trace; ExportLens where the program's own size arithmetic computes it (the functional level "
+    "agrees)";
+inline constexpr const char* ksizes_first_conv =
+    "BiT's last stage: the size ((s - 1)//32) + 1, which its stride-2 shortcut conv and its stride-2 3x3 conv both "
+    "compute, torch rebuilds after the shortcut conv (the first), ExportLens after the 3x3 conv (the last before the "
+    "size's first use, which is where torch puts it for two such convs in a small program); the original program "
+    "specialises that stage's group-norm output to 1x1, the likely cause, not traced yet";
 inline constexpr const char* kswin =
     "Swin (Core ATen): torch's retrace of view(-1, 16, 8) makes the inferred size 4*s99 as an operator.mul node right there and later users reuse it; ExportLens makes that size where it is first used, in another operand order (s99 * 4), and once more later";
 inline constexpr const char* kgpt2_core =
@@ -78,34 +85,18 @@ inline constexpr KnownDifference kKnownDifferences[] = {
     {"corpus", "falcon/functional", "open text", kfalcon},
     {"corpus", "falcon/core", "open ops", kfalcon},
     {"corpus", "falcon/core", "open text", kfalcon},
-    {"corpus", "mixtral/functional", "open ops", kmoe_ops},
     {"corpus", "mixtral/functional", "open text", kmoe_ops},
     {"corpus", "mixtral/core", "open ops", kmoe_ops},
     {"corpus", "mixtral/core", "open text", kmoe_ops},
-    {"corpus", "qwen2_moe/functional", "open ops", kmoe_ops},
     {"corpus", "qwen2_moe/functional", "open text", kmoe_ops},
     {"corpus", "qwen2_moe/core", "open ops", kmoe_ops},
     {"corpus", "qwen2_moe/core", "open text", kmoe_ops},
     {"corpus", "gpt2/core", "open lowering", kgpt2_core},
-    {"corpus", "beit/functional", "open ops", ksizes},
-    {"corpus", "beit/functional", "open text", ksizes},
-    {"corpus", "beit/core", "open ops", ksizes},
-    {"corpus", "beit/core", "open text", ksizes},
-    {"corpus", "dinov2/functional", "open ops", ksizes},
-    {"corpus", "dinov2/functional", "open text", ksizes},
-    {"corpus", "dinov2/core", "open ops", ksizes},
-    {"corpus", "dinov2/core", "open text", ksizes},
+    {"corpus", "beit/core", "open text", ksizes_cat},
+    {"corpus", "dinov2/core", "open text", ksizes_cat},
     {"corpus", "swin/core", "open ops", kswin},
     {"corpus", "swin/core", "open text", kswin},
-    {"corpus", "segformer/functional", "open ops", ksizes},
-    {"corpus", "segformer/functional", "open text", ksizes},
-    {"corpus", "segformer/core", "open ops", ksizes},
-    {"corpus", "segformer/core", "open text", ksizes},
-    {"corpus", "convnext/core", "open text", ksizes},
-    {"corpus", "bit/core", "open ops", ksizes},
-    {"corpus", "bit/core", "open text", ksizes},
-    {"corpus", "poolformer/core", "open ops", ksizes},
-    {"corpus", "poolformer/core", "open text", ksizes},
+    {"corpus", "bit/core", "open text", ksizes_first_conv},
     {"corpus", "mixtral/batch", "open check", kmoe_check},
     {"corpus", "qwen2_moe/batch", "open check", kmoe_check},
     {"corpus", "dinov2/named", "open check", kdinov2_check},
