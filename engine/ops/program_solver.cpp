@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <functional>
 #include <unordered_map>
+#include <set>
 #include <unordered_set>
 
 #include "engine/ir/higher_order.h"
@@ -395,14 +396,22 @@ void PreparedProgram::read_layouts() {
 }
 
 void PreparedProgram::parse_recorded_guards() {
+  // Repeated blocks record the same guard many times (a Swin stage: 12 copies
+  // of a 1,500-character expression): each text is parsed once.
+  std::unordered_map<std::string, symbolic::Expr> parsed;
   for (const std::string& text : program_->guards_code) {
     RecordedGuard g;
     g.text = text;
-    try {
-      g.expr = symbolic::parse_python_guard(text);
-    } catch (const std::exception& e) {
-      diagnostics_.push_back({"", "", std::string("recorded guard not replayed: ") + e.what()});
-      continue;
+    if (auto it = parsed.find(text); it != parsed.end()) {
+      g.expr = it->second;
+    } else {
+      try {
+        g.expr = symbolic::parse_python_guard(text);
+      } catch (const std::exception& e) {
+        diagnostics_.push_back({"", "", std::string("recorded guard not replayed: ") + e.what()});
+        continue;
+      }
+      parsed.emplace(text, g.expr);
     }
     bool known = true;
     for (const std::string& s : g.expr.free_symbols()) {
@@ -453,14 +462,22 @@ void PreparedProgram::attribute_recorded_guards() {
   Propagation prop(*this, env, binding, ignored);
   const auto& nodes = nodes_;
   std::vector<bool> explained(recorded_.size(), false);
+  // Copies of one guard text follow at the same node: each distinct text is
+  // translated and tested once, for all its copies (`copies`).
+  std::unordered_map<std::string, size_t> first_of_text;
+  std::vector<std::vector<size_t>> copies(recorded_.size());
+  for (size_t k = 0; k < recorded_.size(); ++k)
+    copies[first_of_text.emplace(recorded_[k].text, k).first->second].push_back(k);
   // Each recorded guard in the trace's symbols, once: static_truth applies
   // the replacements the trace has found so far (translating again after
   // every node was what made large programs take minutes).
   std::vector<std::optional<symbolic::Expr>> translated(recorded_.size());
-  for (size_t k = 0; k < recorded_.size(); ++k) translated[k] = prop.translate(recorded_[k].expr);
-  std::vector<size_t> open;  // the unexplained ones, in order
-  for (size_t k = 0; k < recorded_.size(); ++k)
+  std::vector<size_t> open;  // the unexplained distinct ones, in order
+  for (size_t k = 0; k < recorded_.size(); ++k) {
+    if (copies[k].empty()) continue;
+    translated[k] = prop.translate(recorded_[k].expr);
     if (translated[k]) open.push_back(k);
+  }
   size_t guards_seen = 0;
   try {
     prop.run([&](int index, bool after) {
@@ -473,11 +490,11 @@ void PreparedProgram::attribute_recorded_guards() {
           continue;
         }
         open.erase(open.begin() + std::ptrdiff_t(j));
-        {
-          explained[k] = true;
-          recorded_[k].anchor_node = index;
-          recorded_[k].after_node = true;
-          recorded_[k].explained_by = nodes[size_t(index)]->name;
+        for (const size_t c : copies[k]) {
+          explained[c] = true;
+          recorded_[c].anchor_node = index;
+          recorded_[c].after_node = true;
+          recorded_[c].explained_by = nodes[size_t(index)]->name;
         }
       }
     });
@@ -596,9 +613,12 @@ class Solver {
   void replay(const Propagation& prop, const std::vector<ir::Node*>& nodes, int index, bool after) {
     if (!options_.replay_recorded_guards || p_.recorded_guards().empty()) return;
     if (replay_order_.empty()) {
+      // Copies of one guard text share their place; the first decides them all.
+      std::set<std::pair<std::pair<int, bool>, std::string_view>> placed;
       for (size_t k = 0; k < p_.recorded_guards().size(); ++k) {
         const RecordedGuard& g = p_.recorded_guards()[k];
-        replay_order_[std::make_pair(g.anchor_node, g.after_node)].push_back(k);
+        const auto place = std::make_pair(g.anchor_node, g.after_node);
+        if (placed.emplace(place, g.text).second) replay_order_[place].push_back(k);
       }
     }
     auto it = replay_order_.find(std::make_pair(index, after));

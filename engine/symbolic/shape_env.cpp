@@ -141,6 +141,7 @@ Expr ShapeEnv::replace(const Expr& e) const {
   if (replacements_.empty() && !has_kind(e, K::Max)) return e;
   if (cache_version_ != version_) {
     replace_cache_.clear();
+    bound_cache_.clear();
     cache_version_ = version_;
   }
   if (auto it = replace_cache_.find(e); it != replace_cache_.end()) return it->second;
@@ -179,7 +180,16 @@ ValueRange ShapeEnv::range_of_symbol(const Expr& symbol) const {
 }
 
 ValueRange ShapeEnv::bound(const Expr& e) const {
-  return bound_expr(e, [this](const Expr& s) { return range_of_symbol(s); });
+  if (e.args().empty()) return bound_expr(e, [this](const Expr& s) { return range_of_symbol(s); });
+  if (cache_version_ != version_) {
+    replace_cache_.clear();
+    bound_cache_.clear();
+    cache_version_ = version_;
+  }
+  if (auto it = bound_cache_.find(e); it != bound_cache_.end()) return it->second;
+  const ValueRange r = bound_expr(e, [this](const Expr& s) { return range_of_symbol(s); });
+  bound_cache_.emplace(e, r);
+  return r;
 }
 
 std::optional<bool> ShapeEnv::static_truth(const Expr& condition) const {
@@ -242,9 +252,14 @@ Expr canonical_relation(const Expr& relation) {
   return make_relation(kind, d, Expr(0));
 }
 
+const Expr& ShapeEnv::canonical(const Expr& relation) const {
+  if (auto it = canonical_cache_.find(relation); it != canonical_cache_.end()) return it->second;
+  return canonical_cache_.emplace(relation, canonical_relation(relation)).first->second;
+}
+
 void ShapeEnv::add_fact(const Expr& fact) {
   auto put = [this](const Expr& e, bool value) {
-    const Expr key = canonical_relation(e);
+    const Expr& key = canonical(e);
     if (key.kind() != K::True && key.kind() != K::False) facts_[key] = value;
   };
   auto add = [&](const Expr& e) {
@@ -254,6 +269,12 @@ void ShapeEnv::add_fact(const Expr& fact) {
   };
   if (fact.kind() == K::And) {
     for (const Expr& a : fact.args()) add_fact(a);
+    return;
+  }
+  if (fact.kind() == K::Or) {
+    // torch keeps every guard among its axioms: the same disjunction asked
+    // again (a repeated block's guard) is known, not guarded twice.
+    facts_[fact] = true;
     return;
   }
   if (!is_relation(fact.kind())) return;
@@ -268,12 +289,16 @@ void ShapeEnv::add_fact(const Expr& fact) {
     case K::Ge: add(Expr::gt(a, b - 1)); break;
     default: break;
   }
-  bump_version();
 }
 
 std::optional<bool> ShapeEnv::known_fact(const Expr& condition) const {
-  if (facts_.empty() || !is_relation(condition.kind())) return std::nullopt;
-  auto it = facts_.find(canonical_relation(condition));
+  if (facts_.empty()) return std::nullopt;
+  if (condition.kind() == K::Or) {
+    auto it = facts_.find(condition);
+    return it == facts_.end() ? std::nullopt : std::optional<bool>(it->second);
+  }
+  if (!is_relation(condition.kind())) return std::nullopt;
+  auto it = facts_.find(canonical(condition));
   if (it == facts_.end()) return std::nullopt;
   return it->second;
 }
@@ -414,7 +439,6 @@ void ShapeEnv::maybe_guard_relation(const Expr& guard, const Provenance& origin)
     const auto r = isolate(g, mods.front(), false);
     if (r && r->integral() && r->rhs == Expr(0)) {
       divisible_.insert(mods.front());
-      bump_version();
     }
   }
 }

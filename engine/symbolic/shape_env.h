@@ -148,7 +148,10 @@ class ShapeEnv {
   void add_fact(const Expr& fact);
   std::optional<bool> known_fact(const Expr& condition) const;
   [[noreturn]] void data_dependent(const Expr& expr, const Provenance& origin) const;
+  // Replacements and ranges changed: replace() and bound() results are stale.
+  // (New facts and divisibility do not change either.)
   void bump_version() { ++version_; }
+  const Expr& canonical(const Expr& relation) const;
 
   SymbolNamer namer_;
   std::unordered_map<std::string, SymbolRecord> symbols_;
@@ -164,6 +167,10 @@ class ShapeEnv {
   uint64_t version_ = 0;
   mutable uint64_t cache_version_ = 0;
   mutable std::unordered_map<Expr, Expr> replace_cache_;
+  mutable std::unordered_map<Expr, ValueRange> bound_cache_;  // kept with replace_cache_
+  // canonical_relation is pure and its symbolic arithmetic costly: the solver
+  // asks for the same relations again after every node (recorded guards).
+  mutable std::unordered_map<Expr, Expr> canonical_cache_;
 };
 
 /// Torch's canonical form of a relation for fact lookups: (lhs - rhs) REL 0

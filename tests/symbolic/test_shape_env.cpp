@@ -138,6 +138,26 @@ class TestShapeEnv : public QObject {
     QCOMPARE(QString::fromStdString(env.replacement_log().back().origin.node), QStringLiteral("if"));
   }
 
+  void repeated_disjunction_is_guarded_once() {
+    // A repeated block asks the same disjunction in every instance; torch keeps
+    // each guard among its axioms, so the copies are known, not guarded again.
+    const QStringList torch_guards = python_lines(QStringLiteral(
+        "from torch.fx.experimental.symbolic_shapes import ShapeEnv, DimDynamic\n"
+        "from torch._dynamo.source import ConstantSource\n"
+        "env = ShapeEnv()\n"
+        "a = env.create_unspecified_symint_and_symbol(6, ConstantSource('a'), DimDynamic.DYNAMIC)\n"
+        "b = env.create_unspecified_symint_and_symbol(5, ConstantSource('b'), DimDynamic.DYNAMIC)\n"
+        "for _ in range(3): bool((a == 6) | (b == 7))\n"
+        "print(len(env.guards))\n"));
+    QCOMPARE(torch_guards.size(), 1);
+    ShapeEnv env;
+    const Expr a = env.create_backed("L['a']", 6, std::nullopt);
+    const Expr b = env.create_backed("L['b']", 5, std::nullopt);
+    for (int i = 0; i < 3; ++i)
+      QVERIFY(env.evaluate(Expr::logical_or({Expr::eq(a, Expr(6)), Expr::eq(b, Expr(7))}), rule("or")));
+    QCOMPARE(QString::number(env.guards().size()), torch_guards.front());
+  }
+
   void divisibility_from_derived_dims() {
     ShapeEnv env;
     const Expr s = env.create_backed("L['x'].size()[0]", 32, std::nullopt);
