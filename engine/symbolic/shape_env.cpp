@@ -268,12 +268,20 @@ void ShapeEnv::add_fact(const Expr& fact) {
     case K::Ge: add(Expr::gt(a, b - 1)); break;
     default: break;
   }
-  bump_version();
+  // No bump_version(): the version keys replace()'s cache, which facts do not change.
 }
 
 std::optional<bool> ShapeEnv::known_fact(const Expr& condition) const {
   if (facts_.empty() || !is_relation(condition.kind())) return std::nullopt;
-  auto it = facts_.find(canonical_relation(condition));
+  // The same relations are asked again after every guard (recorded guards'
+  // attribution, repeated blocks): their canonical form is built once.
+  // canonical_relation is a pure function of the relation; the memo is per
+  // thread (solves run on worker threads) and dropped when it grows large.
+  thread_local std::unordered_map<Expr, Expr> canonical;
+  if (canonical.size() > (1u << 16)) canonical.clear();
+  auto c = canonical.find(condition);
+  if (c == canonical.end()) c = canonical.emplace(condition, canonical_relation(condition)).first;
+  auto it = facts_.find(c->second);
   if (it == facts_.end()) return std::nullopt;
   return it->second;
 }
@@ -414,7 +422,6 @@ void ShapeEnv::maybe_guard_relation(const Expr& guard, const Provenance& origin)
     const auto r = isolate(g, mods.front(), false);
     if (r && r->integral() && r->rhs == Expr(0)) {
       divisible_.insert(mods.front());
-      bump_version();
     }
   }
 }
@@ -426,7 +433,10 @@ void ShapeEnv::refine_ranges(const Expr& relation, const Provenance& origin) {
     const Expr s = Expr::symbol(name);
     auto it = symbols_.find(name);
     if (it == symbols_.end()) continue;
-    const auto r = isolate(e, s, true);
+    const auto r = isolate(e, s, true, [this](const std::string& n) {
+      const SymbolRecord* rec = find_symbol(n);
+      return rec && rec->hint.has_value();
+    });
     if (!r || !r->integral()) continue;
     const ValueRange vr = it->second.range;
     Num lower = vr.lower, upper = vr.upper;
