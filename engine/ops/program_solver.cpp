@@ -246,6 +246,47 @@ class Propagation {
     return SymValue::none();
   }
 
+  /// An op of a library's own namespace (torch.library), not ATen's or prims'.
+  static bool is_custom_op(const ir::Target& t) {
+    if (!t.is_torch_op()) return false;
+    const std::string ns = t.op_namespace();
+    return ns != "aten" && ns != "prims" && ns != "higher_order";
+  }
+
+  /// A value as the file records it, each size over the file's input symbols
+  /// rewritten in this spec's sizes: what the op's fake kernel computed at
+  /// export, for sizes that are functions of the inputs (a custom op's
+  /// registered fake kernel; guards it added are in the file's recorded
+  /// guards). nullopt when a size names anything else (an unbacked symbol).
+  std::optional<SymValue> recorded_in_spec(const ir::ValueInfo& v) {
+    if (const ir::TensorMeta* m = v.tensor()) {
+      SymTensor t;
+      t.dtype = m->dtype;
+      t.device = m->device;
+      for (const auto& s : m->sizes) {
+        auto e = in_spec_symbols(s.expr);
+        if (!e) return std::nullopt;
+        t.sizes.push_back(env_.replace(*e));
+      }
+      return SymValue::of(std::move(t));
+    }
+    if (const ir::SymInt* s = v.sym_int()) {
+      auto e = in_spec_symbols(s->expr);
+      if (!e) return std::nullopt;
+      return SymValue::of_int(env_.replace(*e));
+    }
+    if (const ir::ValueTuple* tup = v.tuple()) {
+      std::vector<SymValue> items;
+      for (const auto& item : *tup) {
+        auto i = recorded_in_spec(item);
+        if (!i) return std::nullopt;
+        items.push_back(std::move(*i));
+      }
+      return SymValue::list(std::move(items));
+    }
+    return std::nullopt;
+  }
+
   symbolic::Expr unbacked(bool fresh) {
     if (!fresh) return symbolic::Expr(0);
     Provenance o;
@@ -298,6 +339,12 @@ class Propagation {
     const ShapeRule* rule = find_shape_rule(n.target);
     const std::string op = op_label(n);
     if (!rule) {
+      if (is_custom_op(n.target))
+        if (auto v = recorded_in_spec(n.value)) {
+          note(n, op, "no shape rule for " + n.target.qualified() + " (a custom op: torch runs its fake kernel); "
+                          "its output sizes are the file's, over this spec's sizes");
+          return *v;
+        }
       note(n, op, "no shape rule for " + n.target.qualified() + "; its output shapes are specialized to the "
                       "example sizes");
       return from_file(n.value, true);

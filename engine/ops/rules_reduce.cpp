@@ -44,9 +44,19 @@ SymValue max_min(RuleContext& ctx) {
   return reduction(1, 2, Out::ValuesAndIndices)(ctx);
 }
 
+/// histc(self, bins=100, min=0, max=0): torch's meta_histc, a 1-D [bins] of the input's dtype.
+SymValue histc(RuleContext& ctx) {
+  const SymTensor self = ctx.tensor(0, "self");
+  if (!ir::is_floating(self.dtype)) throw RuleError("\"histogram_cpu\" not implemented for this dtype");
+  const Expr bins = ctx.integer_or(1, "bins", 100);
+  ctx.check(Expr::gt(bins, Expr(0)), "histc: bins > 0", "histc(): bins must be > 0, but got " + bins.str());
+  return shaped({bins}, self.dtype);
+}
+
 }  // namespace
 
 void add_reduction_rules(RuleTable& t) {
+  set_aten_rule(t, {"histc"}, histc);
   set_aten_rule(t, {"mean", "nanmean", "amax", "amin", "logsumexp", "sum_to_size"}, reduction(1, 2, Out::Same));
   set_aten_rule(t, {"sum", "nansum", "prod"}, reduction(1, 2, Out::Summed));
   t["aten.sum.default"] = reduction(SIZE_MAX, SIZE_MAX, Out::Summed);

@@ -43,6 +43,17 @@ ShapeRule relation(F f) {
 
 SymValue neg(RuleContext& ctx) { return SymValue::of_int(ctx.simplify(-scalar_of(ctx, 0, "a"))); }
 
+/// int ** int with a literal exponent >= 0 (an int: torch's PowByNatural); a
+/// negative or symbolic exponent (a float result) has no rule here.
+SymValue pow_natural(RuleContext& ctx) {
+  const Expr base = scalar_of(ctx, 0, "a");
+  const auto exponent = ctx.simplify(scalar_of(ctx, 1, "b")).as_integer();
+  if (!exponent || *exponent < 0) throw RuleError("pow: only a literal exponent >= 0 gives an int");
+  if (*exponent == 0) return SymValue::of_int(Expr(1));
+  if (*exponent == 1) return SymValue::of_int(ctx.simplify(base));
+  return SymValue::of_int(ctx.simplify(Expr::pow(base, *exponent)));
+}
+
 SymValue sym_not(RuleContext& ctx) { return SymValue::of_bool(Expr::logical_not(scalar_of(ctx, 0, "a"))); }
 
 SymValue item(RuleContext& ctx) {
@@ -104,6 +115,7 @@ void add_symint_rules(RuleTable& t) {
   t["_operator.floordiv"] = binary_int([](const Expr& a, const Expr& b) { return Expr::floordiv(a, b); });
   t["_operator.mod"] = binary_int([](const Expr& a, const Expr& b) { return Expr::mod(a, b); });
   t["_operator.neg"] = neg;
+  t["_operator.pow"] = pow_natural;
   t["_operator.eq"] = relation([](const Expr& a, const Expr& b) { return Expr::eq(a, b); });
   t["_operator.ne"] = relation([](const Expr& a, const Expr& b) { return Expr::ne(a, b); });
   t["_operator.lt"] = relation([](const Expr& a, const Expr& b) { return Expr::lt(a, b); });

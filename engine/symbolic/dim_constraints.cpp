@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <vector>
 
 #include "engine/symbolic/linear_relation.h"
 #include "engine/symbolic/python_printer.h"
@@ -70,7 +71,9 @@ class DimConstraints::Impl {
     }
     const std::string s = free.front();
     const size_t old_congruences = congruence_count(s);
-    std::optional<LinearRelation> cross = divided_equation(expr, s);
+    const bool power = has_power(expr);
+    std::optional<LinearRelation> cross = power ? quadratic_equation(expr, s) : divided_equation(expr, s);
+    if (power && !cross) return false;  // other polynomial relations: sympy's reduce_inequalities, not solved here
     auto lhs = cross ? std::optional<Linear>() : linear(expr.args()[0], s);
     auto rhs = cross ? std::optional<Linear>() : linear(expr.args()[1], s);
     if (!cross && (!lhs || !rhs)) return false;  // torch: "Failed to reduce inequalities" keeps it raw; no fix
@@ -78,7 +81,7 @@ class DimConstraints::Impl {
     // sympy evaluates the rewritten relation: constants, and signs of a*s + b for s >= 1.
     std::optional<bool> decided;
     if (rel.form.a.zero()) decided = constant_truth(rel);
-    else if (is_positive_symbol(s)) decided = sign_truth(rel);
+    else if (is_positive_symbol(s)) decided = truth_for_positive_symbol(rel);
     if (decided) {
       if (*decided) return old_congruences == congruence_count(s);
       inconsistencies_.push_back(expr.str() + ", obtained by rewriting with congruences, is inconsistent!");
@@ -239,8 +242,81 @@ class DimConstraints::Impl {
   }
 
   static bool has_unsupported(const Expr& e) {
-    if (e.kind() == K::Max || e.kind() == K::Min || e.kind() == K::Pow) return true;
+    if (e.kind() == K::Max || e.kind() == K::Min) return true;
     return std::any_of(e.args().begin(), e.args().end(), has_unsupported);
+  }
+
+  static bool has_power(const Expr& e) {
+    if (e.kind() == K::Pow) return true;
+    return std::any_of(e.args().begin(), e.args().end(), has_power);
+  }
+
+  using Polynomial = std::vector<Rational>;  // coefficients of s^0, s^1, s^2
+
+  /// e as a polynomial of degree <= 2 in s after rewrite_with_congruences
+  /// (its // and % leaves go through linear(), which records the congruences).
+  std::optional<Polynomial> polynomial(const Expr& e, const std::string& s) {
+    auto times = [](const Polynomial& x, const Polynomial& y) -> std::optional<Polynomial> {
+      Polynomial out(3, Rational::of(0));
+      for (size_t i = 0; i < x.size(); ++i)
+        for (size_t j = 0; j < y.size(); ++j) {
+          if (x[i].zero() || y[j].zero()) continue;
+          if (i + j > 2) return std::nullopt;
+          out[i + j] = out[i + j] + x[i] * y[j];
+        }
+      return out;
+    };
+    switch (e.kind()) {
+      case K::Add: {
+        Polynomial sum(3, Rational::of(0));
+        for (const Expr& a : e.args()) {
+          auto t = polynomial(a, s);
+          if (!t) return std::nullopt;
+          for (size_t i = 0; i < 3; ++i) sum[i] = sum[i] + (*t)[i];
+        }
+        return sum;
+      }
+      case K::Mul:
+      case K::Pow: {
+        const bool pow = e.kind() == K::Pow;
+        const auto exponent = pow ? e.args()[1].as_integer() : std::optional<int64_t>();
+        if (pow && (!exponent || *exponent < 0 || *exponent > 2)) return std::nullopt;
+        Polynomial prod{Rational::of(1), Rational::of(0), Rational::of(0)};
+        const size_t n = pow ? static_cast<size_t>(*exponent) : e.args().size();
+        for (size_t i = 0; i < n; ++i) {
+          auto t = polynomial(pow ? e.args()[0] : e.args()[i], s);
+          if (!t) return std::nullopt;
+          auto next = times(prod, *t);
+          if (!next) return std::nullopt;
+          prod = *next;
+        }
+        return prod;
+      }
+      default: {
+        auto l = linear(e, s);
+        if (!l) return std::nullopt;
+        return Polynomial{l->b, l->a, Rational::of(0)};
+      }
+    }
+  }
+
+  /// A quadratic Eq over a positive size symbol, as sympy's reduce_inequalities
+  /// solves it ((s/8)**2 == 16 gives s == 32): the hint is one root (the guard
+  /// holds at the example); when the other root (Vieta) is not a second positive
+  /// value, the relation is s == hint. Anything else is left out.
+  std::optional<LinearRelation> quadratic_equation(const Expr& expr, const std::string& s) {
+    if (expr.kind() != K::Eq || !is_positive_symbol(s)) return std::nullopt;
+    auto lhs = polynomial(expr.args()[0], s), rhs = polynomial(expr.args()[1], s);
+    if (!lhs || !rhs) return std::nullopt;
+    Polynomial p(3);
+    for (size_t i = 0; i < 3; ++i) p[i] = (*lhs)[i] + -(*rhs)[i];
+    if (p[2].zero()) return LinearRelation{K::Eq, {p[1], p[0]}};
+    const Rational hint = Rational::of(hint_value(Expr::symbol(s)));
+    const Rational at_hint = p[0] + p[1] * hint + p[2] * hint * hint;
+    if (!at_hint.zero()) return std::nullopt;
+    const Rational other = Rational::of(-p[1].num * p[2].den, p[1].den * p[2].num) + -hint;  // -B/A - root
+    if (!other.negative() && !other.zero() && !(other.num == hint.num && other.den == hint.den)) return std::nullopt;
+    return LinearRelation{K::Eq, {Rational::of(1), -hint}};
   }
 
   bool constant_truth(const LinearRelation& r) const {
@@ -266,42 +342,6 @@ class DimConstraints::Impl {
   bool is_positive_symbol(const std::string& s) const {
     const SymbolRecord* r = env_.find_symbol(s);
     return r && r->hint.has_value();
-  }
-
-  /// The truth of a*s + b REL 0 that follows from s >= 1 alone (sympy's assumptions).
-  static std::optional<bool> sign_truth(const LinearRelation& r) {
-    const Rational at_one = r.form.a + r.form.b;  // the value at s = 1: the minimum if a > 0, the maximum if a < 0
-    const bool increasing = !r.form.a.negative();
-    const bool positive = increasing && !at_one.negative() && !at_one.zero();
-    const bool nonnegative = increasing && !at_one.negative();
-    const bool negative = !increasing && at_one.negative();
-    const bool nonpositive = !increasing && (at_one.negative() || at_one.zero());
-    switch (r.kind) {
-      case K::Eq:
-        if (positive || negative) return false;
-        break;
-      case K::Ne:
-        if (positive || negative) return true;
-        break;
-      case K::Ge:
-        if (nonnegative) return true;
-        if (negative) return false;
-        break;
-      case K::Gt:
-        if (positive) return true;
-        if (nonpositive) return false;
-        break;
-      case K::Le:
-        if (nonpositive) return true;
-        if (positive) return false;
-        break;
-      case K::Lt:
-        if (negative) return true;
-        if (nonnegative) return false;
-        break;
-      default: break;
-    }
-    return std::nullopt;
   }
 
   /// Whether x == c * y for an integer c (as linear forms); c if so.

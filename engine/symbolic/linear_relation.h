@@ -3,6 +3,7 @@
 // torch's DimConstraints solves (a*s + b REL 0), and the congruences it keeps.
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 
 #include "engine/symbolic/expr.h"
 #include "engine/symbolic/number.h"
@@ -39,5 +40,44 @@ struct LinearRelation {
   Expr::Kind kind;
   Linear form;  // form REL 0
 };
+
+/// What sympy's assumptions decide of a*s + b REL 0 for a positive integer
+/// symbol s (s >= 1 alone): the value at s = 1 is the minimum when a > 0 and
+/// the maximum when a < 0; nullopt where sympy leaves the relation unevaluated.
+inline std::optional<bool> truth_for_positive_symbol(const LinearRelation& r) {
+  using K = Expr::Kind;
+  const Rational at_one = r.form.a + r.form.b;
+  const bool increasing = !r.form.a.negative();
+  const bool positive = increasing && !at_one.negative() && !at_one.zero();
+  const bool nonnegative = increasing && !at_one.negative();
+  const bool negative = !increasing && at_one.negative();
+  const bool nonpositive = !increasing && (at_one.negative() || at_one.zero());
+  switch (r.kind) {
+    case K::Eq:
+      if (positive || negative) return false;
+      break;
+    case K::Ne:
+      if (positive || negative) return true;
+      break;
+    case K::Ge:
+      if (nonnegative) return true;
+      if (negative) return false;
+      break;
+    case K::Gt:
+      if (positive) return true;
+      if (nonpositive) return false;
+      break;
+    case K::Le:
+      if (nonpositive) return true;
+      if (positive) return false;
+      break;
+    case K::Lt:
+      if (negative) return true;
+      if (nonnegative) return false;
+      break;
+    default: break;
+  }
+  return std::nullopt;
+}
 
 }  // namespace exportlens::symbolic::constraints

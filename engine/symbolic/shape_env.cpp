@@ -192,15 +192,54 @@ ValueRange ShapeEnv::bound(const Expr& e) const {
   return r;
 }
 
+namespace {
+
+ValueRange bound_of_relation(const ShapeEnv& env, const Expr& e) {
+  // The same large relations (recorded guards of windowed models: kilobytes
+  // of nested floordivs) are asked again after every guard while their
+  // symbols' ranges rarely change: their bound is kept with the ranges it
+  // was computed from, and reused while those ranges are the same. Per
+  // thread; dropped when large.
+  struct Entry {
+    std::vector<std::pair<std::string, ValueRange>> ranges;
+    ValueRange value;
+  };
+  thread_local std::unordered_map<Expr, Entry> memo;
+  if (auto it = memo.find(e); it != memo.end()) {
+    bool same = true;
+    for (const auto& [name, range] : it->second.ranges) {
+      const SymbolRecord* rec = env.find_symbol(name);
+      if (!rec || !(rec->range == range)) {
+        same = false;
+        break;
+      }
+    }
+    if (same) return it->second.value;
+  }
+  Entry entry;
+  for (const std::string& name : e.free_symbols()) {
+    const SymbolRecord* rec = env.find_symbol(name);
+    entry.ranges.emplace_back(name, rec ? rec->range : ValueRange::unknown());
+  }
+  entry.value = env.bound(e);
+  if (memo.size() > (1u << 14)) memo.clear();
+  const ValueRange value = entry.value;
+  memo.insert_or_assign(e, std::move(entry));
+  return value;
+}
+
+}  // namespace
+
 std::optional<bool> ShapeEnv::static_truth(const Expr& condition) const {
   const Expr e = replace(condition);
   if (e.kind() == K::True) return true;
   if (e.kind() == K::False) return false;
   if (auto f = known_fact(e)) return f;
-  const ValueRange r = bound(e);
+  const ValueRange r = bound_of_relation(*this, e);
   if (r.is_singleton()) return r.lower.value != 0;
   return std::nullopt;
 }
+
 
 std::optional<int64_t> ShapeEnv::static_value(const Expr& e) const {
   const Expr r = replace(e);
@@ -289,6 +328,7 @@ void ShapeEnv::add_fact(const Expr& fact) {
     case K::Ge: add(Expr::gt(a, b - 1)); break;
     default: break;
   }
+  // No bump_version(): the version keys replace()'s cache, which facts do not change.
 }
 
 std::optional<bool> ShapeEnv::known_fact(const Expr& condition) const {
@@ -450,7 +490,10 @@ void ShapeEnv::refine_ranges(const Expr& relation, const Provenance& origin) {
     const Expr s = Expr::symbol(name);
     auto it = symbols_.find(name);
     if (it == symbols_.end()) continue;
-    const auto r = isolate(e, s, true);
+    const auto r = isolate(e, s, true, [this](const std::string& n) {
+      const SymbolRecord* rec = find_symbol(n);
+      return rec && rec->hint.has_value();
+    });
     if (!r || !r->integral()) continue;
     const ValueRange vr = it->second.range;
     Num lower = vr.lower, upper = vr.upper;

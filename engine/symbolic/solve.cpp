@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "engine/symbolic/linear_relation.h"
+
 namespace exportlens::symbolic {
 
 namespace {
@@ -33,8 +35,81 @@ struct Trial {
   int64_t denominator = 1;
 };
 
+/// What sympy decides of lhs REL rhs when they differ by a*s + b over one
+/// positive integer symbol s (or by a constant); nullopt: left unevaluated.
+std::optional<bool> assumed_truth(K kind, const Expr& lhs, const Expr& rhs, const PositiveSymbol& positive) {
+  using constraints::Rational;
+  const Expr relation = make_relation(kind, lhs, rhs);
+  if (relation.kind() == K::True) return true;
+  if (relation.kind() == K::False) return false;
+  if (!positive) return std::nullopt;
+  int64_t a = 0, b = 0;
+  std::string name;
+  for (const Expr& term : terms(lhs - rhs)) {
+    auto [k, body] = coefficient(term);
+    if (body == Expr(1)) {
+      b += k;
+    } else if (body.is_symbol() && (name.empty() || name == body.symbol_name())) {
+      name = body.symbol_name();
+      a += k;
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (name.empty() || !positive(name)) return std::nullopt;
+  return constraints::truth_for_positive_symbol({kind, {Rational::of(a), Rational::of(b)}});
+}
+
+/// Whether sympy knows e is not negative (is_negative False): positive
+/// symbols, constants >= 0, and sums, products, floordivs by a positive
+/// constant and Max of those.
+bool known_nonnegative(const Expr& e, const PositiveSymbol& positive) {
+  switch (e.kind()) {
+    case K::Integer: return *e.as_integer() >= 0;
+    case K::Symbol: return positive && positive(e.symbol_name());
+    case K::Add:
+    case K::Mul:
+      for (const Expr& a : e.args())
+        if (!known_nonnegative(a, positive)) return false;
+      return true;
+    case K::FloorDiv: {
+      const auto d = e.args()[1].as_integer();
+      return d && *d > 0 && known_nonnegative(e.args()[0], positive);
+    }
+    case K::Max:
+      for (const Expr& a : e.args())
+        if (known_nonnegative(a, positive)) return true;
+      return false;
+    default: return false;
+  }
+}
+
+/// _try_isolate_lhs' division of both sides by the factors of a product that
+/// do not contain the symbol, for a non-constant factor: sympy divides when
+/// the factor's sign is known (inequalities) or the right side is not zero
+/// (equalities). Only a right side that is 0 or the factor itself gives an
+/// integer solution; anything else is left unsolved.
+bool divide_by_factor(Trial& t, const Expr& symbol, const PositiveSymbol& positive) {
+  Expr inner(1), other(1);
+  int with_symbol = 0;
+  for (const Expr& a : t.lhs.args()) {
+    if (contains_symbol(a, symbol)) {
+      inner = inner * a;
+      ++with_symbol;
+    } else {
+      other = other * a;
+    }
+  }
+  if (with_symbol != 1 || other.is_integer()) return false;
+  if (is_inequality(t.kind) ? !known_nonnegative(other, positive) : t.rhs == Expr(0)) return false;
+  if (t.rhs == other) t.rhs = Expr(1);
+  else if (!(t.rhs == Expr(0))) return false;
+  t.lhs = inner;
+  return true;
+}
+
 /// One step of torch's _try_isolate_lhs; returns false when nothing changed.
-bool isolate_step(Trial& t, const Expr& symbol, bool floordiv_inequality) {
+bool isolate_step(Trial& t, const Expr& symbol, bool floordiv_inequality, const PositiveSymbol& positive) {
   if (t.lhs.kind() == K::Add) {
     Expr rest(0);
     for (const Expr& a : t.lhs.args())
@@ -59,12 +134,30 @@ bool isolate_step(Trial& t, const Expr& symbol, bool floordiv_inequality) {
       t.lhs = body;
       return true;
     }
-    return false;  // x*y: dividing by a symbol leaves no integer solution
+    return divide_by_factor(t, symbol, positive);
   }
   if (floordiv_inequality && t.lhs.kind() == K::FloorDiv && t.denominator == 1) {
     const Expr& num = t.lhs.args()[0];
     const auto d = t.lhs.args()[1].as_integer();
     if (!d || *d <= 0) return false;
+    if (t.kind == K::Eq || t.kind == K::Ne) {
+      // Eq: And(num >= q*d, num < (q+1)*d); Ne: Or(num < q*d, num >= (q+1)*d).
+      // sympy evaluates each half; one decided the way that drops it leaves the other.
+      const bool eq = t.kind == K::Eq;
+      const Expr low = t.rhs * *d, high = (t.rhs + 1) * *d;
+      const K first = eq ? K::Ge : K::Lt, second = eq ? K::Lt : K::Ge;
+      const auto a = assumed_truth(first, num, low, positive), b = assumed_truth(second, num, high, positive);
+      const bool drops = eq;  // And drops a true half, Or a false one
+      if (a && *a == drops && !b) {
+        t = Trial{second, num, high, t.denominator};
+        return true;
+      }
+      if (b && *b == drops && !a) {
+        t = Trial{first, num, low, t.denominator};
+        return true;
+      }
+      return false;
+    }
     switch (t.kind) {
       case K::Ge: t.rhs = t.rhs * *d; break;
       case K::Gt: t.rhs = (t.rhs + 1) * *d; t.kind = K::Ge; break;
@@ -124,7 +217,8 @@ std::optional<Expr> divide_exactly(const Expr& e, int64_t c) {
   return out;
 }
 
-std::optional<Isolated> isolate(const Expr& relation, const Expr& symbol, bool floordiv_inequality) {
+std::optional<Isolated> isolate(const Expr& relation, const Expr& symbol, bool floordiv_inequality,
+                                const PositiveSymbol& positive) {
   if (!is_relation(relation.kind())) return std::nullopt;
   const Expr& lhs = relation.args()[0];
   const Expr& rhs = relation.args()[1];
@@ -132,7 +226,7 @@ std::optional<Isolated> isolate(const Expr& relation, const Expr& symbol, bool f
   if (in_lhs == in_rhs) return std::nullopt;
   Trial t = in_lhs ? Trial{relation.kind(), lhs, rhs} : Trial{mirrored(relation.kind()), rhs, lhs};
   for (int i = 0; i < 5 && !(t.lhs == symbol); ++i)
-    if (!isolate_step(t, symbol, floordiv_inequality)) break;
+    if (!isolate_step(t, symbol, floordiv_inequality, positive)) break;
   if (!(t.lhs == symbol) || contains_symbol(t.rhs, symbol)) return std::nullopt;
   return Isolated{t.kind, t.rhs, t.denominator};
 }

@@ -3,6 +3,7 @@
 #include "engine/symbolic/value_range.h"
 
 #include <algorithm>
+#include <unordered_map>
 #include <vector>
 
 namespace exportlens::symbolic {
@@ -119,6 +120,18 @@ ValueRange narrowest(const ValueRange& a, const ValueRange& b) {
   return r.is_empty() ? a : r;
 }
 
+/// lhs - rhs of a relation, memoized: the solver bounds the same relations
+/// again after every guard (recorded guards' attribution), and building the
+/// canonical difference is the costly part. Per thread; dropped when large.
+Expr difference(const Expr& relation) {
+  thread_local std::unordered_map<Expr, Expr> memo;
+  if (auto it = memo.find(relation); it != memo.end()) return it->second;
+  if (memo.size() > (1u << 16)) memo.clear();
+  Expr d = relation.args()[0] - relation.args()[1];
+  memo.emplace(relation, d);
+  return d;
+}
+
 ValueRange bound(const Expr& e, const RangeOf& range_of) {
   const auto& args = e.args();
   switch (e.kind()) {
@@ -159,7 +172,7 @@ ValueRange bound(const Expr& e, const RangeOf& range_of) {
     case K::Le:
     case K::Gt:
     case K::Ge: {
-      const ValueRange d = bound(args[0] - args[1], range_of);
+      const ValueRange d = bound(difference(e), range_of);
       const ValueRange a = bound(args[0], range_of), b = bound(args[1], range_of);
       const ValueRange separate = relation_from_difference(
           e.kind(), {add_sat(a.lower, neg(b.upper)), add_sat(a.upper, neg(b.lower))});
