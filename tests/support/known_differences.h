@@ -32,8 +32,6 @@ inline constexpr const char* ksizes_first_conv =
     "compute, torch rebuilds after the shortcut conv (the first), ExportLens after the 3x3 conv (the last before the "
     "size's first use, which is where torch puts it for two such convs in a small program); the original program "
     "specialises that stage's group-norm output to 1x1, the likely cause, not traced yet";
-inline constexpr const char* kswin =
-    "Swin (Core ATen): torch's retrace of view(-1, 16, 8) makes the inferred size 4*s99 as an operator.mul node right there and later users reuse it; ExportLens makes that size where it is first used, in another operand order (s99 * 4), and once more later";
 inline constexpr const char* kgpt2_core =
     "torch's own Core ATen lowering fails on GPT-2 under symbolic sizes (Cannot view a tensor ... as a tensor with shape (s70*s72, 32)); ExportLens' strides allow that view, so it lowers the program";
 inline constexpr const char* kfalcon =
@@ -98,8 +96,6 @@ inline constexpr KnownDifference kKnownDifferences[] = {
     {"corpus", "gpt2/core", "open lowering", kgpt2_core},
     {"corpus", "beit/core", "open text", ksizes_cat},
     {"corpus", "dinov2/core", "open text", ksizes_cat},
-    {"corpus", "swin/core", "open ops", kswin},
-    {"corpus", "swin/core", "open text", kswin},
     {"corpus", "bit/core", "open text", ksizes_first_conv},
     {"corpus", "dinov2/named", "open check", kdinov2_check},
     {"corpus", "convnext/named", "open check", kconv_fix},
