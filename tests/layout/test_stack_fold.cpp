@@ -9,6 +9,8 @@
 // Mixer]), as torch exported it and lowered to Core ATen: one box for all
 // of it, or opened the calls of the instance shown, the 2 × ConvBlock inside
 // it folded again, no dependency between two instances drawn.
+// On odd_group (that stage once, one group's Mixer planted odd) the stack of
+// groups flags exactly the planted call and names torch's op difference.
 #include <QtTest>
 
 #include <algorithm>
@@ -20,6 +22,8 @@
 #include "engine/layout/stack_fold.h"
 #include "engine/serde/pt2_reader.h"
 #include "engine/passes/ir_levels.h"
+#include "engine/structure/repeated_structure.h"
+#include "engine/structure/structure_facts.h"
 #include "structure/structure_fixtures.h"
 #include "support/browse_fixtures.h"
 
@@ -162,11 +166,11 @@ class TestGroupedStackFold : public QObject {
     std::vector<bool> shown;
   };
 
-  static Program read(const QString& level) {
+  static Program read(const QString& level, const QString& name = "grouped_stages") {
     serde::ReadOptions options;
     options.load_weights = false;
     Program p;
-    p.ep = serde::read_pt2(testing::structure_fixture("grouped_stages", "program.pt2").toStdString(), "", options);
+    p.ep = serde::read_pt2(testing::structure_fixture(name, "program.pt2").toStdString(), "", options);
     if (level == "core") p.ep = passes::lower_to(p.ep, passes::IrLevel::Core);
     p.h = ir::module_hierarchy(p.ep.graph());
     for (bool folded : ir::fold_weights(p.ep).folded) p.shown.push_back(!folded);
@@ -327,6 +331,44 @@ class TestGroupedStackFold : public QObject {
     const ScopedLayout other = engine.compose(expansion, nullptr, folds);
     for (const auto& g : groups)
       for (int s : g) QCOMPARE(other.find_scope(s) != nullptr, instance_of[s] == 2);
+  }
+
+  // odd_group: one group's mixer planted odd. The stack of groups flags exactly that call, against
+  // the same call of a plain group, and names what torch's program has more or less in it.
+  void the_planted_group_is_flagged_data() { grouped_runs_data(); }
+  void the_planted_group_is_flagged() {
+    QFETCH(QString, level);
+    const Program p = read(level, "odd_group");
+    const auto record = testing::structure_record("odd_group");
+    const QStringList planted = record["planted"].toObject().keys();
+    QCOMPARE(planted.size(), qsizetype(1));
+    const int odd_scope = p.h.find_path(planted.front().toStdString());
+    QVERIFY(odd_scope > 0);
+    const auto s = structure::analyse_structure(p.ep, p.h, structure::solve_guard_facts(p.ep));
+    QCOMPARE(s.odd.size(), size_t(1));  // no other stack flags anything
+    const structure::OddInstance& o = s.odd.front();
+    const structure::Stack& groups = s.stacks[static_cast<size_t>(o.stack)];
+    QVERIFY(groups.period > 1 && groups.count() > 2);
+    QCOMPARE(groups.odd, std::vector<int>{0});
+    QVERIFY(!groups.identical && o.majority);
+    QCOMPARE(o.scope, odd_scope);
+    QCOMPARE(groups.instances[static_cast<size_t>(o.repetition)][static_cast<size_t>(o.position)], odd_scope);
+    QVERIFY(o.repetition != groups.representative);
+    QCOMPARE(o.reference, groups.instances[static_cast<size_t>(groups.representative)][static_cast<size_t>(o.position)]);
+    for (const auto& st : s.stacks)
+      if (&st != &groups) QVERIFY(st.identical && st.odd.empty());
+    // What it is said to differ in: the op counts torch's program differs in between the two calls.
+    const QString here = QString::fromStdString(p.h[o.scope].path), there = QString::fromStdString(p.h[o.reference].path);
+    QMap<QString, int> torch_delta = testing::torch_op_counts(record, level, here);
+    const auto ref = testing::torch_op_counts(record, level, there);
+    for (auto it = ref.begin(); it != ref.end(); ++it) torch_delta[it.key()] -= it.value();
+    for (auto it = torch_delta.begin(); it != torch_delta.end();) it = it.value() ? std::next(it) : torch_delta.erase(it);
+    QVERIFY(!torch_delta.isEmpty());
+    QMap<QString, int> named;
+    for (const auto& d : o.differences)
+      if (d.kind == structure::DifferenceKind::Ops)
+        for (const auto& det : d.details) named[QString::fromStdString(det.what)] = std::stoi(det.here) - std::stoi(det.there);
+    QVERIFY2(named == torch_delta, o.summary().c_str());
   }
 };
 

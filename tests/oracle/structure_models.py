@@ -64,13 +64,15 @@ class ConvBlock(torch.nn.Module):
 class Mixer(torch.nn.Module):
     """A 1x1 conv mixing the channels between groups of blocks."""
 
-    def __init__(self, c):
+    def __init__(self, c, extra_op=False):
         super().__init__()
         self.conv = torch.nn.Conv2d(c, c, 1)
         self.bn = torch.nn.BatchNorm2d(c)
+        self.extra_op = extra_op
 
     def forward(self, x):
-        return self.bn(self.conv(x))
+        y = self.bn(self.conv(x))
+        return y * 0.5 if self.extra_op else y
 
 
 class Stage(torch.nn.Module):
@@ -171,6 +173,13 @@ def _staged(stages, groups, per_group):
     return out
 
 
+def _odd_group():
+    """One stage of 3 x [2 x ConvBlock, Mixer], the second group's mixer planted odd."""
+    model = StagedCNN(1, 3, 2)
+    model.stages[0].mixers[1] = Mixer(4, extra_op=True)
+    return model
+
+
 AUTO_BT = ((Dim.AUTO, Dim.AUTO, Dim.STATIC),)
 
 MODELS = {
@@ -183,6 +192,12 @@ MODELS = {
     # 2 identical stages, each 3 x [2 x ConvBlock, Mixer]: a repeated group no module holds.
     "grouped_stages": dict(make=lambda: StagedCNN(2, 3, 2), inputs=lambda: (torch.randn(2, 3, 8, 8),),
                            dynamic_shapes=None, stacks=_staged(2, 3, 2), planted={}),
+    # grouped_stages' stage once, the mixer of its second group planted odd: the stack of groups
+    # has one instance that differs (a run of one stage is no stack).
+    "odd_group": dict(make=_odd_group, inputs=lambda: (torch.randn(2, 3, 8, 8),), dynamic_shapes=None,
+                      stacks=_staged(1, 3, 2)[1:],
+                      planted={"stages.0.mixers.1": {"kind": "extra_op",
+                                                     "what": "an extra multiplication by 0.5 after the mixer"}}),
     # 8 residual blocks, four of them planted odd (ODD above).
     "odd_blocks": dict(make=lambda: OddBlocks(8), inputs=lambda: (torch.randn(2, 6, 16),),
                        dynamic_shapes=AUTO_BT, stacks=[_run("", "blocks", 8)],

@@ -325,6 +325,31 @@ class TestCanvasStacks : public QObject {
   }
 
   void a_stack_of_groups_is_one_box();
+
+  // odd_group: the one box for a stack of groups flags the group whose mixer was planted odd.
+  void a_stack_of_groups_flags_its_odd_group() {
+    open("odd_group");
+    const auto record = structure_record("odd_group");
+    const QList<QStringList> groups = groups_of(record, "stages.0");
+    QVERIFY(groups.size() > 2);
+    QStringList calls;
+    for (const QStringList& g : groups) calls << g;
+    scene()->collapseAll();
+    settle();
+    scene()->setExpanded(scope("stages.0"), true);
+    settle();
+    QCOMPARE(drawn_of(calls), QStringList{groups.first().first()});
+    const int anchor = scope(groups.first().first());
+    ui::ScopeItem* box = scene()->scopeItem(anchor);
+    QVERIFY(box);
+    auto* marks = window_->findChild<ui::StackMarks*>(QStringLiteral("stackMarks"));
+    QVERIFY(marks);
+    const QStringList planted = record["planted"].toObject().keys();
+    QCOMPARE(marks->badges().value(anchor), QString("! %1 of %2 differ").arg(planted.size()).arg(groups.size()));
+    for (const QString& p : planted) QVERIFY2(box->text().tooltip.contains("<b>" + p + "</b>"), qPrintable(p));
+    window_->graphView()->fitAll();
+    save_screenshot(window_.get(), QStringLiteral("structure_stack_of_groups_odd.png"), QSize(800, 500));
+  }
   void the_structure_docks_compare_menu_compares_two_groups();
 
   void compare_with_links_corresponding_nodes() {

@@ -6,6 +6,8 @@
 // usage errors exit 2, a missing file 1 with one line.
 #include <QtTest>
 
+#include <algorithm>
+
 #include "structure/structure_fixtures.h"
 #include "support/exportlens_process.h"
 
@@ -37,22 +39,46 @@ class TestStructureCli : public QObject {
     const auto record = structure_record(name);
     const auto r = run_exportlens({"info", structure_fixture(name, "program.pt2"), "--structure", "--ir", level});
     QVERIFY2(r.code == 0, qPrintable(r.err));
-    int root_stacks = 0;
+    // The root's stacks and every stack of groups on a line of their own: the count and the names relative
+    // to the parent, the root's with torch's class (the stacks inside a group are printed for the group shown).
+    const QStringList lines = r.out.split('\n');
+    QMap<QString, QString> parent_of;  // planted path -> the parent of its stack
+    int stacks = 0;
     for (const auto& s : record["expected_stacks"].toArray()) {
       const auto stack = s.toObject();
-      if (!stack["parent"].toString().isEmpty()) continue;
+      const QString parent = stack["parent"].toString();
+      auto rel = [&](const QString& path) { return parent.isEmpty() ? path : path.mid(parent.size() + 1); };
       const auto instances = stack["instances"].toArray();
-      QCOMPARE(instances[0].toArray().size(), 1);  // the models' root stacks are plain runs
-      const QString first = instances.first().toArray()[0].toString(), last = instances.last().toArray()[0].toString();
-      const QString names = instances.size() == 2 ? first + ", " + last : first + " … " + last;
-      const QString line = QString("\n  %1 × %2 (%3)  ").arg(instances.size()).arg(class_of(record, first), names);
-      QVERIFY2(r.out.contains(line), qPrintable(line + " not in:\n" + r.out));
-      ++root_stacks;
+      for (const auto& i : instances)
+        for (const auto& p : i.toArray()) parent_of[p.toString()] = parent;
+      const QString first = rel(instances.first().toArray().first().toString()),
+                    last = rel(instances.last().toArray().last().toString());
+      const QString names = QString(" (%1)  ").arg(instances.size() * instances[0].toArray().size() == 2 ? first + ", " + last
+                                                                                                     : first + " … " + last);
+      if (parent.isEmpty()) {
+        QCOMPARE(instances[0].toArray().size(), 1);  // the models' root stacks are plain runs
+        const QString line = QString("\n  %1 × %2").arg(instances.size()).arg(class_of(record, first)) + names;
+        QVERIFY2(r.out.contains(line), qPrintable(line + " not in:\n" + r.out));
+        ++stacks;
+      } else if (instances[0].toArray().size() > 1) {
+        const QString count = QString("%1 × ").arg(instances.size());
+        QVERIFY2(std::any_of(lines.begin(), lines.end(), [&](const QString& l) {
+                   return l.trimmed().startsWith(count) && l.contains(names);
+                 }),
+                 qPrintable(count + names + " not in:\n" + r.out));
+        ++stacks;
+      }
     }
-    QVERIFY(root_stacks > 0);
+    QVERIFY(stacks > 0);
+    // One `!` line per planted instance, named relative to its stack's parent.
     const auto planted = record["planted"].toObject();
-    QCOMPARE(int(r.out.count("\n    ! ")), planted.size());
-    for (const QString& path : planted.keys()) QVERIFY2(r.out.contains("\n    ! " + path + " differs from "), qPrintable(r.out));
+    QCOMPARE(int(std::count_if(lines.begin(), lines.end(), [](const QString& l) { return l.trimmed().startsWith("! "); })),
+             planted.size());
+    for (const QString& path : planted.keys()) {
+      const QString parent = parent_of.value(path);
+      const QString rel = parent.isEmpty() ? path : path.mid(parent.size() + 1);
+      QVERIFY2(r.out.contains(" ! " + rel + " differs from "), qPrintable(path + " in:\n" + r.out));
+    }
   }
 
   void names_the_planted_differences() {

@@ -116,6 +116,8 @@ void StackMarks::refresh() {
         const auto* folded = run >= 0 ? &scene_->foldedRuns()[static_cast<size_t>(run)] : nullptr;
         const bool this_stack = folded && folded->members.front() == st.instances.front().front() &&
                                 int(folded->members.size()) == st.count() && folded->units.empty() == (st.period == 1);
+        // Drawn as the closed box of a stack of groups starting with it: that stack's badge, not this one's.
+        if (!this_stack && folded && !folded->units.empty() && !scene_->isRunOpen(run) && scene_->scopeItem(sc)) continue;
         if (this_stack && scene_->scopeItem(sc)) {
           // The one box standing for the whole stack: flagged when any instance differs.
           QString tip = tr("%1").arg(label);
