@@ -1,5 +1,6 @@
 #include "engine/ops/program_solver.h"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <functional>
@@ -56,6 +57,20 @@ std::string op_label(const ir::Node& n) {
 }
 
 bool is_user_input_kind(const ir::InputSpec& s) { return s.kind == ir::InputKind::UserInput; }
+
+/// The floor divisions and remainders inside `e` (as text), e.g. `h // 32` in
+/// `Max(1, h // 32) <= 1`: sizes that only exist once an op has made them.
+void derived_sizes(const symbolic::Expr& e, std::set<std::string>& out) {
+  using K = symbolic::Expr::Kind;
+  if (e.kind() == K::FloorDiv || e.kind() == K::Mod) out.insert(e.str());
+  for (const symbolic::Expr& a : e.args()) derived_sizes(a, out);
+}
+
+void derived_sizes(const SymValue& v, const ShapeEnv& env, std::set<std::string>& out) {
+  for (const symbolic::Expr& d : v.tensor.sizes) derived_sizes(env.replace(d), out);
+  if (v.kind == SymValue::Kind::Int || v.kind == SymValue::Kind::Bool) derived_sizes(env.replace(v.scalar), out);
+  for (const SymValue& i : v.items) derived_sizes(i, env, out);
+}
 
 /// A file's SymInt at its example value (0 when unknown).
 int64_t hint_of(const ir::SymInt& s) {
@@ -529,7 +544,9 @@ void PreparedProgram::attribute_recorded_guards() {
   try {
     prop.run([&](int index, bool after) {
       if (!after || index < 0 || env.guards().size() == guards_seen || open.empty()) return;
+      const size_t first_new = guards_seen;  // the guards this node's rule and layout probe made
       guards_seen = env.guards().size();
+      std::vector<size_t> now;
       for (size_t j = 0; j < open.size();) {
         const size_t k = open[j];
         if (env.static_truth(*translated[k]) != std::optional<bool>(true)) {
@@ -537,20 +554,46 @@ void PreparedProgram::attribute_recorded_guards() {
           continue;
         }
         open.erase(open.begin() + std::ptrdiff_t(j));
+        now.push_back(k);
+      }
+      if (now.empty()) return;
+      // When torch recorded none of the guards this node makes, its trace
+      // knew their answers already: from the guards explained here, which it
+      // therefore evaluated before this node's checks (in user code, as
+      // DINOv2's num_patches == num_positions before the position add, or in
+      // the op's fake kernel, as a strided conv's stride-order checks before
+      // its tensor_meta probe). They are replayed before the node, and its
+      // own checks then add nothing, as in torch.
+      bool torch_made_one = false;
+      for (size_t g = first_new; g < env.guards().size() && !torch_made_one; ++g) {
+        const symbolic::Expr made = env.replace(env.guards()[g].expr);
+        for (const size_t k : now) torch_made_one = torch_made_one || env.replace(*translated[k]) == made;
+      }
+      for (const size_t k : now)
         for (const size_t c : copies[k]) {
           explained[c] = true;
           recorded_[c].anchor_node = index;
-          recorded_[c].after_node = true;
+          recorded_[c].after_node = torch_made_one;
           recorded_[c].explained_by = nodes[size_t(index)]->name;
         }
-      }
     });
   } catch (const std::exception& e) {
     diagnostics_.push_back({"", "", std::string("could not place the recorded guards in the trace: ") + e.what()});
   }
-  // An unexplained guard (user code) goes before the node that explains the next explained one.
+  // An unexplained guard (user code, or an op guard no rule makes) goes
+  // before the node that explains the next explained one. One over sizes
+  // that an op makes (`Max(1, h // 32) <= 1`, torch's stride-order checks
+  // inside a strided conv) was evaluated where those sizes first exist: it
+  // goes before the first node after the previous explained guard whose
+  // output holds them, so that the node's own probe sees it, as in torch.
+  std::vector<std::set<std::string>> made(nodes.size());  // each node's output sizes' divisions, lazily
+  std::vector<bool> made_known(nodes.size(), false);
+  int earliest = 0;  // the first node an unexplained guard may go before
   for (size_t k = 0; k < recorded_.size(); ++k) {
-    if (explained[k]) continue;
+    if (explained[k]) {
+      earliest = std::max(earliest, recorded_[k].anchor_node + (recorded_[k].after_node ? 1 : 0));
+      continue;
+    }
     recorded_[k].anchor_node = -1;  // after the last node, unless an explained guard follows
     recorded_[k].after_node = true;
     for (size_t j = k + 1; j < recorded_.size(); ++j)
@@ -559,6 +602,24 @@ void PreparedProgram::attribute_recorded_guards() {
         recorded_[k].after_node = false;
         break;
       }
+    std::set<std::string> needs;
+    if (translated[k]) derived_sizes(env.replace(*translated[k]), needs);
+    if (needs.empty()) continue;
+    const int last = recorded_[k].anchor_node < 0 ? int(nodes.size()) - 1 : recorded_[k].anchor_node;
+    for (int i = earliest; i <= last; ++i) {
+      if (nodes[size_t(i)]->op != ir::OpKind::CallFunction) continue;
+      if (!made_known[size_t(i)]) {
+        derived_sizes(prop.value(nodes[size_t(i)]), env, made[size_t(i)]);
+        made_known[size_t(i)] = true;
+      }
+      const auto& have = made[size_t(i)];
+      if (std::all_of(needs.begin(), needs.end(), [&](const std::string& t) { return have.count(t) > 0; })) {
+        recorded_[k].anchor_node = i;
+        recorded_[k].after_node = false;
+        earliest = i;
+        break;
+      }
+    }
   }
 }
 

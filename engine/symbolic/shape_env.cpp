@@ -3,6 +3,8 @@
 // linear shape arithmetic that exported programs use.
 #include "engine/symbolic/shape_env.h"
 
+#include <numeric>
+
 #include <algorithm>
 #include <climits>
 
@@ -278,10 +280,39 @@ bool ShapeEnv::has_unbacked(const Expr& e) const {
 
 // ---- facts (torch's axioms) ---------------------------------------------------
 
+namespace {
+
+/// torch's _reduce_to_lowest_terms (canonicalize_bool_expr): `d` (compared
+/// with 0) divided by its terms' common integer factor, so that
+/// `4*(h // 32) == 4` is the same relation as `h // 32 == 1`.
+Expr lowest_terms(const Expr& d) {
+  auto coefficient = [](const Expr& t) -> int64_t {
+    std::optional<int64_t> v = t.as_integer();
+    if (!v && t.kind() == K::Mul && !t.args().empty()) v = t.args()[0].as_integer();
+    return v ? (*v < 0 ? -*v : *v) : 1;
+  };
+  auto divided = [](const Expr& t, int64_t g) {
+    if (auto v = t.as_integer()) return Expr(*v / g);
+    Expr out(*t.args()[0].as_integer() / g);
+    for (size_t i = 1; i < t.args().size(); ++i) out = out * t.args()[i];
+    return out;
+  };
+  if (d.kind() != K::Add && d.kind() != K::Mul) return d;
+  const std::vector<Expr> terms = d.kind() == K::Add ? d.args() : std::vector<Expr>{d};
+  int64_t g = 0;
+  for (const Expr& t : terms) g = std::gcd(g, coefficient(t));
+  if (g <= 1) return d;
+  Expr out(0);
+  for (const Expr& t : terms) out = out + divided(t, g);
+  return out;
+}
+
+}  // namespace
+
 Expr canonical_relation(const Expr& relation) {
   if (!is_relation(relation.kind())) return relation;
   K kind = relation.kind();
-  Expr d = relation.args()[0] - relation.args()[1];
+  Expr d = lowest_terms(relation.args()[0] - relation.args()[1]);
   if (kind == K::Gt || kind == K::Ge) {
     kind = kind == K::Gt ? K::Lt : K::Le;
     d = -d;

@@ -130,6 +130,60 @@ PROBES = {
 }
 MODELS.update({"op_" + name: probe for name, probe in PROBES.items()})
 
+
+# The solver classes real architectures meet (tests/corpus), each in a program
+# of a few ops, so that a regression names the class, not the architecture.
+class StridedConvNorm(torch.nn.Module):
+    """ConvNeXt in miniature: a stride-4 stem, then three stride-2 convs, each after a channels-last layer
+    norm (permute to NHWC, layer_norm, permute back), so each conv's input and output are channels-last.
+    At a 32 x 32 example the last conv's output is 1 x 1: torch's fake conv converts its output to
+    channels-last and checks its stride order there (guards on Max(1, h // 32)), which decide the
+    tensor_meta probe's size == 1 check without a guard of its own."""
+    def __init__(self):
+        super().__init__()
+        self.stem = torch.nn.Conv2d(3, 8, 4, 4)
+        self.norms = torch.nn.ModuleList(torch.nn.LayerNorm(8) for _ in range(3))
+        self.downs = torch.nn.ModuleList(torch.nn.Conv2d(8, 8, 2, 2) for _ in range(3))
+
+    def forward(self, x):
+        x = self.stem(x)
+        for norm, down in zip(self.norms, self.downs):
+            x = down(norm(x.permute(0, 2, 3, 1)).permute(0, 3, 1, 2))
+        return x.mean((2, 3))
+
+
+class StridedLength(torch.nn.Module):
+    """A stride-32 conv1d, then a linear over channels x length: the length after the conv must be 1.
+    kernel 1: (1 + (L - 1) // 32) == 1, which torch solves to L <= 32; kernel 32: L // 32 == 1, which
+    torch's solver specializes (to the example) unless the spec's range already satisfies it."""
+    def __init__(self, kernel):
+        super().__init__()
+        self.conv = torch.nn.Conv1d(4, 4, kernel, 32)
+        self.head = torch.nn.Linear(4, 2)
+
+    def forward(self, x):
+        return self.head(self.conv(x).flatten(1))
+
+
+class PatchPositions(torch.nn.Module):
+    """ViT patches with a fixed position table: (h // 8) * (w // 8) == 16; with one Dim for both sides it
+    is the quadratic (h // 8)**2 == 16, solved to its positive root (h = 32)."""
+    def __init__(self):
+        super().__init__()
+        self.patch = torch.nn.Conv2d(3, 8, 8, 8)
+        self.pos = torch.nn.Parameter(torch.randn(1, 16, 8))
+
+    def forward(self, x):
+        return self.patch(x).flatten(2).transpose(1, 2) + self.pos
+
+
+MODELS.update({
+    "strided_conv_norm": (StridedConvNorm, lambda: (r(2, 3, 32, 32),)),
+    "strided_length_k1": (lambda: StridedLength(1), lambda: (r(2, 4, 20),)),
+    "strided_length_k32": (lambda: StridedLength(32), lambda: (r(2, 4, 40),)),
+    "patch_positions": (PatchPositions, lambda: (r(2, 3, 32, 32),)),
+})
+
 CASES = [
     # --- seed 000: named Dims ---------------------------------------------------
     dict(name="example1", model="example1", spec='''\
@@ -312,6 +366,42 @@ def _named_dims_case(name):
 
 CASES += [_named_dims_case(name) for name in PROBES]
 
+CASES += [
+    # --- solver classes of real architectures ----------------------------------
+    dict(name="strided_conv_norm_named", model="strided_conv_norm", spec='''\
+dynamic_shapes = {
+    "x": (Dim("batch"), None, Dim("height"), Dim("width")),
+}
+''', description="strided conv stack with channels-last layer norms: torch bounds height and width to [32, 63] "
+                    "from the last conv's stride-order checks, without a size == 1 guard", refine=True),
+    dict(name="strided_length_k1_named", model="strided_length_k1", spec='''\
+dynamic_shapes = {
+    "x": (Dim("batch"), None, Dim("length")),
+}
+''', description="(1 + (length - 1) // 32) == 1 solved to length <= 32", refine=True),
+    dict(name="strided_length_k32_named", model="strided_length_k32", spec='''\
+dynamic_shapes = {
+    "x": (Dim("batch"), None, Dim("length")),
+}
+''', description="length // 32 == 1 over an unbounded Dim: torch specializes length to the example", refine=True),
+    dict(name="strided_length_k32_ranged", model="strided_length_k32", spec='''\
+dynamic_shapes = {
+    "x": (Dim("batch"), None, Dim("length", min=32, max=63)),
+}
+''', description="length // 32 == 1 over [32, 63]: every value satisfies it"),
+    dict(name="patch_positions_side", model="patch_positions", spec='''\
+side = Dim("side")
+dynamic_shapes = {
+    "x": (Dim("batch"), None, side, side),
+}
+''', description="(side // 8)**2 == 16: the quadratic specializes side to 32", refine=True),
+    dict(name="patch_positions_named", model="patch_positions", spec='''\
+dynamic_shapes = {
+    "x": (Dim("batch"), None, Dim("height"), Dim("width")),
+}
+''', description="(height // 8)*(width // 8) == 16 over two Dims"),
+]
+
 # torch.export's expected outcome for every case ("ok", "violation", "error");
 # a "<case>_refined" case (torch's fixes pasted back) is expected to be ok.
 # Generation fails when torch says otherwise, so a stray error never becomes
@@ -345,6 +435,12 @@ EXPECTED = {
     "item_tolist": "ok",
     # torch's first fixes for example3 leave the != 16 guard of a second round
     "example3_unfixed_refined": "violation",
+    "strided_conv_norm_named": "violation",
+    "strided_length_k1_named": "violation",
+    "strided_length_k32_named": "violation",
+    "strided_length_k32_ranged": "ok",
+    "patch_positions_side": "violation",
+    "patch_positions_named": "violation",
 }
 # The op probes with a fresh Dim per dimension: these export as they are;
 # every other probe's ops relate or specialize its dims (a violation with fixes).
