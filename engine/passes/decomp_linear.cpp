@@ -1,7 +1,8 @@
 // Matrix products: linear (at::native::linear), matmul (_matmul_impl: dot,
 // mv, mm, folding the batch of a foldable operand into one mm, else
 // expand + bmm), and the Python decompositions of mv, dot and baddbmm.
-// Which path is taken depends on ranks and on strides, as in LibTorch.
+// Which path is taken depends on ranks, on strides and on which operand
+// requires grad, as in LibTorch.
 #include "engine/passes/decomp_helpers.h"
 
 namespace exportlens::passes {
@@ -33,13 +34,18 @@ ir::TensorMeta transposed_meta(const ir::TensorMeta& m) {
   return out;
 }
 
-/// at::native should_fold (operands never require grad in an exported program).
+/// at::native should_fold: fold the larger operand's batch into one mm when
+/// the smaller operand requires grad (to keep the backward's tensors small),
+/// else only when the batch dims are contiguous. Which values require grad in
+/// torch's retrace: requires_grad.h (a parameter's w.T does, a value the
+/// retrace computes does not: it runs under no_grad).
 bool should_fold(const GraphBuilder& b, ir::Node* a, ir::Node* c) {
   const size_t ra = b.rank(a), rc = b.rank(c);
   const bool a_larger = ra >= rc;
   const ir::TensorMeta t1 = a_larger ? b.meta(a) : transposed_meta(b.meta(c));
   const size_t dim_t2 = a_larger ? rc : ra;
   if (!(t1.rank() >= 3 && dim_t2 <= 2)) return false;
+  if (b.requires_grad(a_larger ? c : a)) return true;  // t2_requires_grad (matmul has no out= here)
   if (ra == 2) return false;
   if (auto n = t1.static_numel(); n && *n == 0) return true;
   for (size_t i = 0; i + 2 < t1.rank(); ++i)

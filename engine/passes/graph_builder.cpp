@@ -141,7 +141,11 @@ ir::Node* GraphBuilder::add_placeholder(const ir::Node& source) {
   n->value = source.value;
   n->meta = source.meta;
   n->meta.provenance = inherited_meta(&source, pass_).provenance;
-  return place(std::move(n));
+  ir::Node* placed = place(std::move(n));
+  // As the program records it: parameters (and inputs made with requires_grad) require grad.
+  const ir::TensorMeta* t = placed->value.tensor();
+  requires_grad_.set(placed, t && t->requires_grad);
+  return placed;
 }
 
 ir::Node* GraphBuilder::add_get_attr(const ir::Node& source) {
@@ -185,11 +189,14 @@ ir::Argument GraphBuilder::emit(const ir::Target& target, std::vector<ir::Argume
   n->meta = meta_for_new_node();
   name_assert_operand(*n);
   ir::Node* placed = place(std::move(n));
+  const bool autograd_level = requires_grad_.at_autograd_level() && target.is_torch_op();
   if (placed->value.tuple()) {
     ir::Argument items = add_getitems(placed);
     for (const auto& item : items.list()->items) note_size_producer(item.node(), *placed);
+    if (autograd_level) requires_grad_.note_call(op_key(target), tensor_inputs(placed->args, placed->kwargs), items);
     return items;
   }
+  if (autograd_level) requires_grad_.note_call(op_key(target), tensor_inputs(placed->args, placed->kwargs), placed);
   if (placed->value.sym_int()) remember_sym(placed);
   note_size_producer(placed, *placed);
   return placed;
@@ -278,18 +285,34 @@ ir::Argument GraphBuilder::call(std::string_view op, std::vector<ir::Argument> a
     return emit(op_target(op), std::move(args), std::move(kwargs));
   }
   OpCall c{op_target(op), args, kwargs};
+  // torch runs the composites it decomposes at every level through autograd,
+  // other rules below it (requires_grad.h).
+  const bool below = requires_grad_.at_autograd_level() && !functionalization_rules().find(op);
+  const std::vector<const ir::Node*> inputs = below ? tensor_inputs(args, kwargs) : std::vector<const ir::Node*>{};
+  struct BelowAutograd {  // left on every way out of the rule, exceptions included
+    RequiresGrad* g;
+    explicit BelowAutograd(RequiresGrad* r) : g(r) {
+      if (g) g->enter_below();
+    }
+    ~BelowAutograd() {
+      if (g) g->leave_below();
+    }
+  };
+  std::optional<ir::Argument> result;
   ++depth_;
   try {
-    ir::Argument result = rule->fn(*this, c);
-    --depth_;
+    BelowAutograd scope(below ? &requires_grad_ : nullptr);
+    result = rule->fn(*this, c);
     ++rules_applied_;
-    return result;
   } catch (const DecompositionError& e) {
-    --depth_;
     warn(std::string(e.what()) + (origin_ ? " (node " + origin_->name + ")" : "") + "; kept as is");
   } catch (const MetaInferenceError& e) {
-    --depth_;
     warn(std::string(op) + ": " + e.what() + (origin_ ? " (node " + origin_->name + ")" : "") + "; kept as is");
+  }
+  --depth_;
+  if (result) {
+    if (below) requires_grad_.note_call(op, inputs, *result);
+    return *result;
   }
   return emit(op_target(op), std::move(args), std::move(kwargs));
 }

@@ -27,6 +27,7 @@
 #include "engine/ir/graph_builder.h"
 #include "engine/passes/decomposition_table.h"
 #include "engine/passes/meta_inference.h"
+#include "engine/passes/requires_grad.h"
 #include "engine/passes/tensor_layout.h"
 
 namespace exportlens::passes {
@@ -63,6 +64,8 @@ class GraphBuilder {
   ir::ScalarType dtype(const ir::Node* n) const { return meta(n).dtype; }
   bool is_contiguous(const ir::Node* n) const;
   const Hints& hints() const { return hints_; }
+  /// Whether `n` requires grad in torch's retrace (requires_grad.h).
+  bool requires_grad(const ir::Node* n) const { return requires_grad_.of(n); }
 
   /// A (possibly symbolic) int as an argument: the literal, or a node computing it.
   ir::Argument sym(const ir::SymInt& s);
@@ -99,6 +102,8 @@ class GraphBuilder {
   /// nodes get the frame of the subgraph's generated code, as in torch.
   void set_trace_override(const ir::NodeMetadata* meta) { trace_override_ = meta; }
   const ir::Node* origin() const { return origin_; }
+  /// Placeholders' flags and the grad mode of the region being lowered.
+  RequiresGrad& autograd() { return requires_grad_; }
   ir::Node* add_placeholder(const ir::Node& source);
   ir::Node* add_get_attr(const ir::Node& source);
   ir::Node* add_output(ir::Argument value);
@@ -152,6 +157,7 @@ class GraphBuilder {
   std::vector<std::unique_ptr<ir::Node>> placeholders_, body_;
   std::vector<std::pair<std::pair<size_t, size_t>, std::unique_ptr<ir::Node>>> top_sym_sizes_;  // (input, dim)
   std::function<void(ir::Node*, ir::Node*)> on_mutation_;
+  RequiresGrad requires_grad_;
   std::vector<std::string> warnings_;
   int depth_ = 0;
   int rules_applied_ = 0;

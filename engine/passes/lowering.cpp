@@ -10,6 +10,7 @@
 #include "engine/ir/higher_order.h"
 #include "engine/passes/functionalize.h"
 #include "engine/passes/graph_builder.h"
+#include "engine/passes/retrace_input_order.h"
 
 namespace exportlens::passes {
 
@@ -172,10 +173,14 @@ class Lowering {
     Functionalizer f(b);
     b.set_mutation_handler([&](ir::Node* target, ir::Node* value) { f.assign_new(target, value); });
     current_ = &gm;
+    // The top-level inputs in the order torch's retrace lifts them (retrace_input_order.h).
+    const std::vector<ir::Node*> placeholders = gm.graph.placeholders();
+    const std::vector<size_t> order = input_order(signature, placeholders.size());
+    for (size_t i : order) f.bind(placeholders[i], b.add_placeholder(*placeholders[i]));
     const ir::Node* output = nullptr;
     for (const ir::Node* n : gm.graph.nodes()) {
       switch (n->op) {
-        case ir::OpKind::Placeholder: f.bind(n, b.add_placeholder(*n)); break;
+        case ir::OpKind::Placeholder: break;
         case ir::OpKind::GetAttr:
           if (!inlined.count(n->attr)) f.bind(n, b.add_get_attr(*n));
           break;
@@ -214,6 +219,15 @@ class Lowering {
         f.note_alias(n, n->args[0].node());
         return;
       }
+      if (key == "aten.detach_.default" && !args.empty() && args[0].node()) {
+        // Functionalization drops detach_ (it only changes autograd metadata):
+        // torch's lowering has no node for it (a lifted constant's
+        // lift_fresh_copy + detach_ becomes one clone); the tensor no longer requires grad.
+        f.bind(n, args[0]);
+        f.note_alias(n, n->args[0].node());
+        b.autograd().set(args[0].node(), false);
+        return;
+      }
       if (auto functional = functional_variant(key)) {
         lower_inplace(b, f, n, *functional, std::move(args), std::move(kwargs));
         return;
@@ -245,6 +259,10 @@ class Lowering {
     const ir::GraphModule* outer = current_;
     current_ = body;
     const auto traces = inlined_traces(*body);
+    // The body runs in its grad mode (the retrace runs the HOP's set_grad_enabled).
+    const bool grad_before = b.autograd().grad_enabled();
+    if (n->target.op_name() == "wrap_with_set_grad_enabled" && !n->args.empty())
+      if (const bool* on = std::get_if<bool>(&n->args[0].v)) b.autograd().set_grad_enabled(*on);
     size_t operand = body_at + 1;
     const ir::Node* output = nullptr;
     for (const ir::Node* m : body->graph.nodes()) {
@@ -266,6 +284,7 @@ class Lowering {
       }
     }
     current_ = outer;
+    b.autograd().set_grad_enabled(grad_before);
     b.set_origin(n);
     if (!output || output->args.empty()) throw DecompositionError("'" + n->name + "': its body has no output");
     ir::ArgumentList values{{}, true};
@@ -347,9 +366,24 @@ class Lowering {
     if (single && mutated.empty()) b.add_output(returned.items[0]);
     else b.add_output(returned);
     if (new_signature) {
-      new_signature->inputs = signature->inputs;
+      new_signature->inputs.clear();
+      for (size_t i : input_order(signature, signature->inputs.size())) {
+        ir::InputSpec in = signature->inputs[i];
+        // torch's retrace registered the constant as a buffer and turns it back
+        // into a constant without persistence (_override_graph_signature_for_temp_registered_constants).
+        if (in.kind == ir::InputKind::ConstantTensor) in.persistent.reset();
+        new_signature->inputs.push_back(std::move(in));
+      }
       new_signature->outputs = std::move(specs);
     }
+  }
+
+  /// The retrace's order of the top-level inputs (`signature` given), else the graph's.
+  static std::vector<size_t> input_order(const ir::GraphSignature* signature, size_t count) {
+    if (signature && signature->inputs.size() == count) return retrace_input_order(*signature);
+    std::vector<size_t> order(count);
+    for (size_t i = 0; i < count; ++i) order[i] = i;
+    return order;
   }
 
   static ir::OutputSpec mutation_output(const ir::GraphSignature& signature, const ir::Node& input,

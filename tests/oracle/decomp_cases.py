@@ -19,6 +19,12 @@ generate_fixtures.py calls two hooks from here:
   (ops tagged torch.Tag.core) and the composite ops export always decomposes (CIA ops that
   may alias or mutate, decomposed even by the empty table).
 
+  write_lowering_cases(out_root)       models that only the lowering is compared on (no
+                                       C++ tracer port, so not fixtures of the manifest):
+                                       DIR/lowering_cases/index.json and, per case,
+                                       DIR/lowering_cases/NAME/{program.pt2, functional.txt,
+                                       core.txt, decomp.json} as above
+
 The freshly exported program is lowered (torch cannot lower some reloaded programs, e.g.
 those whose range constraints have derived keys); meta.json's print_matches_original says
 whether it prints like the reloaded one.
@@ -97,6 +103,84 @@ class SmallCNN(torch.nn.Module):
         x = self.avg(F.relu(self.conv2(x)))
         x = torch.flatten(self.gap(x), 1)
         return self.fc(x)
+
+
+class _StateLate(torch.nn.Module):
+    """A submodule with a buffer only (its first state comes after the parameters)."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("lb", torch.ones(3))
+
+    def forward(self, x):
+        return x + self.lb
+
+
+class _StateSub(torch.nn.Module):
+    """A submodule with a parameter, a buffer, a non-persistent buffer, a tensor
+    attribute (a constant) and a tensor made in forward (a lifted constant)."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(3, 3)
+        self.register_buffer("sb", torch.zeros(3))
+        self.register_buffer("snp", torch.ones(3), persistent=False)
+        self.c = torch.full((3,), 2.0)
+
+    def forward(self, x):
+        return self.lin(x) * torch.tensor([3.0]) + self.sb + self.snp + self.c
+
+
+class _StateConstOnly(torch.nn.Module):
+    """A submodule whose only state is a lifted constant."""
+
+    def forward(self, x):
+        return x - torch.tensor([1.0, 2.0, 3.0])
+
+
+class LiftedStateOrder(torch.nn.Module):
+    """Parameters, buffers (persistent and not), tensor attributes and lifted
+    constants spread over submodules declared in another order than used:
+    run_decompositions() lists them in the retraced module's order."""
+
+    def __init__(self):
+        super().__init__()
+        self.k = _StateConstOnly()
+        self.register_buffer("rb", torch.ones(3), persistent=False)
+        self.sub = _StateSub()
+        self.w = torch.nn.Parameter(torch.ones(3))
+        self.late = _StateLate()
+        self.register_buffer("rb2", torch.ones(3))
+        self.rc = torch.ones(3)
+
+    def forward(self, x):
+        y = self.late(self.k(x) * self.w) + torch.tensor([5.0]) + self.rc
+        return self.sub(y + self.rb + self.rb2)
+
+
+class MatmulRequiresGrad(torch.nn.Module):
+    """x @ weight.T on a non-contiguous 3-D activation: aten's matmul folds the
+    batch into one mm when the 2-D operand requires grad (a parameter's view),
+    else takes expand + bmm (a buffer, a value computed from the parameter,
+    linear's own weight.t()), in and out of a no-grad region."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.randn(6, 4))
+        self.register_buffer("bw", torch.randn(6, 4))
+
+    def forward(self, x):
+        xt = x.transpose(0, 1)
+        a = xt @ self.w.T
+        b = xt @ self.bw.T
+        c = xt @ (self.w * 2).T
+        with torch.no_grad():
+            d = xt @ self.w.T
+            e = xt @ (self.w * 2).T
+        f = self.w @ xt.transpose(1, 2)
+        g = F.linear(xt, self.w)
+        h = (x * self.w[0, :4]).transpose(0, 1) @ self.bw.T
+        return a, b, c, d, e, f, g, h
 
 
 def _eval(model_class, *args):
@@ -269,3 +353,49 @@ def write_decompositions(fx, ep, inputs, out_dir, meta):
         json.dump(record, f, indent=1)
         f.write("\n")
     meta["decompositions"] = "decomp.json"
+
+
+# ---------------------------------------------------------------------------
+# Lowering-only cases (issue 11): what run_decompositions() makes of state
+# order and of matmul folding, compared by tests/passes/test_decompositions.
+# ---------------------------------------------------------------------------
+
+# (name, description, model factory, example inputs builder, strict)
+LOWERING_CASES = [
+    ("lifted_state_order", "Parameters, buffers (one non-persistent), tensor attributes and lifted constants over "
+     "submodules declared in another order than used: the order of the lowered program's inputs.",
+     _eval(LiftedStateOrder), lambda: (torch.randn(2, 3),), False),
+    ("lifted_state_order_strict", "LiftedStateOrder exported with strict=True, whose signature lists the state in "
+     "Dynamo's order (buffers and constants interleaved).",
+     _eval(LiftedStateOrder), lambda: (torch.randn(2, 3),), True),
+    ("matmul_requires_grad", "x @ weight.T on a transposed activation with a parameter, a buffer and computed "
+     "weights, in and out of torch.no_grad(), and linear without bias: which matmuls fold into mm.",
+     _eval(MatmulRequiresGrad), lambda: (torch.randn(2, 5, 4),), False),
+]
+
+
+def write_lowering_cases(out_root):
+    root = os.path.join(out_root, "lowering_cases")
+    index = []
+    for name, description, make, inputs, strict in LOWERING_CASES:
+        torch.manual_seed(0)
+        model, args = make(), inputs()
+        ep = torch.export.export(model, args, strict=strict)
+        out_dir = os.path.join(root, name)
+        os.makedirs(out_dir, exist_ok=True)
+        torch.export.save(ep, os.path.join(out_dir, "program.pt2"))
+        with open(os.path.join(out_dir, "print.txt"), "w") as f:
+            f.write(str(ep))
+        record = {}
+        record["functional"], _ = _lower(ep, {}, os.path.join(out_dir, "functional.txt"))
+        record["core"], _ = _lower(ep, None, os.path.join(out_dir, "core.txt"))
+        for level in ("functional", "core"):
+            if record[level]["status"] != "ok":
+                raise RuntimeError(f"lowering case {name}/{level}: torch fails: {record[level]['error']}")
+        with open(os.path.join(out_dir, "decomp.json"), "w") as f:
+            json.dump(record, f, indent=1)
+            f.write("\n")
+        index.append({"name": name, "description": description, "strict": strict})
+    with open(os.path.join(root, "index.json"), "w") as f:
+        json.dump(index, f, indent=1)
+        f.write("\n")

@@ -645,6 +645,7 @@ def main(argv=None) -> int:
         print(f"{fx.name}: {status} ({time.monotonic() - t0:.1f}s){note}", flush=True)
 
     write_json(os.path.join(args.out, "manifest.json"), manifest)
+    decomp_cases.write_lowering_cases(args.out)  # lowering-only models (no tracer port)
     # Hook: the C++ tracer gallery's extras (state dicts, suggested-fix round trip).
     import gallery_cases  # noqa: E402
     gallery_cases.write_gallery_extras(args.out, selected)

@@ -35,7 +35,12 @@ inline constexpr const char* ksizes_first_conv =
 inline constexpr const char* kgpt2_core =
     "torch's own Core ATen lowering fails on GPT-2 under symbolic sizes (Cannot view a tensor ... as a tensor with shape (s70*s72, 32)); ExportLens' strides allow that view, so it lowers the program";
 inline constexpr const char* kfalcon =
-    "Falcon: torch's run_decompositions() orders the lifted constants before the buffers (it registers them as buffers of their submodules and takes named_buffers()' order), and folds the x @ weight.T matmuls into mm (the weight requires grad during its retrace), where ExportLens keeps the signature's order and takes bmm";
+    "Falcon: `mlp_output += attention_output` adds in place to a matmul's result, which the fold makes a view of its mm "
+    "(_unsafe_view(mm, [b, s, d])); torch's functionalization writes the sum back into that mm "
+    "(view(add, [s*b, d])) and reads mlp_output again through a regenerated view (view(view, [b, s, d])); "
+    "ExportLens' functionalization tracks views between the program's own values only, not a view a decomposition "
+    "made of its own intermediate, so it reads the add itself (2 views fewer per layer)";
+
 inline constexpr KnownDifference kKnownDifferences[] = {
     // ---- tests/engine/test_module_hierarchy: the values crossing each scope's
     // boundary compared by count instead of by name.
@@ -57,6 +62,9 @@ inline constexpr KnownDifference kKnownDifferences[] = {
      "ExportLens keeps the program's asserts and their names"},
     {"decompositions", "item_index_checked/*", "node names", "as data_dependent_branch_checked: regenerated runtime asserts"},
     {"decompositions", "item_repeat/*", "node names", "as data_dependent_branch_checked: regenerated runtime asserts"},
+    {"decompositions", "lowering_cases/matmul_requires_grad/*", "generated-code file name",
+     "the nodes of its inlined torch.no_grad() body carry the frame of the body's generated code, <eval_with_key>.N, "
+     "N a counter of the modules torch's process has made (as the corpus' per-process tokens); compared with N normalised"},
     {"decompositions", "item_index_unchecked/*", "node names and unbacked ranges",
      "torch's retrace allocates fresh unbacked symbols (u3, u5, ...) whose ranges stay in its range constraints; "
      "compared with symbol and node numbering renumbered and those extra range lines dropped"},
@@ -73,7 +81,6 @@ inline constexpr KnownDifference kKnownDifferences[] = {
     {"corpus", "qwen2_moe", "open run", kmoe_run},
     {"corpus", "mixtral/core", "open run", kmoe_run},
     {"corpus", "qwen2_moe/core", "open run", kmoe_run},
-    {"corpus", "falcon/functional", "open text", kfalcon},
     {"corpus", "falcon/core", "open ops", kfalcon},
     {"corpus", "falcon/core", "open text", kfalcon},
     {"corpus", "mixtral/functional", "open text", kmoe_ops},
