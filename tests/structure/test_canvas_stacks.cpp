@@ -166,6 +166,32 @@ class TestCanvasStacks : public QObject {
   }
   void cleanup() { window_.reset(); }
 
+  void the_first_view_follows_the_fold_to_the_inputs_data() {
+    QTest::addColumn<QString>("fixture");
+    for (const char* name : {"transformer_stack", "grouped_stages", "nested_stages", "odd_blocks"}) QTest::newRow(name) << name;
+  }
+
+  void the_first_view_follows_the_fold_to_the_inputs() {
+    // The stacks fold a moment after the program opens, and the picture is
+    // laid out again, deeper and wider (Swin-T at full depth: 1,541 px became
+    // 2,730 px, its input moving 600 px right). The view the user has not
+    // touched is the new picture's first view, on its inputs, not the spot
+    // where they were before the fold.
+    QFETCH(QString, fixture);
+    open(fixture);
+    ui::GraphView* view = window_->graphView();
+    const auto centre = [view] { return view->mapToScene(view->viewport()->rect().center()); };
+    const QPointF opened = centre();
+    const qreal zoom = view->zoom();
+    QVERIFY(scene()->sceneRect().width() > 0);
+    view->showStart(scene()->startFocus());
+    QCOMPARE(view->zoom(), zoom);
+    QVERIFY2(QLineF(opened, centre()).length() < 2,
+             qPrintable(QStringLiteral("opened centred on (%1, %2), the picture's first view is (%3, %4)")
+                            .arg(opened.x()).arg(opened.y()).arg(centre().x()).arg(centre().y())));
+    QVERIFY(view->mapToScene(view->viewport()->rect()).boundingRect().intersects(scene()->startFocus()));
+  }
+
   void a_stack_is_one_box() {
     open("odd_blocks");
     const auto record = structure_record("odd_blocks");

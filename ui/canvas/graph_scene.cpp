@@ -106,6 +106,7 @@ void GraphScene::setProgram(const LoadedProgramPtr& program) {
     return;
   }
   expansion_ = program->opening;
+  as_opened_ = expansion_;
   showPicture(program->openingPicture);
 }
 
@@ -245,6 +246,7 @@ void GraphScene::showPicture(const PicturePtr& picture) {
     anchor_ = -1;
   }
   emit pictureChanged();
+  if (std::exchange(redrawing_opening_, false)) emit openingRedrawn();
   applyPendingReveal();
 }
 
@@ -252,6 +254,7 @@ void GraphScene::showPicture(const PicturePtr& picture) {
 
 void GraphScene::relayout(int anchor) {
   if (!program_) return;
+  redrawing_opening_ = false;
   anchor_ = anchor;
   anchor_before_ = anchor >= 0 ? scopeRect(anchor) : QRectF();
   jobs_.dropAll();
@@ -505,11 +508,15 @@ void GraphScene::setFoldedRuns(std::vector<FoldedRun> runs) {
   if (const ir::Node* node = selected_.isEmpty() ? nullptr : program_->graph().find(selected_.toStdString()))
     showMembersAround(engine()->home()[drawnStandIn(node->index())]);
   // Still as it opened: a stack drawn as one box leaves room to open deeper.
-  if (expansion_ == program_->opening) {
+  const bool as_opened = expansion_ == as_opened_;
+  if (as_opened) {
     const int depth = engine()->opening_depth(kOpeningItemBudget, stackFolds());
-    if (depth > program_->openingDepth) expansion_ = layout::ScopeExpansion::to_depth(*program_->hierarchy, depth);
+    expansion_ = as_opened_ = depth > program_->openingDepth
+                                  ? layout::ScopeExpansion::to_depth(*program_->hierarchy, depth)
+                                  : program_->opening;
   }
   relayout(-1);
+  redrawing_opening_ = as_opened;
 }
 
 layout::StackFolds GraphScene::stackFolds() const {

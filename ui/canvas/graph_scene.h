@@ -159,6 +159,10 @@ class GraphScene : public QGraphicsScene {
   /// The scope the user opened or closed moved by `delta` in the new picture:
   /// a view scrolls by it so the box stays where the eye was.
   void anchorMoved(const QPointF& delta);
+  /// The first picture was laid out again while the program is still as it
+  /// opened (its stacks folded into one box each): a view still on its first
+  /// view shows the new picture's start instead.
+  void openingRedrawn();
   /// Something selected or revealed that the view should bring into sight.
   void revealRequested(const QRectF& rect);
   /// Laying out a new expansion started / finished (ms on the worker).
@@ -200,6 +204,7 @@ class GraphScene : public QGraphicsScene {
   LoadedProgramPtr program_;
   std::vector<ir::Node*> program_nodes_;
   layout::ScopeExpansion expansion_;
+  layout::ScopeExpansion as_opened_;  // what the program opened to, deepened as its stacks fold
   PicturePtr picture_;
   bool weights_shown_ = false;
   std::shared_ptr<layout::ScopedLayoutEngine> weights_engine_;  // weights as nodes (made when first asked)
@@ -216,6 +221,7 @@ class GraphScene : public QGraphicsScene {
   int pending_scope_ = -1;
   int anchor_ = -1;
   QRectF anchor_before_;
+  bool redrawing_opening_ = false;  // the layout under way redraws the opening (see openingRedrawn)
   bool following_ = false;  // true while applying a selection from outside
   bool heat_shown_ = true;
   NodeRunTimes run_times_;

@@ -2,6 +2,7 @@
 
 #include <QAction>
 #include <QKeyEvent>
+#include <QLineF>
 #include <QMenu>
 #include <QScrollBar>
 #include <QWheelEvent>
@@ -139,14 +140,21 @@ void GraphView::showStart(const QRectF& focus) {
   const qreal fit = std::min(room.width() / rect.width(), room.height() / rect.height());
   if (fit >= kReadableZoom) {
     fitAll();
-    return;
+  } else {
+    resetTransform();
+    const QRectF target = focus.isNull() ? rect : focus;
+    const qreal x = rect.width() <= room.width() ? rect.center().x() : target.center().x();
+    centerOn(x, std::max(rect.top(), target.top() - 40) + room.height() / 2);
+    updateRenderHints();
+    emit zoomChanged(zoom());
   }
-  resetTransform();
-  const QRectF target = focus.isNull() ? rect : focus;
-  const qreal x = rect.width() <= room.width() ? rect.center().x() : target.center().x();
-  centerOn(x, std::max(rect.top(), target.top() - 40) + room.height() / 2);
-  updateRenderHints();
-  emit zoomChanged(zoom());
+  start_view_ = std::make_pair(zoom(), mapToScene(viewport()->rect().center()));
+}
+
+bool GraphView::isAtStart() const {
+  if (!start_view_) return false;
+  const QPointF centre = mapToScene(viewport()->rect().center());
+  return std::abs(zoom() - start_view_->first) < 1e-9 && QLineF(centre, start_view_->second).length() < 2;
 }
 
 void GraphView::reveal(const QRectF& rect) {
@@ -366,6 +374,7 @@ void GraphView::watch(GraphScene* scene) {
   connect(scene, &GraphScene::layoutStarted, this, [this] {
     visible_before_layout_ = mapToScene(viewport()->rect()).boundingRect();
     has_centre_before_layout_ = true;
+    at_start_before_layout_ = isAtStart();
   });
   connect(scene, &GraphScene::anchorMoved, this, &GraphView::keepAnchor);
   connect(scene, &GraphScene::scopeSelected, breadcrumbs_, &BreadcrumbBar::setSelectedScope);
@@ -381,6 +390,11 @@ void GraphView::watch(GraphScene* scene) {
 void GraphView::follow(ProgramModel* model, GraphScene* scene) {
   watch(scene);
   connect(model, &ProgramModel::programChanged, this, [this, scene] { showStart(scene->startFocus()); });
+  // The stacks fold a moment after the program opens, and the picture grows
+  // deeper and wider: a view the user has not moved follows it to its inputs.
+  connect(scene, &GraphScene::openingRedrawn, this, [this, scene] {
+    if (at_start_before_layout_) showStart(scene->startFocus());
+  });
   connect(model, &ProgramModel::selectionChanged, this, [this, scene](const QString& name) {
     breadcrumbs_->setSelectedScope(name.isEmpty() ? -1 : scene->moduleOf(name));
   });

@@ -85,6 +85,8 @@ class GraphView : public QGraphicsView {
   void placeOverlays();
   void keepAnchor(const QPointF& delta);
   void updateRenderHints();
+  /// Whether the view is still where showStart put it (not zoomed or scrolled since).
+  bool isAtStart() const;
 
   Minimap* minimap_;
   BreadcrumbBar* breadcrumbs_;
@@ -92,7 +94,9 @@ class GraphView : public QGraphicsView {
   QAction* show_minimap_;
   QRectF visible_before_layout_;
   std::optional<std::pair<qreal, QPointF>> last_fit_;  // zoom and centre of the last readable fit
+  std::optional<std::pair<qreal, QPointF>> start_view_;  // zoom and centre of the first view (showStart)
   bool has_centre_before_layout_ = false;
+  bool at_start_before_layout_ = false;  // untouched since showStart when the layout under way began
   std::function<void(QMenu*, int)> extend_menu_;
 };
 
