@@ -4,6 +4,7 @@
 #include <chrono>
 #include <filesystem>
 #include <functional>
+#include <mutex>
 #include <unordered_map>
 #include <set>
 #include <unordered_set>
@@ -78,6 +79,73 @@ int64_t hint_of(const ir::SymInt& s) {
   return s.hint.value_or(0);
 }
 
+/// A recorded guard in a solve's symbols, given what each of its sources
+/// (its free symbols, "L['x'].size()[0]") is bound to. The translation
+/// depends on nothing else, so it is kept across solves for the last few
+/// bindings of each guard expression: a re-solve after a spec edit that
+/// binds the sources alike (another range for a Dim) gets the expression it
+/// had, node for node, instead of rebuilding kilobytes of nested floordivs,
+/// and the solver's memos downstream find it by identity. Copies of a guard
+/// text share their parsed expression, so they share the entry. Shared by
+/// the threads that solve (the GUI solves off its thread); dropped when large.
+class GuardTranslations {
+ public:
+  using SourceExpr = std::function<std::optional<symbolic::Expr>(const std::string&)>;
+
+  std::optional<symbolic::Expr> translate(const symbolic::Expr& recorded, const SourceExpr& source_expr) {
+    std::vector<std::string> sources;
+    bool seen = false;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (auto it = entries_.find(recorded); it != entries_.end()) {
+        sources = it->second.sources;
+        seen = true;
+      }
+    }
+    if (!seen) sources = recorded.free_symbols();
+    std::vector<std::optional<symbolic::Expr>> bound_to;
+    bound_to.reserve(sources.size());
+    for (const std::string& s : sources) bound_to.push_back(source_expr(s));
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (auto it = entries_.find(recorded); it != entries_.end())
+        for (const Translation& t : it->second.kept)
+          if (t.bound_to == bound_to) return t.expr;
+    }
+    std::optional<symbolic::Expr> out;
+    if (std::all_of(bound_to.begin(), bound_to.end(), [](const auto& e) { return e.has_value(); })) {
+      std::map<std::string, symbolic::Expr> subs;
+      for (size_t i = 0; i < sources.size(); ++i) subs.emplace(sources[i], *bound_to[i]);
+      out = recorded.substitute(subs);
+    }
+    constexpr size_t bindings_kept = 4;  // a spec and its edit, or a few specs the user switches between
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (entries_.size() > (1u << 14)) entries_.clear();
+    Entry& e = entries_[recorded];
+    e.sources = std::move(sources);
+    if (e.kept.size() >= bindings_kept) e.kept.erase(e.kept.begin());
+    e.kept.push_back({std::move(bound_to), out});
+    return out;
+  }
+
+ private:
+  struct Translation {
+    std::vector<std::optional<symbolic::Expr>> bound_to;
+    std::optional<symbolic::Expr> expr;
+  };
+  struct Entry {
+    std::vector<std::string> sources;
+    std::vector<Translation> kept;  // oldest first
+  };
+  std::mutex mutex_;
+  std::unordered_map<symbolic::Expr, Entry> entries_;
+};
+
+GuardTranslations& guard_translations() {
+  static GuardTranslations translations;
+  return translations;
+}
+
 }  // namespace
 
 // ---- propagation over the graph -------------------------------------------------
@@ -141,13 +209,7 @@ class Propagation {
   }
 
   std::optional<symbolic::Expr> translate(const symbolic::Expr& recorded) const {
-    std::map<std::string, symbolic::Expr> subs;
-    for (const std::string& s : recorded.free_symbols()) {
-      auto e = source_expr(s);
-      if (!e) return std::nullopt;
-      subs.emplace(s, *e);
-    }
-    return recorded.substitute(subs);
+    return guard_translations().translate(recorded, [this](const std::string& s) { return source_expr(s); });
   }
 
 

@@ -71,6 +71,8 @@ Expr rebuild(const Expr& e, const std::vector<Expr>& a) {
 
 std::string ShapeEnv::new_symbol_name(const std::string& source) { return namer_.backed(source); }
 
+// Callers test logging_ first: a guard's text can be kilobytes, and the solver
+// re-solves with logging off while the user types.
 void ShapeEnv::log_line(std::string line) {
   if (logging_) log_.push_back(std::move(line));
 }
@@ -96,7 +98,7 @@ Expr ShapeEnv::create_backed(const std::string& source, int64_t hint, std::optio
     throw ConstraintViolationError(std::to_string(hint) + " not in range [" + rec.range.lower.str() + ", " +
                                    rec.range.upper.str() + "]");
   const Expr sym = rec.symbol;
-  log_line("create_symbol " + sym.str() + " = " + std::to_string(hint) + " for " + source + " " + rec.range.str());
+  if (logging_) log_line("create_symbol " + sym.str() + " = " + std::to_string(hint) + " for " + source + " " + rec.range.str());
   order_.push_back(sym.symbol_name());
   symbols_.emplace(sym.symbol_name(), std::move(rec));
   bump_version();
@@ -114,7 +116,7 @@ Expr ShapeEnv::create_unbacked(const Provenance& origin) {
   rec.symbol = Expr::symbol(namer_.unbacked());
   rec.origin = origin;
   const Expr sym = rec.symbol;
-  log_line("create_unbacked_symint " + sym.str() + " " + rec.range.str() + " (" + origin.describe() + ")");
+  if (logging_) log_line("create_unbacked_symint " + sym.str() + " " + rec.range.str() + " (" + origin.describe() + ")");
   order_.push_back(sym.symbol_name());
   symbols_.emplace(sym.symbol_name(), std::move(rec));
   bump_version();
@@ -322,9 +324,27 @@ Expr canonical_relation(const Expr& relation) {
   return make_relation(kind, d, Expr(0));
 }
 
+namespace {
+
+/// canonical_relation, kept across solves: a re-solve after a spec edit asks
+/// for the same recorded guards' relations (the solver hands them over node
+/// for node), and building lhs - rhs of kilobytes of nested floordivs is what
+/// re-solves spent their time on. Pure, so nothing it keeps goes stale. Per
+/// thread; dropped when large.
+Expr remembered_canonical(const Expr& relation) {
+  thread_local std::unordered_map<Expr, Expr> memo;
+  if (auto it = memo.find(relation); it != memo.end()) return it->second;
+  if (memo.size() > (1u << 16)) memo.clear();
+  Expr c = canonical_relation(relation);
+  memo.emplace(relation, c);
+  return c;
+}
+
+}  // namespace
+
 const Expr& ShapeEnv::canonical(const Expr& relation) const {
   if (auto it = canonical_cache_.find(relation); it != canonical_cache_.end()) return it->second;
-  return canonical_cache_.emplace(relation, canonical_relation(relation)).first->second;
+  return canonical_cache_.emplace(relation, remembered_canonical(relation)).first->second;
 }
 
 void ShapeEnv::add_fact(const Expr& fact) {
@@ -406,7 +426,7 @@ bool ShapeEnv::decide(const Expr& condition, const Provenance& origin, std::opti
 }
 
 void ShapeEnv::record_guard(const Expr& guard, const Provenance& origin) {
-  log_line("eval " + guard.str() + " [guard added] " + origin.describe());
+  if (logging_) log_line("eval " + guard.str() + " [guard added] " + origin.describe());
   maybe_guard_relation(guard, origin);
   guards_.push_back({guard, origin});
   add_fact(replace(guard));
@@ -436,7 +456,7 @@ void ShapeEnv::check(const Expr& condition, const Provenance& origin, const std:
   }
   const Expr e = replace(condition);
   if (has_unbacked(e)) {
-    log_line("runtime_assert " + e.str() + " [guard added] " + origin.describe());
+    if (logging_) log_line("runtime_assert " + e.str() + " [guard added] " + origin.describe());
     maybe_guard_relation(e, origin);
     runtime_asserts_.push_back({e, origin});
     add_fact(e);
@@ -461,7 +481,7 @@ int64_t ShapeEnv::specialize(const Expr& e, const Provenance& origin) {
 
 void ShapeEnv::constrain_range(const Expr& symbol, ValueRange range, const Provenance& origin) {
   if (!symbol.is_symbol()) return;
-  log_line("constrain_symbol_range " + symbol.str() + " " + range.str() + " " + origin.describe());
+  if (logging_) log_line("constrain_symbol_range " + symbol.str() + " " + range.str() + " " + origin.describe());
   update_range(symbol, range, origin);
 }
 
@@ -514,17 +534,48 @@ void ShapeEnv::maybe_guard_relation(const Expr& guard, const Provenance& origin)
   }
 }
 
+namespace {
+
+/// isolate(relation, symbol, floordiv_inequality = true, backed) for
+/// refine_ranges, kept across solves like remembered_canonical: it depends
+/// only on the relation, the symbol and which of the relation's symbols are
+/// backed (the key holds those). Per thread; dropped when large.
+std::optional<Isolated> remembered_isolate(const Expr& relation, const std::string& symbol,
+                                           const std::vector<std::string>& names, const PositiveSymbol& backed) {
+  struct Key {
+    Expr relation;
+    std::string symbol;
+    std::vector<bool> backed;
+    bool operator==(const Key& o) const { return relation == o.relation && symbol == o.symbol && backed == o.backed; }
+  };
+  struct KeyHash {
+    size_t operator()(const Key& k) const { return k.relation.hash() ^ std::hash<std::string>()(k.symbol); }
+  };
+  thread_local std::unordered_map<Key, std::optional<Isolated>, KeyHash> memo;
+  Key key{relation, symbol, {}};
+  for (const std::string& n : names) key.backed.push_back(backed(n));
+  if (auto it = memo.find(key); it != memo.end()) return it->second;
+  if (memo.size() > (1u << 14)) memo.clear();
+  auto r = isolate(relation, Expr::symbol(symbol), true, backed);
+  memo.emplace(std::move(key), r);
+  return r;
+}
+
+}  // namespace
+
 void ShapeEnv::refine_ranges(const Expr& relation, const Provenance& origin) {
   const Expr e = replace(relation);
   if (!is_relation(e.kind())) return;
-  for (const std::string& name : e.free_symbols()) {
+  const std::vector<std::string> names = e.free_symbols();
+  const PositiveSymbol backed = [this](const std::string& n) {
+    const SymbolRecord* rec = find_symbol(n);
+    return rec && rec->hint.has_value();
+  };
+  for (const std::string& name : names) {
     const Expr s = Expr::symbol(name);
     auto it = symbols_.find(name);
     if (it == symbols_.end()) continue;
-    const auto r = isolate(e, s, true, [this](const std::string& n) {
-      const SymbolRecord* rec = find_symbol(n);
-      return rec && rec->hint.has_value();
-    });
+    const auto r = remembered_isolate(e, name, names, backed);
     if (!r || !r->integral()) continue;
     const ValueRange vr = it->second.range;
     Num lower = vr.lower, upper = vr.upper;
@@ -550,7 +601,7 @@ void ShapeEnv::update_range(const Expr& symbol, const ValueRange& range, const P
   it->second.range = now;
   if (!(now.lower == old.lower)) it->second.lower_origin = origin;
   if (!(now.upper == old.upper)) it->second.upper_origin = origin;
-  log_line("_update_var_to_range " + symbol.str() + " = " + now.str() + " (update)");
+  if (logging_) log_line("_update_var_to_range " + symbol.str() + " = " + now.str() + " (update)");
   bump_version();
 }
 
@@ -577,12 +628,12 @@ void ShapeEnv::set_replacement(const Expr& a, const Expr& target, const std::str
       }
     }
     if (!target_bound.is_subset_of(source_bound)) {
-      log_line("skipped set_replacement " + a.str() + " = " + target.str() + " (" + reason + ") [" +
+      if (logging_) log_line("skipped set_replacement " + a.str() + " = " + target.str() + " (" + reason + ") [" +
                target_bound.str() + " not subset of " + source_bound.str() + "]");
       return;
     }
   }
-  log_line("set_replacement " + a.str() + " = " + target.str() + " (" + reason + ") " + target_bound.str());
+  if (logging_) log_line("set_replacement " + a.str() + " = " + target.str() + " (" + reason + ") " + target_bound.str());
   const std::map<std::string, Expr> one{{name, target}};
   for (auto& [other, t] : replacements_)
     if (contains_symbol(t, a)) t = t.substitute(one);
