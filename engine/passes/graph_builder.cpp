@@ -123,7 +123,7 @@ int GraphBuilder::commit() {
     n->for_each_input([&](const ir::Node* in) { live.insert(in); });
   };
   for (auto it = body_.rbegin(); it != body_.rend(); ++it)
-    if (live.count(it->get()) || has_side_effects(**it)) keep(it->get());
+    if (live.count(it->get()) || has_side_effects(**it) || kept_unused_.count(it->get())) keep(it->get());
   for (auto it = top_sym_sizes_.rbegin(); it != top_sym_sizes_.rend(); ++it)
     if (live.count(it->second.get())) keep(it->second.get());
   int removed = 0;
@@ -139,6 +139,7 @@ int GraphBuilder::commit() {
   placeholders_.clear();
   top_sym_sizes_.clear();
   body_.clear();
+  kept_unused_.clear();
   return removed;
 }
 
@@ -171,7 +172,15 @@ ir::Argument GraphBuilder::emit(const ir::Target& target, std::vector<ir::Argume
   // computes is that node (torch's runtime-assert pass hash-conses sizes).
   if (known && target.qualified().rfind("_operator.", 0) == 0)
     if (const auto* value = known->sym_int(); value && !value->expr.as_integer())
-      if (auto it = sym_nodes_.find(value->expr); it != sym_nodes_.end()) return it->second;
+      if (auto it = sym_nodes_.find(value->expr); it != sym_nodes_.end()) {
+        // The pass erases the replaced node, not its operands: a size node
+        // only it used stays in the graph, unused (torch does not remove it).
+        for (const auto& a : args)
+          a.for_each_node([&](ir::Node* in) {
+            if (in->value.sym_int() && in->op == ir::OpKind::CallFunction) kept_unused_.insert(in);
+          });
+        return it->second;
+      }
   // Named once its value is inferred, as before any rule saw it: inference reports a nameless node.
   auto n = std::make_unique<ir::Node>();
   n->op = ir::OpKind::CallFunction;
@@ -446,13 +455,14 @@ ir::Argument GraphBuilder::sym_inferred_size(const Dims& numel_dims, const Dims&
   return sym_binary("floordiv", numel, known, quotient);
 }
 
-ir::Node* GraphBuilder::sym_binary(const char* op, ir::Argument a, ir::Argument b, const ir::SymInt& value) {
+ir::Node* GraphBuilder::sym_binary(const char* op, ir::Argument a, ir::Argument b, const ir::SymInt& value,
+                                   bool hash_cons) {
   auto n = new_node(ir::OpKind::CallFunction, op);
   n->target = ir::Target(std::string("_operator.") + op);
   n->args = {std::move(a), std::move(b)};
   n->value = ir::ValueInfo::of(value);
   ir::Node* placed = place(std::move(n));
-  remember_sym(placed);
+  if (hash_cons) remember_sym(placed);
   return placed;
 }
 
@@ -553,12 +563,16 @@ ir::Node* GraphBuilder::build_size(const ir::SymInt& s) {
       for (const auto& t : e.args())
         if (t.as_integer()) terms.insert(terms.begin(), t);
         else terms.push_back(t);
+      // The partial results are not hash-consed (sympy_interp caches an
+      // expression and its arguments, not the steps of its n-ary reduce): a
+      // later node of a partial's value stays.
       ir::Argument acc;
       symbolic::Expr partial(product ? 1 : 0);
       for (size_t i = 0; i < terms.size(); ++i) {
         partial = product ? partial * terms[i] : partial + terms[i];
         const ir::Argument term = sym(hints_.sym(terms[i]));
-        acc = i == 0 ? term : ir::Argument(sym_binary(op, acc, term, hints_.sym(partial)));
+        const bool last = i + 1 == terms.size();
+        acc = i == 0 ? term : ir::Argument(sym_binary(op, acc, term, hints_.sym(partial), last));
       }
       return acc.node();
     }

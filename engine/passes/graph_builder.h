@@ -20,6 +20,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -129,7 +130,8 @@ class GraphBuilder {
   bool placed_at_or_after(const ir::Node* n, size_t position) const;
   void forward_uses(ir::Node* from, ir::Node* to);
   ir::Node* sym_size_node(const symbolic::Expr& symbol);
-  ir::Node* sym_binary(const char* op, ir::Argument a, ir::Argument b, const ir::SymInt& value);
+  ir::Node* sym_binary(const char* op, ir::Argument a, ir::Argument b, const ir::SymInt& value,
+                       bool hash_cons = true);
 
   ir::Graph& graph_;
   const DecompositionTable& table_;
@@ -157,6 +159,9 @@ class GraphBuilder {
   // Size nodes replaced by an earlier node of the same value (the
   // runtime-assert pass keeps the first in graph order): later uses go there.
   std::unordered_map<ir::Node*, ir::Node*> forwarded_;
+  // Size nodes the program computed whose only user was replaced by an
+  // earlier node of the same value: torch leaves them in the graph.
+  std::unordered_set<const ir::Node*> kept_unused_;
   // While a size is rebuilt after its producer: where new nodes go in body_
   // and whose metadata they carry.
   std::optional<size_t> insert_at_;

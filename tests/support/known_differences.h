@@ -21,8 +21,6 @@ struct KnownDifference {
 // Reasons shared by several corpus entries (tests/corpus/test_corpus).
 inline constexpr const char* kmoe_run =
     "its expert matmuls call transformers::grouped_mm_fallback, a custom op transformers defines in Python (torch.library): this process cannot run it (as the tutorial's custom_op)";
-inline constexpr const char* kmoe_ops =
-    "mixture-of-experts routing: floor_divide, empty_like and index_put_ lower as torch's (histc and the Python custom op grouped_mm_fallback stay, as in torch), but torch keeps a reshape's -1 ([-1, 32]) where ExportLens spells the size out, and places the symbolic-size nodes of the routing indices (2*s70*s72) where its retrace of sort made them";
 inline constexpr const char* kgpt2_core =
     "torch's own Core ATen lowering fails on GPT-2 under symbolic sizes (Cannot view a tensor ... as a tensor with shape (s70*s72, 32)); ExportLens' strides allow that view, so it lowers the program";
 inline constexpr const char* kfalcon =
@@ -78,12 +76,6 @@ inline constexpr KnownDifference kKnownDifferences[] = {
     {"corpus", "falcon/functional", "open text", kfalcon},
     {"corpus", "falcon/core", "open ops", kfalcon},
     {"corpus", "falcon/core", "open text", kfalcon},
-    {"corpus", "mixtral/functional", "open text", kmoe_ops},
-    {"corpus", "mixtral/core", "open ops", kmoe_ops},
-    {"corpus", "mixtral/core", "open text", kmoe_ops},
-    {"corpus", "qwen2_moe/functional", "open text", kmoe_ops},
-    {"corpus", "qwen2_moe/core", "open ops", kmoe_ops},
-    {"corpus", "qwen2_moe/core", "open text", kmoe_ops},
     {"corpus", "gpt2/core", "open lowering", kgpt2_core},
     {"corpus", "dinov2/named", "open check", kdinov2_check},
     {"corpus", "convnext/named", "open check", kconv_fix},
