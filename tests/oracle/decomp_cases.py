@@ -99,82 +99,6 @@ class SmallCNN(torch.nn.Module):
         return self.fc(x)
 
 
-# Where the Core ATen retrace puts a symbolic size (lowering's size placement,
-# issue 11): torch's functional wrapper of every output compares its sizes,
-# which makes a sym_size.int right after the op that made a size; the
-# runtime-assert pass rebuilds it there from the inputs' sizes and keeps the
-# first node in graph order of each value.
-
-class ClassTokenCat(torch.nn.Module):
-    """A patch embedding with a class token (ViT / BEiT / DINOv2): the cat's
-    1 + H*W is rebuilt right after the cat, because the linear after the
-    layer norm reads it; the program's own 1 + H*W (the arange) gives way."""
-
-    def __init__(self):
-        super().__init__()
-        self.patch = torch.nn.Conv2d(3, 8, 4, stride=4)
-        self.cls = torch.nn.Parameter(torch.randn(1, 1, 8))
-        self.norm = torch.nn.LayerNorm(8)
-        self.fc = torch.nn.Linear(8, 8)
-
-    def forward(self, x):
-        y = self.patch(x).flatten(2).transpose(1, 2)
-        y = torch.cat([self.cls.expand(y.shape[0], -1, -1), y], dim=1)
-        position = torch.arange(y.shape[1])
-        return self.fc(self.norm(y)) + position[None, :, None]
-
-
-class TwoStridedConvs(torch.nn.Module):
-    """A residual stage whose shortcut (1x1, stride 2) and main path (3x3,
-    stride 2) compute the same spatial size (BiT): the main path's group norm
-    reads the 3x3 conv's size, the group norm after `shortcut + main` the
-    shortcut's (an add keeps its first operand's size), which comes first, so
-    the size is rebuilt after the shortcut conv."""
-
-    def __init__(self):
-        super().__init__()
-        self.stem = torch.nn.Conv2d(3, 8, 3, stride=2, padding=1)
-        self.down = torch.nn.Conv2d(8, 16, 1, stride=2, bias=False)
-        self.conv = torch.nn.Conv2d(8, 16, 3, stride=2, padding=1, bias=False)
-        self.norm1 = torch.nn.GroupNorm(4, 16)
-        self.norm2 = torch.nn.GroupNorm(4, 16)
-
-    def forward(self, x):
-        x = self.stem(x)
-        shortcut = self.down(x)
-        h = self.norm1(self.conv(x))
-        return self.norm2(shortcut + h)
-
-
-class RoutedReshape(torch.nn.Module):
-    """Mixture-of-experts routing's flattening (Mixtral): view(-1, C) of an
-    RMS-normed [B, T, C] tensor, then reshape(-1, C). The view's strides are
-    [Min(C, C*T), 1]; torch's is_contiguous_or_false knows that is contiguous,
-    so the reshape stays a view that keeps its -1."""
-
-    def __init__(self):
-        super().__init__()
-        self.weight = torch.nn.Parameter(torch.ones(32))
-        self.gate = torch.nn.Linear(32, 4, bias=False)
-
-    def forward(self, x):
-        h = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6)
-        h = (self.weight * h).view(-1, x.shape[-1])
-        logits = self.gate(h.reshape(-1, 32))
-        return torch.nn.functional.softmax(logits, dim=-1, dtype=torch.float)
-
-
-DS_CLASS_TOKEN = """\
-dynamic_shapes = {"x": {0: Dim("batch"), 2: Dim("height", min=8, max=64), 3: Dim("width", min=8, max=64)}}
-"""
-DS_TWO_CONVS = """\
-dynamic_shapes = {"x": {0: Dim("batch"), 2: Dim("height", min=16, max=64), 3: Dim("width", min=16, max=64)}}
-"""
-DS_ROUTED = """\
-dynamic_shapes = {"x": {0: Dim("batch"), 1: Dim("seq", max=64)}}
-"""
-
-
 def _eval(model_class, *args):
     return lambda: model_class(*args).eval()
 
@@ -202,15 +126,6 @@ def extra_fixtures(Fixture, randn, ins):
         Fixture("small_cnn_train", S002, "The small CNN in train mode: batch norm updates its running "
                 "statistics (BUFFER_MUTATION outputs after functionalization)." + note,
                 _train(SmallCNN), ins(randn(2, 3, 16, 16)), "ok"),
-        Fixture("sizes_class_token_cat", S002, "Symbolic-size placement (issue 11): a class token cat after a "
-                "patch embedding; the lowering rebuilds the cat's 1 + H*W right after the cat.",
-                _eval(ClassTokenCat), ins(randn(2, 3, 32, 32)), "ok", dynamic_shapes=DS_CLASS_TOKEN),
-        Fixture("sizes_two_strided_convs", S002, "Symbolic-size placement (issue 11): two stride-2 convs compute "
-                "one size; it is rebuilt after the one whose size the residual add keeps.",
-                _eval(TwoStridedConvs), ins(randn(2, 3, 32, 32)), "ok", dynamic_shapes=DS_TWO_CONVS),
-        Fixture("sizes_routed_reshape", S002, "Symbolic-size placement (issue 11): reshape(-1, C) of a view whose "
-                "stride is Min(C, C*T) stays a view with its -1; softmax to its own dtype casts nothing.",
-                _eval(RoutedReshape), ins(randn(2, 8, 32)), "ok", dynamic_shapes=DS_ROUTED),
     ]
 
 

@@ -52,12 +52,6 @@ inline constexpr KnownDifference kKnownDifferences[] = {
     {"decompositions", "dynamic_model_v2_auto/*", "node names", "as dynamic_model_auto: torch's retrace numbers the symbolic-size nodes after its removed guard nodes"},
     {"decompositions", "derived_dim_example1/*", "node names", "as dynamic_model_auto: torch's retrace numbers the add after its guard nodes"},
     {"decompositions", "derived_dim_example2/*", "node names", "as dynamic_model_auto: torch's retrace numbers the add after its guard nodes"},
-    {"decompositions", "sizes_class_token_cat/*", "node names",
-     "torch's retrace numbers its nodes after the ones it made and removed: a sym_size.int and an eq for each size "
-     "its functional wrapper compares on every output, the guard function's (sym_size_int_10 for the first input "
-     "size); ExportLens makes only the nodes that stay, so its names count from 0"},
-    {"decompositions", "sizes_two_strided_convs/*", "node names", "as sizes_class_token_cat: torch numbers after the size nodes its retrace made and removed"},
-    {"decompositions", "sizes_routed_reshape/*", "node names", "as sizes_class_token_cat: torch numbers after the size nodes its retrace made and removed"},
     {"decompositions", "data_dependent_branch_checked/*", "node names",
      "torch regenerates the runtime asserts of unbacked symbols after its retrace (renaming ge_2 to ge_1); "
      "ExportLens keeps the program's asserts and their names"},
