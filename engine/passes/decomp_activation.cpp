@@ -14,8 +14,10 @@ using namespace detail;
 
 namespace {
 
-/// Tensor.toType(dtype) as composite kernels write it: _to_copy with the full options.
+/// Tensor.toType(dtype) as composite kernels write it: _to_copy with the full
+/// options, or x itself when it already has that dtype (to() aliases then).
 ir::Node* to_type(GraphBuilder& b, ir::Node* x, ir::ScalarType dtype) {
+  if (b.dtype(x) == dtype) return x;
   return b.call1("aten._to_copy.default", {x},
                  {kw("dtype", dtype), kw("layout", ir::Layout::Strided), kw("device", b.meta(x).device)});
 }

@@ -8,6 +8,7 @@
 // split_with_sizes, unbind -> slices + squeeze, squeeze -> squeeze.dims,
 // stack -> cat + view.
 #include <algorithm>
+#include <map>
 #include <numeric>
 #include <optional>
 
@@ -95,13 +96,58 @@ Dims infer_size(GraphBuilder& b, const OpCall& c, const ir::Argument& proposed, 
   return out;
 }
 
-/// definitely_contiguous: the strides are the contiguous strides of the sizes
-/// as expressions (no example value decides it), sizes of 1 aside.
+/// The least value of `e` over sizes of at least 1, where `e` grows with
+/// every symbol (sums and products of sizes and non-negative constants).
+std::optional<int64_t> least_over_sizes(const symbolic::Expr& e) {
+  using K = symbolic::Expr::Kind;
+  switch (e.kind()) {
+    case K::Integer: return e.as_integer();
+    case K::Symbol: return 1;
+    case K::Add:
+    case K::Mul:
+    case K::Pow: {
+      for (const auto& a : e.args())
+        if (auto v = least_over_sizes(a); !v || *v < 0) return std::nullopt;
+      std::map<std::string, int64_t> ones;
+      for (const auto& s : e.free_symbols()) ones[s] = 1;
+      return e.evaluate(ones);
+    }
+    default: return std::nullopt;
+  }
+}
+
+/// `stride == expected` without a guard, as torch's value ranges decide it:
+/// equal as expressions, or a Min / Max whose other terms cannot win
+/// (Min(32, 32*s70) is 32 for any size s70).
+bool statically_equal(const symbolic::Expr& stride, const symbolic::Expr& expected) {
+  using K = symbolic::Expr::Kind;
+  if (stride == expected) return true;
+  const auto c = expected.as_integer();
+  if (!c || (stride.kind() != K::Min && stride.kind() != K::Max)) return false;
+  bool found = false;
+  for (const auto& a : stride.args()) {
+    if (a == expected) {
+      found = true;
+      continue;
+    }
+    if (stride.kind() == K::Min) {
+      const auto least = least_over_sizes(a);
+      if (!least || *least < *c) return false;
+    } else if (auto v = a.as_integer(); !v || *v > *c) {
+      return false;
+    }
+  }
+  return found;
+}
+
+/// definitely_contiguous (is_contiguous_or_false): the strides are the
+/// contiguous strides of the sizes as expressions, or provably equal to them
+/// (no example value decides it), sizes of 1 aside.
 bool definitely_contiguous(const ir::TensorMeta& m) {
   const Dims expected = contiguous_strides(m.sizes);
   if (expected.size() != m.strides.size()) return false;
   for (size_t i = 0; i < expected.size(); ++i)
-    if (m.sizes[i].expr != symbolic::Expr(1) && m.strides[i].expr != expected[i].expr) return false;
+    if (m.sizes[i].expr != symbolic::Expr(1) && !statically_equal(m.strides[i].expr, expected[i].expr)) return false;
   return true;
 }
 

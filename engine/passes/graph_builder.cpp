@@ -94,6 +94,14 @@ std::unique_ptr<ir::Node> GraphBuilder::new_node(ir::OpKind op, std::string_view
 
 ir::Node* GraphBuilder::place(std::unique_ptr<ir::Node> node) {
   ir::Node* n = node.get();
+  if (!forwarded_.empty()) {
+    // An operand a rule or the driver still holds may be a size node an
+    // earlier one of the same value replaced.
+    for (auto& [from, to] : forwarded_) {
+      for (auto& a : n->args) a.replace_node(from, to);
+      for (auto& k : n->kwargs) k.value.replace_node(from, to);
+    }
+  }
   if (n->op == ir::OpKind::Placeholder) {
     placeholders_.push_back(std::move(node));
   } else if (insert_at_) {
@@ -115,7 +123,7 @@ int GraphBuilder::commit() {
     n->for_each_input([&](const ir::Node* in) { live.insert(in); });
   };
   for (auto it = body_.rbegin(); it != body_.rend(); ++it)
-    if (live.count(it->get()) || has_side_effects(**it)) keep(it->get());
+    if (live.count(it->get()) || has_side_effects(**it) || kept_unused_.count(it->get())) keep(it->get());
   for (auto it = top_sym_sizes_.rbegin(); it != top_sym_sizes_.rend(); ++it)
     if (live.count(it->second.get())) keep(it->second.get());
   int removed = 0;
@@ -131,6 +139,7 @@ int GraphBuilder::commit() {
   placeholders_.clear();
   top_sym_sizes_.clear();
   body_.clear();
+  kept_unused_.clear();
   return removed;
 }
 
@@ -167,7 +176,15 @@ ir::Argument GraphBuilder::emit(const ir::Target& target, std::vector<ir::Argume
   // computes is that node (torch's runtime-assert pass hash-conses sizes).
   if (known && target.qualified().rfind("_operator.", 0) == 0)
     if (const auto* value = known->sym_int(); value && !value->expr.as_integer())
-      if (auto it = sym_nodes_.find(value->expr); it != sym_nodes_.end()) return it->second;
+      if (auto it = sym_nodes_.find(value->expr); it != sym_nodes_.end()) {
+        // The pass erases the replaced node, not its operands: a size node
+        // only it used stays in the graph, unused (torch does not remove it).
+        for (const auto& a : args)
+          a.for_each_node([&](ir::Node* in) {
+            if (in->value.sym_int() && in->op == ir::OpKind::CallFunction) kept_unused_.insert(in);
+          });
+        return it->second;
+      }
   // Named once its value is inferred, as before any rule saw it: inference reports a nameless node.
   auto n = std::make_unique<ir::Node>();
   n->op = ir::OpKind::CallFunction;
@@ -213,22 +230,85 @@ bool GraphBuilder::computes_sizes_in_meta(const ir::Target& target) {
 void GraphBuilder::note_size_producer(ir::Node* n, const ir::Node& op) {
   // A tensor output's size is a new value where the op's meta computes it
   // (conv / pool spatial sizes, even when equal to the input's) or where no
-  // tensor input has that size (cat's sum); other sizes are the inputs' own.
+  // tensor input has that size (cat's sum); other sizes are an operand's own,
+  // the first operand's that holds it (torch's broadcasting keeps the first
+  // size that is not 1), and keep that operand's origin.
   const ir::TensorMeta* t = n->value.tensor();
   if (!t) return;
   const bool spatial_in_meta = computes_sizes_in_meta(op.target);
-  std::unordered_set<symbolic::Expr> input_sizes;
-  if (!spatial_in_meta)
-    op.for_each_input([&](const ir::Node* in) {
-      if (const ir::TensorMeta* m = in->value.tensor())
-        for (const auto& d : m->sizes) input_sizes.insert(d.expr);
-    });
+  std::vector<const ir::Node*> inputs;
+  op.for_each_input([&](const ir::Node* in) {
+    if (in->value.tensor()) inputs.push_back(in);
+  });
+  std::vector<ir::Node*> origins(t->sizes.size(), nullptr);
+  bool any = false;
   for (size_t d = 0; d < t->sizes.size(); ++d) {
     const symbolic::Expr& e = t->sizes[d].expr;
     if (e.as_integer() || e.is_symbol()) continue;
-    if (spatial_in_meta ? d < 2 : input_sizes.count(e) > 0) continue;
-    size_producers_[e] = n;
+    bool held = false;
+    if (!(spatial_in_meta && d >= 2)) {
+      for (const ir::Node* in : inputs) {
+        const auto& sizes = in->value.tensor()->sizes;
+        std::optional<size_t> at;
+        if (d < sizes.size() && sizes[d].expr == e) at = d;
+        for (size_t i = 0; !at && i < sizes.size(); ++i)
+          if (sizes[i].expr == e) at = i;
+        if (!at) continue;
+        held = true;
+        if (auto o = size_origins_.find(in); o != size_origins_.end()) origins[d] = o->second[*at];
+        break;
+      }
+    }
+    if (!held) {
+      origins[d] = n;
+      size_producers_[e] = n;
+    }
+    any = any || origins[d];
   }
+  if (any) size_origins_[n] = std::move(origins);
+}
+
+ir::Node* GraphBuilder::origin_of_use(const symbolic::Expr& size) const {
+  // The innermost rule's operands first: a composite reads the sizes of the
+  // tensors it is given.
+  for (auto frame = call_args_.rbegin(); frame != call_args_.rend(); ++frame) {
+    // A size the rule was given as an argument is that argument's value.
+    bool given = false;
+    for (const auto& a : **frame)
+      a.for_each_node([&](const ir::Node* in) {
+        const auto* v = in->value.sym_int();
+        given = given || (v && v->expr == size);
+      });
+    if (given) return nullptr;
+    ir::Node* found = nullptr;
+    for (const auto& a : **frame)
+      a.for_each_node([&](const ir::Node* in) {
+        if (found) return;
+        auto o = size_origins_.find(in);
+        if (o == size_origins_.end()) return;
+        const auto& sizes = in->value.tensor()->sizes;
+        for (size_t d = 0; d < sizes.size() && !found; ++d)
+          if (o->second[d] && sizes[d].expr == size) found = o->second[d];
+      });
+    if (found) return found;
+  }
+  return nullptr;
+}
+
+bool GraphBuilder::placed_at_or_after(const ir::Node* n, size_t position) const {
+  for (size_t i = position; i < body_.size(); ++i)
+    if (body_[i].get() == n) return true;
+  return false;
+}
+
+void GraphBuilder::forward_uses(ir::Node* from, ir::Node* to) {
+  for (auto& n : body_) {
+    for (auto& a : n->args) a.replace_node(from, to);
+    for (auto& k : n->kwargs) k.value.replace_node(from, to);
+  }
+  for (auto& [old, now] : forwarded_)
+    if (now == from) now = to;
+  forwarded_[from] = to;
 }
 
 size_t GraphBuilder::position_after(const ir::Node* producer) const {
@@ -300,6 +380,7 @@ ir::Argument GraphBuilder::call(std::string_view op, std::vector<ir::Argument> a
   };
   std::optional<ir::Argument> result;
   ++depth_;
+  call_args_.push_back(&args);
   try {
     BelowAutograd scope(below ? &requires_grad_ : nullptr);
     result = rule->fn(*this, c);
@@ -309,6 +390,7 @@ ir::Argument GraphBuilder::call(std::string_view op, std::vector<ir::Argument> a
   } catch (const MetaInferenceError& e) {
     warn(std::string(op) + ": " + e.what() + (origin_ ? " (node " + origin_->name + ")" : "") + "; kept as is");
   }
+  call_args_.pop_back();
   --depth_;
   if (result) {
     if (below) requires_grad_.note_call(op, inputs, *result);
@@ -358,7 +440,10 @@ void GraphBuilder::remember_sym(ir::Node* n) {
   // A node rebuilt before an existing one of the same value takes its place for later uses.
   if (const auto* s = n->value.sym_int()) {
     auto [it, fresh] = sym_nodes_.emplace(s->expr, n);
-    if (!fresh && insert_at_) it->second = n;
+    if (fresh || !insert_at_ || it->second == n) return;
+    // Rebuilt before a later node of the same value: that one is replaced.
+    if (!placed_before_insertion(it->second)) forward_uses(it->second, n);
+    it->second = n;
   }
 }
 
@@ -377,8 +462,9 @@ ir::Argument GraphBuilder::sym_add_args(const ir::SymInt& a, const ir::SymInt& b
   const ir::SymInt sum = sym_add(a, b);
   if (auto v = sum.expr.as_integer()) return *v;
   if (a.expr.as_integer() == std::optional<int64_t>(0)) return sym(b);
+  ir::Argument lhs = sym(a), rhs = sym(b);  // read before the sum is hash-consed
   if (auto it = sym_nodes_.find(sum.expr); it != sym_nodes_.end()) return it->second;
-  return sym_binary("add", sym(a), sym(b), hints_.sym(sum.expr));
+  return sym_binary("add", std::move(lhs), std::move(rhs), hints_.sym(sum.expr));
 }
 
 ir::Argument GraphBuilder::sym_inferred_size(const Dims& numel_dims, const Dims& known_dims,
@@ -390,13 +476,14 @@ ir::Argument GraphBuilder::sym_inferred_size(const Dims& numel_dims, const Dims&
   return sym_binary("floordiv", numel, known, quotient);
 }
 
-ir::Node* GraphBuilder::sym_binary(const char* op, ir::Argument a, ir::Argument b, const ir::SymInt& value) {
+ir::Node* GraphBuilder::sym_binary(const char* op, ir::Argument a, ir::Argument b, const ir::SymInt& value,
+                                   bool hash_cons) {
   auto n = new_node(ir::OpKind::CallFunction, op);
   n->target = ir::Target(std::string("_operator.") + op);
   n->args = {std::move(a), std::move(b)};
   n->value = ir::ValueInfo::of(value);
   ir::Node* placed = place(std::move(n));
-  remember_sym(placed);
+  if (hash_cons) remember_sym(placed);
   return placed;
 }
 
@@ -433,12 +520,13 @@ ir::Argument GraphBuilder::sym_product(const Dims& dims, size_t begin, size_t en
     const ir::SymInt next = sym_mul(acc, dims[i]);
     if (auto v = next.expr.as_integer()) {
       arg = *v;
-    } else if (auto it = sym_nodes_.find(next.expr); it != sym_nodes_.end()) {
-      arg = it->second;
-    } else if (acc.expr.as_integer() == std::optional<int64_t>(1)) {
-      arg = sym(dims[i]);
     } else {
-      arg = sym_binary("mul", arg, sym(dims[i]), hints_.sym(next.expr));
+      // The factor is read even where the product is known: its size node
+      // is made (after its origin) before the product is hash-consed.
+      const ir::Argument factor = sym(dims[i]);
+      if (acc.expr.as_integer() == std::optional<int64_t>(1)) arg = factor;
+      else if (auto it = sym_nodes_.find(next.expr); it != sym_nodes_.end()) arg = it->second;
+      else arg = sym_binary("mul", arg, factor, hints_.sym(next.expr));
     }
     acc = next;
   }
@@ -446,18 +534,29 @@ ir::Argument GraphBuilder::sym_product(const Dims& dims, size_t begin, size_t en
 }
 
 ir::Node* GraphBuilder::materialize(const ir::SymInt& s) {
-  if (auto it = sym_nodes_.find(s.expr); it != sym_nodes_.end() && placed_before_insertion(it->second))
-    return it->second;
-  auto producer = insert_at_ ? size_producers_.end() : size_producers_.find(s.expr);
-  if (producer == size_producers_.end()) return build_size(s);
+  auto known = sym_nodes_.find(s.expr);
+  const bool known_before = known != sym_nodes_.end() && placed_before_insertion(known->second);
+  if (insert_at_) return known_before ? known->second : build_size(s);
+  // A size read from an operand is the value its origin made: torch's
+  // retrace asks that tensor for it right after the origin (the functional
+  // wrapper of each output compares its sizes), and its runtime-assert pass
+  // keeps the first node in graph order that computes the expression. So a
+  // node computing it after the origin (the program's own size arithmetic,
+  // a rebuild after a later origin) gives way to a rebuild after the origin.
+  ir::Node* origin = origin_of_use(s.expr);
+  if (known_before && (!origin || !placed_at_or_after(known->second, position_after(origin)))) return known->second;
+  ir::Node* producer = origin;
+  if (!producer)
+    if (auto p = size_producers_.find(s.expr); p != size_producers_.end()) producer = p->second;
+  if (!producer) return build_size(s);
   // Rebuilt right after the node that made it, as torch's runtime-assert
   // pass replaces the sym_size.int its retrace asked of that node.
-  insert_at_ = position_after(producer->second);
-  meta_override_ = &producer->second->meta;
+  insert_at_ = position_after(producer);
+  meta_override_ = &producer->meta;
   ir::Node* n = nullptr;
   try {
     n = build_size(s);
-    last_rebuilt_after_[producer->second] = body_[*insert_at_ - 1].get();
+    last_rebuilt_after_[producer] = body_[*insert_at_ - 1].get();
   } catch (...) {
     insert_at_.reset();
     meta_override_ = nullptr;
@@ -485,12 +584,16 @@ ir::Node* GraphBuilder::build_size(const ir::SymInt& s) {
       for (const auto& t : e.args())
         if (t.as_integer()) terms.insert(terms.begin(), t);
         else terms.push_back(t);
+      // The partial results are not hash-consed (sympy_interp caches an
+      // expression and its arguments, not the steps of its n-ary reduce): a
+      // later node of a partial's value stays.
       ir::Argument acc;
       symbolic::Expr partial(product ? 1 : 0);
       for (size_t i = 0; i < terms.size(); ++i) {
         partial = product ? partial * terms[i] : partial + terms[i];
         const ir::Argument term = sym(hints_.sym(terms[i]));
-        acc = i == 0 ? term : ir::Argument(sym_binary(op, acc, term, hints_.sym(partial)));
+        const bool last = i + 1 == terms.size();
+        acc = i == 0 ? term : ir::Argument(sym_binary(op, acc, term, hints_.sym(partial), last));
       }
       return acc.node();
     }

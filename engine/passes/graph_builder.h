@@ -20,6 +20,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -128,10 +129,14 @@ class GraphBuilder {
   ir::Node* build_size(const ir::SymInt& s);
   static bool computes_sizes_in_meta(const ir::Target& target);
   void note_size_producer(ir::Node* n, const ir::Node& op);
+  ir::Node* origin_of_use(const symbolic::Expr& size) const;
   size_t position_after(const ir::Node* producer) const;
   bool placed_before_insertion(const ir::Node* n) const;
+  bool placed_at_or_after(const ir::Node* n, size_t position) const;
+  void forward_uses(ir::Node* from, ir::Node* to);
   ir::Node* sym_size_node(const symbolic::Expr& symbol);
-  ir::Node* sym_binary(const char* op, ir::Argument a, ir::Argument b, const ir::SymInt& value);
+  ir::Node* sym_binary(const char* op, ir::Argument a, ir::Argument b, const ir::SymInt& value,
+                       bool hash_cons = true);
 
   ir::Graph& graph_;
   const DecompositionTable& table_;
@@ -148,6 +153,20 @@ class GraphBuilder {
   // the size (sym_size.int on it) and its runtime-assert pass rebuilds it
   // from the inputs' sizes there, with that node's stack trace.
   std::unordered_map<symbolic::Expr, ir::Node*> size_producers_;
+  // Per tensor node and dimension, the node whose output first held that
+  // size as a new value (torch: the SymInt object, which ops that do not
+  // compute a size pass on — broadcasting takes the first operand's that
+  // is not 1); nullptr for literal and input sizes.
+  std::unordered_map<const ir::Node*, std::vector<ir::Node*>> size_origins_;
+  // The operands of the rules being run, innermost last: a size a rule asks
+  // for is read from one of them.
+  std::vector<const std::vector<ir::Argument>*> call_args_;
+  // Size nodes replaced by an earlier node of the same value (the
+  // runtime-assert pass keeps the first in graph order): later uses go there.
+  std::unordered_map<ir::Node*, ir::Node*> forwarded_;
+  // Size nodes the program computed whose only user was replaced by an
+  // earlier node of the same value: torch leaves them in the graph.
+  std::unordered_set<const ir::Node*> kept_unused_;
   // While a size is rebuilt after its producer: where new nodes go in body_
   // and whose metadata they carry.
   std::optional<size_t> insert_at_;

@@ -21,17 +21,6 @@ struct KnownDifference {
 // Reasons shared by several corpus entries (tests/corpus/test_corpus).
 inline constexpr const char* kmoe_run =
     "its expert matmuls call transformers::grouped_mm_fallback, a custom op transformers defines in Python (torch.library): this process cannot run it (as the tutorial's custom_op)";
-inline constexpr const char* kmoe_ops =
-    "mixture-of-experts routing: floor_divide, empty_like and index_put_ lower as torch's (histc and the Python custom op grouped_mm_fallback stay, as in torch), but torch keeps a reshape's -1 ([-1, 32]) where ExportLens spells the size out, and places the symbolic-size nodes of the routing indices (2*s70*s72) where its retrace of sort made them";
-inline constexpr const char* ksizes_cat =
-    "a cat's summed size (1 + H*W after the class token): torch's Core ATen retrace rebuilds it right after the cat, "
-    "with the cat's stack trace; ExportLens where the program's own size arithmetic computes it (the functional level "
-    "agrees)";
-inline constexpr const char* ksizes_first_conv =
-    "BiT's last stage: the size ((s - 1)//32) + 1, which its stride-2 shortcut conv and its stride-2 3x3 conv both "
-    "compute, torch rebuilds after the shortcut conv (the first), ExportLens after the 3x3 conv (the last before the "
-    "size's first use, which is where torch puts it for two such convs in a small program); the original program "
-    "specialises that stage's group-norm output to 1x1, the likely cause, not traced yet";
 inline constexpr const char* kgpt2_core =
     "torch's own Core ATen lowering fails on GPT-2 under symbolic sizes (Cannot view a tensor ... as a tensor with shape (s70*s72, 32)); ExportLens' strides allow that view, so it lowers the program";
 inline constexpr const char* kfalcon =
@@ -83,16 +72,7 @@ inline constexpr KnownDifference kKnownDifferences[] = {
     {"corpus", "qwen2_moe/core", "open run", kmoe_run},
     {"corpus", "falcon/core", "open ops", kfalcon},
     {"corpus", "falcon/core", "open text", kfalcon},
-    {"corpus", "mixtral/functional", "open text", kmoe_ops},
-    {"corpus", "mixtral/core", "open ops", kmoe_ops},
-    {"corpus", "mixtral/core", "open text", kmoe_ops},
-    {"corpus", "qwen2_moe/functional", "open text", kmoe_ops},
-    {"corpus", "qwen2_moe/core", "open ops", kmoe_ops},
-    {"corpus", "qwen2_moe/core", "open text", kmoe_ops},
     {"corpus", "gpt2/core", "open lowering", kgpt2_core},
-    {"corpus", "beit/core", "open text", ksizes_cat},
-    {"corpus", "dinov2/core", "open text", ksizes_cat},
-    {"corpus", "bit/core", "open text", ksizes_first_conv},
 
     // ---- tests/trace/test_trace: the port asserts its own documented outcome
     // (gallery Example::expected) instead of torch's.
