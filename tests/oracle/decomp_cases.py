@@ -183,6 +183,71 @@ class MatmulRequiresGrad(torch.nn.Module):
         return a, b, c, d, e, f, g, h
 
 
+# Where the Core ATen retrace puts a symbolic size (lowering's size placement,
+# issue 11): torch's functional wrapper of every output compares its sizes,
+# which makes a sym_size.int right after the op that made a size; the
+# runtime-assert pass rebuilds it there from the inputs' sizes and keeps the
+# first node in graph order of each value.
+
+class ClassTokenCat(torch.nn.Module):
+    """A patch embedding with a class token (ViT / BEiT / DINOv2): the cat's
+    1 + H*W is rebuilt right after the cat, because the linear after the
+    layer norm reads it; the program's own 1 + H*W (the arange) gives way."""
+
+    def __init__(self):
+        super().__init__()
+        self.patch = torch.nn.Conv2d(3, 8, 4, stride=4)
+        self.cls = torch.nn.Parameter(torch.randn(1, 1, 8))
+        self.norm = torch.nn.LayerNorm(8)
+        self.fc = torch.nn.Linear(8, 8)
+
+    def forward(self, x):
+        y = self.patch(x).flatten(2).transpose(1, 2)
+        y = torch.cat([self.cls.expand(y.shape[0], -1, -1), y], dim=1)
+        position = torch.arange(y.shape[1])
+        return self.fc(self.norm(y)) + position[None, :, None]
+
+
+class TwoStridedConvs(torch.nn.Module):
+    """A residual stage whose shortcut (1x1, stride 2) and main path (3x3,
+    stride 2) compute the same spatial size (BiT): the main path's group norm
+    reads the 3x3 conv's size, the group norm after `shortcut + main` the
+    shortcut's (an add keeps its first operand's size), which comes first, so
+    the size is rebuilt after the shortcut conv."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = torch.nn.Conv2d(3, 8, 3, stride=2, padding=1)
+        self.down = torch.nn.Conv2d(8, 16, 1, stride=2, bias=False)
+        self.conv = torch.nn.Conv2d(8, 16, 3, stride=2, padding=1, bias=False)
+        self.norm1 = torch.nn.GroupNorm(4, 16)
+        self.norm2 = torch.nn.GroupNorm(4, 16)
+
+    def forward(self, x):
+        x = self.stem(x)
+        shortcut = self.down(x)
+        h = self.norm1(self.conv(x))
+        return self.norm2(shortcut + h)
+
+
+class RoutedReshape(torch.nn.Module):
+    """Mixture-of-experts routing's flattening (Mixtral): view(-1, C) of an
+    RMS-normed [B, T, C] tensor, then reshape(-1, C). The view's strides are
+    [Min(C, C*T), 1]; torch's is_contiguous_or_false knows that is contiguous,
+    so the reshape stays a view that keeps its -1."""
+
+    def __init__(self):
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.ones(32))
+        self.gate = torch.nn.Linear(32, 4, bias=False)
+
+    def forward(self, x):
+        h = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6)
+        h = (self.weight * h).view(-1, x.shape[-1])
+        logits = self.gate(h.reshape(-1, 32))
+        return torch.nn.functional.softmax(logits, dim=-1, dtype=torch.float)
+
+
 def _eval(model_class, *args):
     return lambda: model_class(*args).eval()
 
@@ -360,7 +425,12 @@ def write_decompositions(fx, ep, inputs, out_dir, meta):
 # order and of matmul folding, compared by tests/passes/test_decompositions.
 # ---------------------------------------------------------------------------
 
-# (name, description, model factory, example inputs builder, strict)
+def _dims(axes):
+    """The input x's dynamic_shapes, {axis: (name, min, max)}, built when exported."""
+    return lambda: {"x": {a: torch.export.Dim(n, min=lo, max=hi) for a, (n, lo, hi) in axes.items()}}
+
+
+# (name, description, model factory, example inputs builder, strict[, dynamic_shapes builder])
 LOWERING_CASES = [
     ("lifted_state_order", "Parameters, buffers (one non-persistent), tensor attributes and lifted constants over "
      "submodules declared in another order than used: the order of the lowered program's inputs.",
@@ -371,16 +441,29 @@ LOWERING_CASES = [
     ("matmul_requires_grad", "x @ weight.T on a transposed activation with a parameter, a buffer and computed "
      "weights, in and out of torch.no_grad(), and linear without bias: which matmuls fold into mm.",
      _eval(MatmulRequiresGrad), lambda: (torch.randn(2, 5, 4),), False),
+    # Where the retrace puts a symbolic size (one case per class the corpus showed).
+    ("sizes_class_token_cat", "A class token cat after a patch embedding (ViT / BEiT / DINOv2): the lowering "
+     "rebuilds the cat's 1 + H*W right after the cat, and the program's own 1 + H*W gives way to it.",
+     _eval(ClassTokenCat), lambda: (torch.randn(2, 3, 32, 32),), False,
+     _dims({0: ("batch", None, None), 2: ("height", 8, 64), 3: ("width", 8, 64)})),
+    ("sizes_two_strided_convs", "Two stride-2 convs compute one size (BiT): it is rebuilt after the one whose "
+     "size the residual add keeps.",
+     _eval(TwoStridedConvs), lambda: (torch.randn(2, 3, 32, 32),), False,
+     _dims({0: ("batch", None, None), 2: ("height", 16, 64), 3: ("width", 16, 64)})),
+    ("sizes_routed_reshape", "Mixture-of-experts routing's flattening (Mixtral): reshape(-1, C) of a view whose "
+     "stride is Min(C, C*T) stays a view with its -1; softmax to its own dtype casts nothing.",
+     _eval(RoutedReshape), lambda: (torch.randn(2, 8, 32),), False,
+     _dims({0: ("batch", None, None), 1: ("seq", None, 64)})),
 ]
 
 
 def write_lowering_cases(out_root):
     root = os.path.join(out_root, "lowering_cases")
     index = []
-    for name, description, make, inputs, strict in LOWERING_CASES:
+    for name, description, make, inputs, strict, *dims in LOWERING_CASES:
         torch.manual_seed(0)
         model, args = make(), inputs()
-        ep = torch.export.export(model, args, strict=strict)
+        ep = torch.export.export(model, args, strict=strict, dynamic_shapes=dims[0]() if dims else None)
         out_dir = os.path.join(root, name)
         os.makedirs(out_dir, exist_ok=True)
         torch.export.save(ep, os.path.join(out_dir, "program.pt2"))
