@@ -244,7 +244,9 @@ void GraphBuilder::note_size_producer(ir::Node* n, const ir::Node& op) {
   bool any = false;
   for (size_t d = 0; d < t->sizes.size(); ++d) {
     const symbolic::Expr& e = t->sizes[d].expr;
-    if (e.as_integer() || e.is_symbol()) continue;
+    // A symbol is an input's size, except where the inputs hold only a
+    // multiple of it (a derived Dim: x is [4*h], the conv's output [h]).
+    if (e.as_integer() || (e.is_symbol() && input_dim_holding(e))) continue;
     bool held = false;
     if (!(spatial_in_meta && d >= 2)) {
       for (const ir::Node* in : inputs) {
@@ -487,7 +489,31 @@ ir::Node* GraphBuilder::sym_binary(const char* op, ir::Argument a, ir::Argument 
   return placed;
 }
 
+std::optional<std::pair<size_t, size_t>> GraphBuilder::input_dim_holding(const symbolic::Expr& symbol) const {
+  for (size_t index = 0; index < placeholders_.size(); ++index)
+    if (const ir::TensorMeta* t = placeholders_[index]->value.tensor())
+      for (size_t d = 0; d < t->sizes.size(); ++d)
+        if (t->sizes[d].expr == symbol) return std::make_pair(index, d);
+  return std::nullopt;
+}
+
 ir::Node* GraphBuilder::sym_size_node(const symbolic::Expr& symbol) {
+  if (!input_dim_holding(symbol)) {
+    // Only an intermediate holds it (a derived Dim's root): torch asks the
+    // tensor that made it, right after it (materialize places us there).
+    const auto p = size_producers_.find(symbol);
+    const ir::TensorMeta* t = p != size_producers_.end() ? p->second->value.tensor() : nullptr;
+    for (size_t d = 0; t && d < t->sizes.size(); ++d) {
+      if (t->sizes[d].expr != symbol) continue;
+      auto n = new_node(ir::OpKind::CallFunction, "sym_size_int");
+      n->target = ir::Target("torch.ops.aten.sym_size.int");
+      n->args = {ir::Argument(p->second), ir::Argument(int64_t(d))};
+      n->value = ir::ValueInfo::of(hints_.sym(symbol));
+      ir::Node* placed = place(std::move(n));
+      remember_sym(placed);
+      return placed;
+    }
+  }
   for (size_t index = 0; index < placeholders_.size(); ++index) {
     ir::Node* p = placeholders_[index].get();
     const ir::TensorMeta* t = p->value.tensor();

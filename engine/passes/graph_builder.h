@@ -135,6 +135,8 @@ class GraphBuilder {
   bool placed_at_or_after(const ir::Node* n, size_t position) const;
   void forward_uses(ir::Node* from, ir::Node* to);
   ir::Node* sym_size_node(const symbolic::Expr& symbol);
+  /// The input (placeholder index) and dimension whose size is `symbol`, if any.
+  std::optional<std::pair<size_t, size_t>> input_dim_holding(const symbolic::Expr& symbol) const;
   ir::Node* sym_binary(const char* op, ir::Argument a, ir::Argument b, const ir::SymInt& value,
                        bool hash_cons = true);
 

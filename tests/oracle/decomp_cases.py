@@ -248,6 +248,19 @@ class RoutedReshape(torch.nn.Module):
         return torch.nn.functional.softmax(logits, dim=-1, dtype=torch.float)
 
 
+class DerivedDimPatches(torch.nn.Module):
+    """A patch embedding over an input exported with a derived Dim (H = 4*h):
+    no input size is h itself, so the retrace asks the conv's output for it."""
+
+    def __init__(self):
+        super().__init__()
+        self.patch = torch.nn.Conv2d(3, 8, 4, stride=4)
+        self.fc = torch.nn.Linear(8, 8)
+
+    def forward(self, x):
+        return self.fc(self.patch(x).flatten(2).transpose(1, 2))
+
+
 def _eval(model_class, *args):
     return lambda: model_class(*args).eval()
 
@@ -454,6 +467,10 @@ LOWERING_CASES = [
      "stride is Min(C, C*T) stays a view with its -1; softmax to its own dtype casts nothing.",
      _eval(RoutedReshape), lambda: (torch.randn(2, 8, 32),), False,
      _dims({0: ("batch", None, None), 1: ("seq", None, 64)})),
+    ("sizes_derived_dim", "A patch embedding over H = W = 4*h (a derived Dim): h is no input's size, so it is "
+     "read from the conv's output, right after the conv.",
+     _eval(DerivedDimPatches), lambda: (torch.randn(2, 3, 32, 32),), False,
+     lambda: (lambda h: {"x": {2: 4 * h, 3: 4 * h}})(torch.export.Dim("h", min=2, max=16))),
 ]
 
 

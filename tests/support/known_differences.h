@@ -57,6 +57,7 @@ inline constexpr KnownDifference kKnownDifferences[] = {
      "size); ExportLens makes only the nodes that stay, so its names count from 0"},
     {"decompositions", "lowering_cases/sizes_two_strided_convs/*", "node names", "as sizes_class_token_cat: torch numbers after the size nodes its retrace made and removed"},
     {"decompositions", "lowering_cases/sizes_routed_reshape/*", "node names", "as sizes_class_token_cat: torch numbers after the size nodes its retrace made and removed"},
+    {"decompositions", "lowering_cases/sizes_derived_dim/*", "node names", "as sizes_class_token_cat: torch numbers after the size nodes its retrace made and removed"},
     {"decompositions", "lowering_cases/matmul_requires_grad/*", "generated-code file name",
      "the nodes of its inlined torch.no_grad() body carry the frame of the body's generated code, <eval_with_key>.N, "
      "N a counter of the modules torch's process has made (as the corpus' per-process tokens); compared with N normalised"},
