@@ -59,6 +59,9 @@ ir::Argument Functionalizer::value_of(const ir::Node* old) {
   auto it = env_.find(old);
   if (it == env_.end()) throw DecompositionError("node '" + old->name + "' is used before it is lowered");
   if (auto v = views_.find(old); v != views_.end()) {
+    // An alias (an in-place op's result) is whatever its base is now: a
+    // mutated view's is its regenerated view.
+    if (v->second.alias) return value_of(v->second.base);
     const int current = versions_[root_of(old)];
     if (it->second.root_version != current) {
       ir::Argument fresh = regenerate(old, v->second);
@@ -81,16 +84,48 @@ ir::Argument Functionalizer::map(const ir::Argument& a) {
 
 // ---- views --------------------------------------------------------------------------
 
-ir::Argument Functionalizer::regenerate(const ir::Node* view, const ViewOf& v) {
+namespace {
+
+/// The view ops whose mutation scatter_into writes back.
+bool writes_back(const std::string& op) {
+  static const char* ops[] = {"select",    "slice",     "view",  "_unsafe_view", "reshape", "unsqueeze", "squeeze",
+                              "flatten",   "unflatten", "view_as", "permute",    "transpose", "t"};
+  for (const char* o : ops)
+    if (op == o) return true;
+  return false;
+}
+
+}  // namespace
+
+void Functionalizer::note_view_made_by_rule(const ir::Node* old) {
+  auto it = env_.find(old);
+  if (it == env_.end()) return;
+  const ir::Node* made = it->second.value.node();
+  if (!made || made->op != ir::OpKind::CallFunction || !made->target.is_torch_op() ||
+      !writes_back(made->target.op_name()) || made->args.empty())
+    return;
+  const ir::Node* base = made->args[0].node();
+  if (!base || base->op != ir::OpKind::CallFunction) return;
+  // Only the rule's own intermediate: a value standing for a node of the
+  // input program is tracked (or not a view) at the program's level.
+  for (const auto& [other, binding] : env_)
+    if (binding.value.node() == base) return;
+  env_[base] = Binding{ir::Argument(const_cast<ir::Node*>(base)), versions_[base]};
+  views_[old] = ViewOf{base, false, made};
+}
+
+ir::Argument Functionalizer::regenerate(const ir::Node* view, const ViewOf& v, bool in_current_op) {
   ir::Argument base = value_of(v.base);
   if (v.alias) return base;
+  const ir::Node* shape = v.made ? v.made : view;
+  auto arg = [&](const ir::Argument& a) { return v.made ? a : map(a); };
   const ir::Node* saved = b_.origin();
-  b_.set_origin(view);
+  if (!in_current_op) b_.set_origin(view);
   std::vector<ir::Argument> args{base};
-  for (size_t i = 1; i < view->args.size(); ++i) args.push_back(map(view->args[i]));
+  for (size_t i = 1; i < shape->args.size(); ++i) args.push_back(arg(shape->args[i]));
   std::vector<ir::NamedArgument> kwargs;
-  for (const auto& kw : view->kwargs) kwargs.push_back({kw.name, map(kw.value)});
-  ir::Argument fresh = b_.call(op_key(view->target), std::move(args), std::move(kwargs));
+  for (const auto& kw : shape->kwargs) kwargs.push_back({kw.name, arg(kw.value)});
+  ir::Argument fresh = b_.call(op_key(shape->target), std::move(args), std::move(kwargs));
   b_.set_origin(saved);
   return fresh;
 }
@@ -98,8 +133,12 @@ ir::Argument Functionalizer::regenerate(const ir::Node* view, const ViewOf& v) {
 ir::Argument Functionalizer::scatter_into(const ir::Node* view, const ViewOf& v, ir::Argument base_value,
                                           ir::Argument src) {
   if (v.alias) return src;
-  const std::string op = view->target.op_name();
-  auto arg = [&](size_t i, ir::Argument fallback) { return i < view->args.size() ? map(view->args[i]) : fallback; };
+  const ir::Node* shape = v.made ? v.made : view;
+  const std::string op = shape->target.op_name();
+  auto arg = [&](size_t i, ir::Argument fallback) {
+    if (i >= shape->args.size()) return fallback;
+    return v.made ? shape->args[i] : map(shape->args[i]);
+  };
   if (op == "select")
     return b_.call("aten.select_scatter.default", {base_value, src, arg(1, int64_t{0}), arg(2, int64_t{0})});
   if (op == "slice")
@@ -110,7 +149,7 @@ ir::Argument Functionalizer::scatter_into(const ir::Node* view, const ViewOf& v,
     return b_.call("aten.view.default", {src, b_.sym_list(b_.sizes(base_value.node()))});
   if (op == "permute") {
     std::vector<int64_t> dims;
-    if (const auto* l = view->args.size() > 1 ? view->args[1].list() : nullptr)
+    if (const auto* l = shape->args.size() > 1 ? shape->args[1].list() : nullptr)
       for (const auto& d : l->items)
         if (auto* i = std::get_if<int64_t>(&d.v)) dims.push_back(*i);
     const int64_t rank = int64_t(dims.size());
@@ -120,7 +159,7 @@ ir::Argument Functionalizer::scatter_into(const ir::Node* view, const ViewOf& v,
     return b_.call("aten.permute.default", {src, inverse});
   }
   if (op == "transpose")
-    return b_.call("aten.transpose.int", {src, int_arg(view, 1, 0), int_arg(view, 2, 1)});
+    return b_.call("aten.transpose.int", {src, int_arg(shape, 1, 0), int_arg(shape, 2, 1)});
   if (op == "t") return b_.call("aten.t.default", {src});
   if (op == "alias" || op == "detach" || op == "lift_fresh") return src;
   throw DecompositionError("mutating a view made by " + op_key(view->target) + " ('" + view->name +
@@ -130,16 +169,20 @@ ir::Argument Functionalizer::scatter_into(const ir::Node* view, const ViewOf& v,
 // ---- mutation -------------------------------------------------------------------------
 
 void Functionalizer::assign(const ir::Node* old, ir::Argument value) {
+  if (views_.count(old) == 0) note_view_made_by_rule(old);
   if (auto v = views_.find(old); v != views_.end()) {
     const ViewOf view = v->second;
     ir::Argument base_value = value_of(view.base);
     assign(view.base, scatter_into(old, view, base_value, value));
-  } else {
-    ++versions_[old];
-    if (old->op == ir::OpKind::Placeholder &&
-        std::find(mutated_roots_.begin(), mutated_roots_.end(), old) == mutated_roots_.end())
-      mutated_roots_.push_back(old);
+    // torch syncs the mutated view right away, from its new base, in the
+    // mutating op (its stack trace).
+    bind(old, regenerate(old, view, /*in_current_op=*/true));
+    return;
   }
+  ++versions_[old];
+  if (old->op == ir::OpKind::Placeholder &&
+      std::find(mutated_roots_.begin(), mutated_roots_.end(), old) == mutated_roots_.end())
+    mutated_roots_.push_back(old);
   bind(old, std::move(value));
 }
 

@@ -7,7 +7,14 @@
 //    later use of the mutated tensor reads the new value;
 //  * a mutation through a view writes back into its base with the view's
 //    inverse (select_scatter, slice_scatter, view, permute, ...), and other
-//    views of that base are regenerated from the new base when next read;
+//    views of that base, the mutated view itself included, are regenerated
+//    from the new base when next read (as torch's FunctionalTensorWrapper
+//    syncs a view whose storage changed);
+//  * a value a rule made as a view of its own intermediate (matmul's fold:
+//    _unsafe_view(mm, [b, s, d])) is a view too: a mutation writes back into
+//    that intermediate (view(add, [s*b, d])) and the value is read again
+//    through a regenerated view, as torch's functionalization sees the view
+//    the decomposition made;
 //  * an input whose value changed (a buffer, a user input) is returned as an
 //    extra output: BUFFER_MUTATION / USER_INPUT_MUTATION in the signature.
 //
@@ -63,10 +70,17 @@ class Functionalizer {
   struct ViewOf {
     const ir::Node* base;
     bool alias;  // identity (an in-place op's result), not a view op
+    // The view node of the new graph a rule made (its arguments are values of
+    // the new graph), when `base` is that rule's own intermediate; else null
+    // (the view is the input program's node, its arguments are mapped).
+    const ir::Node* made = nullptr;
   };
+  void note_view_made_by_rule(const ir::Node* old);
   const ir::Node* root_of(const ir::Node* old) const;
   ir::Argument scatter_into(const ir::Node* view, const ViewOf& v, ir::Argument base_value, ir::Argument src);
-  ir::Argument regenerate(const ir::Node* view, const ViewOf& v);
+  /// `view` made again from its base's current value, with the view's own
+  /// stack trace or (in_current_op) the node being lowered's.
+  ir::Argument regenerate(const ir::Node* view, const ViewOf& v, bool in_current_op = false);
 
   GraphBuilder& b_;
   std::unordered_map<const ir::Node*, Binding> env_;

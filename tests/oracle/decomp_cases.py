@@ -158,6 +158,32 @@ class LiftedStateOrder(torch.nn.Module):
         return self.sub(y + self.rb + self.rb2)
 
 
+class MutatedViewOfIntermediate(torch.nn.Module):
+    """An in-place add through a view of an intermediate: functionalization
+    writes it back into the intermediate and reads the view again through a
+    regenerated view."""
+
+    def forward(self, x):
+        a = x + 1
+        y = a.view(-1)
+        y.add_(1)
+        return y * 2
+
+
+class MatmulResultAddedInPlace(torch.nn.Module):
+    """Falcon's `mlp_output += attention_output`: an in-place add to a folded
+    matmul's result, which the Core ATen matmul makes a view of its own mm."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.randn(4, 4))
+
+    def forward(self, x, z):
+        m = x @ self.w.T
+        m += z
+        return m * 2
+
+
 class MatmulRequiresGrad(torch.nn.Module):
     """x @ weight.T on a non-contiguous 3-D activation: aten's matmul folds the
     batch into one mm when the 2-D operand requires grad (a parameter's view),
@@ -454,6 +480,13 @@ LOWERING_CASES = [
     ("matmul_requires_grad", "x @ weight.T on a transposed activation with a parameter, a buffer and computed "
      "weights, in and out of torch.no_grad(), and linear without bias: which matmuls fold into mm.",
      _eval(MatmulRequiresGrad), lambda: (torch.randn(2, 5, 4),), False),
+    # Functionalization of a mutation through a view.
+    ("mutated_view_of_intermediate", "y = (x + 1).view(-1); y.add_(1); y * 2: the add is written back into the "
+     "intermediate (view(add_1, [2, 3])) and y is read again through a regenerated view.",
+     _eval(MutatedViewOfIntermediate), lambda: (torch.randn(2, 3),), False),
+    ("matmul_result_added_in_place", "m = x @ w.T; m += z (Falcon's residual): Core ATen's matmul makes m a view "
+     "of its mm, so the add is written back into the mm and m read again through a regenerated view.",
+     _eval(MatmulResultAddedInPlace), lambda: (torch.randn(2, 3, 4), torch.randn(2, 3, 4)), False),
     # Where the retrace puts a symbolic size (one case per class the corpus showed).
     ("sizes_class_token_cat", "A class token cat after a patch embedding (ViT / BEiT / DINOv2): the lowering "
      "rebuilds the cat's 1 + H*W right after the cat, and the program's own 1 + H*W gives way to it.",
