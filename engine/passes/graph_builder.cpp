@@ -498,41 +498,35 @@ std::optional<std::pair<size_t, size_t>> GraphBuilder::input_dim_holding(const s
 }
 
 ir::Node* GraphBuilder::sym_size_node(const symbolic::Expr& symbol) {
-  if (!input_dim_holding(symbol)) {
-    // Only an intermediate holds it (a derived Dim's root): torch asks the
-    // tensor that made it, right after it (materialize places us there).
-    const auto p = size_producers_.find(symbol);
-    const ir::TensorMeta* t = p != size_producers_.end() ? p->second->value.tensor() : nullptr;
-    for (size_t d = 0; t && d < t->sizes.size(); ++d) {
-      if (t->sizes[d].expr != symbol) continue;
-      auto n = new_node(ir::OpKind::CallFunction, "sym_size_int");
-      n->target = ir::Target("torch.ops.aten.sym_size.int");
-      n->args = {ir::Argument(p->second), ir::Argument(int64_t(d))};
-      n->value = ir::ValueInfo::of(hints_.sym(symbol));
-      ir::Node* placed = place(std::move(n));
-      remember_sym(placed);
-      return placed;
-    }
-  }
-  for (size_t index = 0; index < placeholders_.size(); ++index) {
+  if (const auto at = input_dim_holding(symbol)) {
+    const auto [index, d] = *at;
     ir::Node* p = placeholders_[index].get();
-    const ir::TensorMeta* t = p->value.tensor();
-    if (!t) continue;
-    for (size_t d = 0; d < t->sizes.size(); ++d) {
-      if (t->sizes[d].expr != symbol) continue;
-      auto n = nodes_.call(ir::Target("torch.ops.aten.sym_size.int"), "sym_size_int",
-                           {ir::Argument(p), ir::Argument(int64_t(d))});
-      n->value = ir::ValueInfo::of(hints_.sym(symbol));
-      n->meta.provenance = inherited_meta(origin_, pass_).provenance;  // no stack trace, as torch
-      // At the top, ordered by input and dimension as torch places them.
-      const std::pair<size_t, size_t> key{index, d};
-      auto later = std::find_if(top_sym_sizes_.begin(), top_sym_sizes_.end(),
-                                [&](const auto& e) { return e.first > key; });
-      ir::Node* placed = n.get();
-      top_sym_sizes_.insert(later, {key, std::move(n)});
-      remember_sym(placed);
-      return placed;
-    }
+    auto n = nodes_.call(ir::Target("torch.ops.aten.sym_size.int"), "sym_size_int",
+                         {ir::Argument(p), ir::Argument(int64_t(d))});
+    n->value = ir::ValueInfo::of(hints_.sym(symbol));
+    n->meta.provenance = inherited_meta(origin_, pass_).provenance;  // no stack trace, as torch
+    // At the top, ordered by input and dimension as torch places them.
+    const std::pair<size_t, size_t> key{index, d};
+    auto later = std::find_if(top_sym_sizes_.begin(), top_sym_sizes_.end(),
+                              [&](const auto& e) { return e.first > key; });
+    ir::Node* placed = n.get();
+    top_sym_sizes_.insert(later, {key, std::move(n)});
+    remember_sym(placed);
+    return placed;
+  }
+  // Only an intermediate holds it (a derived Dim's root): torch asks the
+  // tensor that made it, right after it (materialize places us there).
+  const auto p = size_producers_.find(symbol);
+  const ir::TensorMeta* t = p != size_producers_.end() ? p->second->value.tensor() : nullptr;
+  for (size_t d = 0; t && d < t->sizes.size(); ++d) {
+    if (t->sizes[d].expr != symbol) continue;
+    auto n = new_node(ir::OpKind::CallFunction, "sym_size_int");
+    n->target = ir::Target("torch.ops.aten.sym_size.int");
+    n->args = {ir::Argument(p->second), ir::Argument(int64_t(d))};
+    n->value = ir::ValueInfo::of(hints_.sym(symbol));
+    ir::Node* placed = place(std::move(n));
+    remember_sym(placed);
+    return placed;
   }
   throw DecompositionError("no input size holds the symbol " + symbol.str());
 }
