@@ -6,6 +6,7 @@
 #include <functional>
 #include <set>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "engine/symbolic/expr_node.h"
 #include "engine/symbolic/parsers.h"
@@ -17,15 +18,37 @@ namespace {
 
 using K = Expr::Kind;
 
+using Leaf = std::function<std::optional<Expr>(const Expr&)>;
+/// Subtrees already rebuilt, by node: a kilobyte-long guard repeats its
+/// subtrees, and each is rebuilt once (from this many nodes; small ones are
+/// cheaper to redo).
+using Rebuilt = std::unordered_map<const ExprNode*, Expr>;
+constexpr int64_t kRebuiltKeptFrom = 16;
+
+Expr rebuild_node(const Expr& e, const Leaf& leaf, Rebuilt& kept);
+
 /// Rebuild `e` bottom-up through the canonical constructors, replacing
 /// symbols via `leaf` (which returns nullopt to keep a symbol).
-Expr rebuild(const Expr& e, const std::function<std::optional<Expr>(const Expr&)>& leaf) {
+Expr rebuild(const Expr& e, const Leaf& leaf, Rebuilt& kept) {
+  if (N(e).node_count < kRebuiltKeptFrom) return rebuild_node(e, leaf, kept);
+  if (auto it = kept.find(e.node()); it != kept.end()) return it->second;
+  Expr r = rebuild_node(e, leaf, kept);
+  kept.emplace(e.node(), r);
+  return r;
+}
+
+Expr rebuild(const Expr& e, const Leaf& leaf) {
+  Rebuilt kept;
+  return rebuild(e, leaf, kept);
+}
+
+Expr rebuild_node(const Expr& e, const Leaf& leaf, Rebuilt& kept) {
   if (e.kind() == K::Symbol) return leaf(e).value_or(e);
   if (e.args().empty()) return e;
   std::vector<Expr> args;
   bool changed = false;
   for (const Expr& a : e.args()) {
-    args.push_back(rebuild(a, leaf));
+    args.push_back(rebuild(a, leaf, kept));
     changed = changed || !(args.back().node() == a.node());
   }
   if (!changed) return e;
@@ -49,18 +72,46 @@ Expr rebuild(const Expr& e, const std::function<std::optional<Expr>(const Expr&)
   throw std::overflow_error(std::string("integer overflow evaluating ") + op);
 }
 
-std::optional<int64_t> evaluate_node(const Expr& e, const std::map<std::string, int64_t>& values) {
+/// Evaluates one expression. Kilobyte-long guards repeat their subtrees
+/// (the same node under many parents), so a large subtree's value is kept by
+/// node and each is evaluated once; small ones are cheaper to redo.
+struct Evaluator {
+  const std::map<std::string, int64_t>& values;
+  std::unordered_map<const ExprNode*, std::optional<int64_t>> kept;
+
+  static constexpr int64_t kKeptFrom = 16;  // node_count from which a value is kept
+
+  std::optional<int64_t> operator()(const Expr& e) {
+    if (N(e).node_count < kKeptFrom) return evaluate(e);
+    if (auto it = kept.find(e.node()); it != kept.end()) return it->second;
+    std::optional<int64_t> r = evaluate(e);
+    kept.emplace(e.node(), r);
+    return r;
+  }
+
+  std::optional<int64_t> evaluate(const Expr& e);
+};
+
+std::optional<int64_t> Evaluator::evaluate(const Expr& e) {
   if (e.kind() == K::Symbol) {
     auto it = values.find(e.symbol_name());
     if (it == values.end()) return std::nullopt;
     return it->second;
   }
-  std::vector<int64_t> v;
-  for (const Expr& a : e.args()) {
-    auto x = evaluate_node(a, values);
-    if (!x) return std::nullopt;
-    v.push_back(*x);
+  const size_t n = e.args().size();
+  int64_t small[8];
+  std::vector<int64_t> large;
+  int64_t* v = small;
+  if (n > 8) {
+    large.resize(n);
+    v = large.data();
   }
+  for (size_t i = 0; i < n; ++i) {
+    auto x = (*this)(e.args()[i]);
+    if (!x) return std::nullopt;
+    v[i] = *x;
+  }
+  int64_t* const end = v + n;
   int64_t r = 0;
   switch (e.kind()) {
     case K::Integer: return *e.as_integer();
@@ -68,36 +119,31 @@ std::optional<int64_t> evaluate_node(const Expr& e, const std::map<std::string, 
     case K::True: return 1;
     case K::False: return 0;
     case K::Add:
-      for (int64_t x : v)
-        if (__builtin_add_overflow(r, x, &r)) overflow("+");
+      for (const int64_t* x = v; x != end; ++x)
+        if (__builtin_add_overflow(r, *x, &r)) overflow("+");
       return r;
     case K::Mul:
       r = 1;
-      for (int64_t x : v)
-        if (__builtin_mul_overflow(r, x, &r)) overflow("*");
+      for (const int64_t* x = v; x != end; ++x)
+        if (__builtin_mul_overflow(r, *x, &r)) overflow("*");
       return r;
     case K::Pow: return checked_pow(v[0], v[1]);
     case K::FloorDiv: return floor_div(v[0], v[1]);
     case K::Mod: return python_mod(v[0], v[1]);
-    case K::Max: return *std::max_element(v.begin(), v.end());
-    case K::Min: return *std::min_element(v.begin(), v.end());
+    case K::Max: return *std::max_element(v, end);
+    case K::Min: return *std::min_element(v, end);
     case K::Eq: return v[0] == v[1];
     case K::Ne: return v[0] != v[1];
     case K::Lt: return v[0] < v[1];
     case K::Le: return v[0] <= v[1];
     case K::Gt: return v[0] > v[1];
     case K::Ge: return v[0] >= v[1];
-    case K::And: return std::all_of(v.begin(), v.end(), [](int64_t x) { return x != 0; });
-    case K::Or: return std::any_of(v.begin(), v.end(), [](int64_t x) { return x != 0; });
+    case K::And: return std::all_of(v, end, [](int64_t x) { return x != 0; });
+    case K::Or: return std::any_of(v, end, [](int64_t x) { return x != 0; });
     case K::Not: return v[0] == 0;
     case K::Symbol: break;
   }
   return std::nullopt;
-}
-
-void collect_symbols(const Expr& e, std::set<std::string>& out) {
-  if (e.kind() == K::Symbol) out.insert(e.symbol_name());
-  for (const Expr& a : e.args()) collect_symbols(a, out);
 }
 
 }  // namespace
@@ -162,9 +208,8 @@ const std::string& Expr::symbol_name() const {
 const std::vector<Expr>& Expr::args() const { return node_->args; }
 
 std::vector<std::string> Expr::free_symbols() const {
-  std::set<std::string> names;
-  collect_symbols(*this, names);
-  return {names.begin(), names.end()};
+  if (!node_->symbols) return {};
+  return *node_->symbols;
 }
 
 Expr Expr::substitute(const std::map<std::string, Expr>& replacements) const {
@@ -176,7 +221,7 @@ Expr Expr::substitute(const std::map<std::string, Expr>& replacements) const {
 }
 
 std::optional<int64_t> Expr::evaluate(const std::map<std::string, int64_t>& values) const {
-  return evaluate_node(*this, values);
+  return Evaluator{values, {}}(*this);
 }
 
 std::string Expr::str() const { return to_str(*this); }

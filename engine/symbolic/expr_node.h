@@ -35,6 +35,10 @@ class ExprNode {
   uint32_t kinds = 0;       // bit k: a node of Kind k occurs in this expression (contains_kind)
   SortKeyPtr sort_key;
   Facts facts;
+  // The free symbols' names, sorted; null when there are none. A node whose
+  // args name the same symbols shares the arg's list, so a kilobyte-long
+  // guard answers free_symbols() without walking its thousands of nodes.
+  std::shared_ptr<const std::vector<std::string>> symbols;
 };
 
 struct ExprBuilder {

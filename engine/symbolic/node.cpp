@@ -1,11 +1,50 @@
 // Leaves, raw node assembly and the structural helpers the canonicalization
 // files share.
+#include <algorithm>
 #include <cctype>
+#include <iterator>
 #include <functional>
 
 #include "engine/symbolic/expr_node.h"
 
 namespace exportlens::symbolic {
+
+namespace {
+
+using SymbolList = std::shared_ptr<const std::vector<std::string>>;
+
+/// The sorted union of the args' symbol lists, sharing one of them when it
+/// already holds all the others' names (the usual case).
+SymbolList union_of_symbols(const std::vector<Expr>& args) {
+  SymbolList widest;
+  for (const Expr& a : args) {
+    const SymbolList& s = N(a).symbols;
+    if (s && (!widest || s->size() > widest->size())) widest = s;
+  }
+  if (!widest) return nullptr;
+  bool covered = true;
+  for (const Expr& a : args) {
+    const SymbolList& s = N(a).symbols;
+    if (!s || s == widest) continue;
+    if (!std::includes(widest->begin(), widest->end(), s->begin(), s->end())) {
+      covered = false;
+      break;
+    }
+  }
+  if (covered) return widest;
+  std::vector<std::string> merged;
+  for (const Expr& a : args) {
+    const SymbolList& s = N(a).symbols;
+    if (!s) continue;
+    std::vector<std::string> next;
+    next.reserve(merged.size() + s->size());
+    std::set_union(merged.begin(), merged.end(), s->begin(), s->end(), std::back_inserter(next));
+    merged = std::move(next);
+  }
+  return std::make_shared<const std::vector<std::string>>(std::move(merged));
+}
+
+}  // namespace
 
 namespace {
 
@@ -34,6 +73,9 @@ Expr ExprBuilder::finish(std::shared_ptr<ExprNode> node) {
     node->node_count += N(a).node_count;
     node->kinds |= N(a).kinds;
   }
+  node->symbols = node->kind == Expr::Kind::Symbol
+                      ? std::make_shared<const std::vector<std::string>>(1, node->name)
+                      : union_of_symbols(node->args);
   Expr e{std::shared_ptr<const ExprNode>(node)};
   // Key and facts read only the args' (already final) data and the node's
   // own fields, so filling them in after wrapping is safe.

@@ -31,7 +31,7 @@ SortKeyPtr tuple(std::vector<SortKeyPtr> items) {
 
 /// sympy class_key(): (1, 0, 'Number'), (2, 0, 'Symbol'), (3, 0, 'Mul'),
 /// (3, 1, 'Add'), (3, 2, 'Pow'), (4, 10000, <Function>), (5, 0, <Basic>).
-SortKeyPtr class_key(K kind, Flavor flavor) {
+SortKeyPtr make_class_key(K kind, Flavor flavor) {
   switch (kind) {
     case K::Integer:
     case K::Infinity: return tuple({int_leaf(1), int_leaf(0), string_leaf("Number")});
@@ -62,9 +62,28 @@ SortKeyPtr class_key(K kind, Flavor flavor) {
   return tuple({});
 }
 
+/// Class keys are constants: made once, shared by every key (so comparing
+/// two keys of one class is a pointer check, see compare()).
+const SortKeyPtr& class_key(K kind, Flavor flavor) {
+  constexpr size_t kinds = size_t(K::Not) + 1, flavors = size_t(Flavor::PythonMod) + 1;
+  static const std::vector<SortKeyPtr> keys = [] {
+    std::vector<SortKeyPtr> all(kinds * flavors);
+    for (size_t k = 0; k < kinds; ++k)
+      for (size_t f = 0; f < flavors; ++f) all[k * flavors + f] = make_class_key(K(k), Flavor(f));
+    return all;
+  }();
+  return keys[size_t(kind) * flavors + size_t(flavor)];
+}
+
+const SortKeyPtr& empty_tuple() {
+  static const SortKeyPtr key = tuple({});
+  return key;
+}
+
 SortKeyPtr number_key(Num n) {
-  return tuple({class_key(K::Integer, Flavor::Plain), tuple({int_leaf(0), tuple({})}), tuple({}),
-                number_leaf(n)});
+  // Number.sort_key: (class_key, (0, ()), (), self); all but the value are constants.
+  static const SortKeyPtr no_args = tuple({int_leaf(0), empty_tuple()});
+  return tuple({class_key(K::Integer, Flavor::Plain), no_args, empty_tuple(), number_leaf(n)});
 }
 
 const SortKeyPtr& one_key() {
@@ -135,6 +154,7 @@ int structural_compare(const Expr& a, const Expr& b) {
 }
 
 int compare(const SortKey& a, const SortKey& b) {
+  if (&a == &b) return 0;  // shared subkeys: class keys, the args' own keys
   if (a.type != b.type) return a.type < b.type ? -1 : 1;  // never mixed in practice
   switch (a.type) {
     case SortKey::Type::Number: return compare_numbers(a.number, b.number);
