@@ -93,12 +93,12 @@ struct Evaluator {
 };
 
 std::optional<int64_t> Evaluator::evaluate(const Expr& e) {
-  if (e.kind() == K::Symbol) {
+  if (N(e).kind == K::Symbol) {
     auto it = values.find(e.symbol_name());
     if (it == values.end()) return std::nullopt;
     return it->second;
   }
-  const size_t n = e.args().size();
+  const size_t n = N(e).args.size();
   int64_t small[8];
   std::vector<int64_t> large;
   int64_t* v = small;
@@ -107,13 +107,13 @@ std::optional<int64_t> Evaluator::evaluate(const Expr& e) {
     v = large.data();
   }
   for (size_t i = 0; i < n; ++i) {
-    auto x = (*this)(e.args()[i]);
+    auto x = (*this)(N(e).args[i]);
     if (!x) return std::nullopt;
     v[i] = *x;
   }
   int64_t* const end = v + n;
   int64_t r = 0;
-  switch (e.kind()) {
+  switch (N(e).kind) {
     case K::Integer: return *e.as_integer();
     case K::Infinity: throw std::domain_error("cannot evaluate " + e.str() + " to an integer");
     case K::True: return 1;

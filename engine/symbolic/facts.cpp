@@ -205,6 +205,7 @@ Facts of_pow(const Expr& base, int64_t exponent) {
 struct ConstantSplit {
   Num constant = Num::integer(0);
   Expr rest;  // the sum without its constant
+  std::optional<int64_t> rest_sign;  // monotonic_sign(rest), when rest is built
 };
 
 /// sympy's as_coeff_Add; `rest` is only built when there is a finite
@@ -218,14 +219,14 @@ ConstantSplit split_constant(const std::vector<Expr>& terms) {
   }
   if (s.constant.is_zero() || s.constant.is_infinite()) return s;
   s.rest = rest.size() == 1 ? rest.front() : ExprBuilder::raw(K::Add, rest);
+  s.rest_sign = monotonic_sign(s.rest);
   return s;
 }
 
 /// Add._eval_is_extended_positive (sign = +1) / _negative (sign = -1).
-Fuzzy add_strict_sign(const std::vector<Expr>& terms, int sign) {
-  const ConstantSplit s = split_constant(terms);
+Fuzzy add_strict_sign(const std::vector<Expr>& terms, const ConstantSplit& s, int sign) {
   if (!s.constant.is_zero() && !s.constant.is_infinite()) {
-    if (auto v = monotonic_sign(s.rest)) {
+    if (const auto& v = s.rest_sign) {
       const Num total = Num::integer(static_cast<int64_t>(std::clamp<__int128>(
           __int128(*v) + s.constant.value, INT64_MIN, INT64_MAX)));
       const Facts& r = facts(s.rest);
@@ -255,12 +256,11 @@ Fuzzy add_strict_sign(const std::vector<Expr>& terms, int sign) {
 }
 
 /// Add._eval_is_extended_nonnegative (sign = +1) / _nonpositive (sign = -1).
-Fuzzy add_weak_sign(const std::vector<Expr>& terms, int sign) {
-  const ConstantSplit s = split_constant(terms);
+Fuzzy add_weak_sign(const std::vector<Expr>& terms, const ConstantSplit& s, int sign) {
   if (s.constant.is_zero() || s.constant.is_infinite()) return std::nullopt;
   const Facts& r = facts(s.rest);
   if (!is_true(sign > 0 ? r.nonnegative : r.nonpositive)) return std::nullopt;
-  if (auto v = monotonic_sign(s.rest)) {
+  if (const auto& v = s.rest_sign) {
     const Num total = Num::integer(static_cast<int64_t>(std::clamp<__int128>(
         __int128(*v) + s.constant.value, INT64_MIN, INT64_MAX)));
     if (sign > 0 ? !total.is_negative() : !total.is_positive()) return true;
@@ -272,10 +272,11 @@ Fuzzy add_weak_sign(const std::vector<Expr>& terms, int sign) {
 
 Facts of_add(const std::vector<Expr>& terms) {
   Facts f;
-  f.positive = add_strict_sign(terms, 1);
-  f.negative = add_strict_sign(terms, -1);
-  if (auto nn = add_weak_sign(terms, 1)) f.nonnegative = nn;
-  if (auto np = add_weak_sign(terms, -1)) f.nonpositive = np;
+  const ConstantSplit s = split_constant(terms);  // once: it builds the rest
+  f.positive = add_strict_sign(terms, s, 1);
+  f.negative = add_strict_sign(terms, s, -1);
+  if (auto nn = add_weak_sign(terms, s, 1)) f.nonnegative = nn;
+  if (auto np = add_weak_sign(terms, s, -1)) f.nonpositive = np;
   // Parity: a sum of terms of known parity.
   bool odd = false, known = true;
   for (const Expr& t : terms) {
