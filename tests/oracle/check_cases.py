@@ -177,35 +177,25 @@ class PatchPositions(torch.nn.Module):
         return self.patch(x).flatten(2).transpose(1, 2) + self.pos
 
 
-class ConvStack(torch.nn.Module):
-    """One convolution (1-D, 2-D or 3-D), as torch's fake conv checks it: the padded input against the
-    dilated kernel (check_shape_forward: in + 2*pad >= dilation*(k - 1) + 1), then the output sizes."""
-    def __init__(self, conv):
+class OneLayer(torch.nn.Module):
+    """One convolution (1-D, 2-D or 3-D) or pooling layer, as torch's fake conv and pooling metas check it:
+    the padded input against the dilated kernel (check_shape_forward: in + 2*pad >= dilation*(k - 1) + 1),
+    the pooling output size (pool2d_shape_check / pool3d_shape_check: out >= 1), then the output sizes."""
+    def __init__(self, layer):
         super().__init__()
-        self.conv = conv
+        self.layer = layer
 
     def forward(self, x):
-        return self.conv(x)
-
-
-class PoolStack(torch.nn.Module):
-    """A pooling layer whose window is larger than the smallest size a Dim allows: the pooling meta's
-    output-size check (pool2d_shape_check / pool3d_shape_check, and avg_pool3d's input against the kernel)."""
-    def __init__(self, pool):
-        super().__init__()
-        self.pool = pool
-
-    def forward(self, x):
-        return self.pool(x)
+        return self.layer(x)
 
 
 MODELS.update({
-    "conv_kernel5": (lambda: ConvStack(torch.nn.Conv2d(3, 4, 5)), lambda: (r(2, 3, 16, 16),)),
-    "conv_dilated": (lambda: ConvStack(torch.nn.Conv2d(3, 4, 3, dilation=3, padding=1)), lambda: (r(2, 3, 16, 16),)),
-    "conv1d_strided": (lambda: ConvStack(torch.nn.Conv1d(4, 4, 7, stride=2)), lambda: (r(2, 4, 40),)),
-    "conv3d_strided": (lambda: ConvStack(torch.nn.Conv3d(2, 4, 3, stride=2)), lambda: (r(2, 2, 9, 9, 9),)),
-    "avg_pool4": (lambda: PoolStack(torch.nn.AvgPool2d(4)), lambda: (r(2, 3, 16, 16),)),
-    "avg_pool3d4": (lambda: PoolStack(torch.nn.AvgPool3d(4)), lambda: (r(2, 3, 8, 8, 8),)),
+    "conv_kernel5": (lambda: OneLayer(torch.nn.Conv2d(3, 4, 5)), lambda: (r(2, 3, 16, 16),)),
+    "conv_dilated": (lambda: OneLayer(torch.nn.Conv2d(3, 4, 3, dilation=3, padding=1)), lambda: (r(2, 3, 16, 16),)),
+    "conv1d_strided": (lambda: OneLayer(torch.nn.Conv1d(4, 4, 7, stride=2)), lambda: (r(2, 4, 40),)),
+    "conv3d_strided": (lambda: OneLayer(torch.nn.Conv3d(2, 4, 3, stride=2)), lambda: (r(2, 2, 9, 9, 9),)),
+    "avg_pool4": (lambda: OneLayer(torch.nn.AvgPool2d(4)), lambda: (r(2, 3, 16, 16),)),
+    "avg_pool3d4": (lambda: OneLayer(torch.nn.AvgPool3d(4)), lambda: (r(2, 3, 8, 8, 8),)),
 })
 
 MODELS.update({
@@ -433,60 +423,35 @@ dynamic_shapes = {
 ''', description="(height // 8)*(width // 8) == 16 over two Dims"),
 ]
 
+def _x_case(name, model, dims, description, refine=False):
+    """A case over a one-input model: `dims` is the spec of its input x."""
+    return dict(name=name, model=model, spec=f'dynamic_shapes = {{\n    "x": ({dims}),\n}}\n',
+                description=description, refine=refine)
+
+
 CASES += [
     # --- the fake conv's and pooling metas' size checks ---------------------------
-    dict(name="conv_kernel5_small_min", model="conv_kernel5", spec='''\
-dynamic_shapes = {
-    "x": (Dim("batch"), None, Dim("height", min=2), Dim("width", min=2)),
-}
-''', description="a 5 x 5 kernel over Dims from 2: torch needs height, width >= 5 and != 5 (output 1)",
-         refine=True),
-    dict(name="conv_kernel5_ok", model="conv_kernel5", spec='''\
-dynamic_shapes = {
-    "x": (Dim("batch"), None, Dim("height", min=6, max=64), Dim("width", min=6)),
-}
-''', description="a 5 x 5 kernel over Dims from 6: every size fits"),
-    dict(name="conv_dilated_named", model="conv_dilated", spec='''\
-dynamic_shapes = {
-    "x": (Dim("batch"), None, Dim("height"), Dim("width")),
-}
-''', description="a 3 x 3 kernel, dilation 3, padding 1: height + 2 >= 7", refine=True),
-    dict(name="conv_dilated_ok", model="conv_dilated", spec='''\
-dynamic_shapes = {
-    "x": (Dim("batch"), None, Dim("height", min=6), Dim("width", min=6, max=100)),
-}
-''', description="the dilated kernel over Dims from 6"),
-    dict(name="conv1d_strided_named", model="conv1d_strided", spec='''\
-dynamic_shapes = {
-    "x": (Dim("batch"), None, Dim("length")),
-}
-''', description="conv1d, kernel 7, stride 2: length >= 7 (the 1-D conv runs as a 2-D one)", refine=True),
-    dict(name="conv1d_strided_ok", model="conv1d_strided", spec='''\
-dynamic_shapes = {
-    "x": (Dim("batch"), None, Dim("length", min=9, max=512)),
-}
-''', description="conv1d over lengths from 9"),
-    dict(name="conv3d_strided_named", model="conv3d_strided", spec='''\
-dynamic_shapes = {
-    "x": (Dim("batch"), None, Dim("depth"), Dim("height"), Dim("width")),
-}
-''', description="conv3d, kernel 3, stride 2: each spatial size >= 3", refine=True),
-    dict(name="conv3d_strided_ok", model="conv3d_strided", spec='''\
-dynamic_shapes = {
-    "x": (Dim("batch"), None, Dim("depth", min=5), Dim("height", min=5), Dim("width", min=5)),
-}
-''', description="conv3d over sizes from 5"),
-    dict(name="avg_pool4_named", model="avg_pool4", spec='''\
-dynamic_shapes = {
-    "x": (Dim("batch"), None, Dim("height"), Dim("width")),
-}
-''', description="avg_pool2d(4): pool2d_shape_check's output size >= 1 needs height, width >= 4",
-         refine=True),
-    dict(name="avg_pool3d4_named", model="avg_pool3d4", spec='''\
-dynamic_shapes = {
-    "x": (Dim("batch"), None, Dim("depth"), Dim("height"), Dim("width")),
-}
-''', description="avg_pool3d(4): the input against the kernel, then the output size", refine=True),
+    _x_case("conv_kernel5_small_min", "conv_kernel5", 'Dim("batch"), None, Dim("height", min=2), Dim("width", min=2)',
+            "a 5 x 5 kernel over Dims from 2: torch needs height, width >= 5 and != 5 (output 1)", refine=True),
+    _x_case("conv_kernel5_ok", "conv_kernel5", 'Dim("batch"), None, Dim("height", min=6, max=64), Dim("width", min=6)',
+            "a 5 x 5 kernel over Dims from 6: every size fits"),
+    _x_case("conv_dilated_named", "conv_dilated", 'Dim("batch"), None, Dim("height"), Dim("width")',
+            "a 3 x 3 kernel, dilation 3, padding 1: height + 2 >= 7", refine=True),
+    _x_case("conv_dilated_ok", "conv_dilated", 'Dim("batch"), None, Dim("height", min=6), Dim("width", min=6, max=100)',
+            "the dilated kernel over Dims from 6"),
+    _x_case("conv1d_strided_named", "conv1d_strided", 'Dim("batch"), None, Dim("length")',
+            "conv1d, kernel 7, stride 2: length >= 7 (the 1-D conv runs as a 2-D one)", refine=True),
+    _x_case("conv1d_strided_ok", "conv1d_strided", 'Dim("batch"), None, Dim("length", min=9, max=512)',
+            "conv1d over lengths from 9"),
+    _x_case("conv3d_strided_named", "conv3d_strided", 'Dim("batch"), None, Dim("depth"), Dim("height"), Dim("width")',
+            "conv3d, kernel 3, stride 2: each spatial size >= 3", refine=True),
+    _x_case("conv3d_strided_ok", "conv3d_strided",
+            'Dim("batch"), None, Dim("depth", min=5), Dim("height", min=5), Dim("width", min=5)',
+            "conv3d over sizes from 5"),
+    _x_case("avg_pool4_named", "avg_pool4", 'Dim("batch"), None, Dim("height"), Dim("width")',
+            "avg_pool2d(4): pool2d_shape_check's output size >= 1 needs height, width >= 4", refine=True),
+    _x_case("avg_pool3d4_named", "avg_pool3d4", 'Dim("batch"), None, Dim("depth"), Dim("height"), Dim("width")',
+            "avg_pool3d(4): the input against the kernel, then the output size", refine=True),
 ]
 
 # torch.export's expected outcome for every case ("ok", "violation", "error");
