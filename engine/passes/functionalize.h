@@ -84,6 +84,9 @@ class Functionalizer {
 
   GraphBuilder& b_;
   std::unordered_map<const ir::Node*, Binding> env_;
+  // The reverse of env_: the nodes (of the input program, or a rule's
+  // intermediates) a node of the new graph stands for, in binding order.
+  std::unordered_map<const ir::Node*, std::vector<const ir::Node*>> stands_for_;
   std::unordered_map<const ir::Node*, ViewOf> views_;
   std::unordered_map<const ir::Node*, int> versions_;  // per root
   std::vector<const ir::Node*> mutated_roots_;

@@ -10,6 +10,7 @@
 #include "engine/ir/higher_order.h"
 #include "engine/passes/functionalize.h"
 #include "engine/passes/graph_builder.h"
+#include "engine/passes/view_ops.h"
 #include "engine/passes/retrace_input_order.h"
 
 namespace exportlens::passes {
@@ -145,17 +146,6 @@ bool is_inference_dropout_(const std::string& key, const std::vector<ir::Argumen
   return (train && !*train) || (p && *p == 0.0);
 }
 
-bool is_view_op(const ir::Target& t) {
-  if (!t.is_torch_op()) return false;
-  static const char* views[] = {"view", "_unsafe_view", "reshape", "select", "slice", "permute", "transpose",
-                                "t", "unsqueeze", "squeeze", "alias", "detach", "expand", "flatten",
-                                "unflatten", "view_as", "lift_fresh"};
-  const std::string name = t.op_name();
-  for (const char* v : views)
-    if (name == v) return true;
-  return false;
-}
-
 class Lowering {
  public:
   Lowering(const DecompositionTable& table, const Hints& hints, LoweringReport& report)
@@ -236,7 +226,7 @@ class Lowering {
         ir::Argument result = b.call(key, std::move(args), std::move(kwargs));
         adopt_value(result, n->value);
         f.bind(n, result);
-        if (is_view_op(n->target)) f.note_view(n);
+        if (find_view_op(n->target)) f.note_view(n);
         return;
       }
     }
@@ -245,7 +235,7 @@ class Lowering {
     normalize_positional(n->target, args, kwargs);
     ir::Argument result = b.emit(n->target, std::move(args), std::move(kwargs), &n->value, relaid);
     f.bind(n, result);
-    if (is_view_op(n->target)) f.note_view(n);
+    if (find_view_op(n->target)) f.note_view(n);
   }
 
   /// A wrapper HOP's body, lowered in place: its placeholders stand for the
