@@ -40,6 +40,16 @@ const ir::Node* Functionalizer::root_of(const ir::Node* old) const {
   return old;
 }
 
+std::vector<Functionalizer::Link> Functionalizer::chain_of(const ir::Node* old) const {
+  std::vector<Link> chain;
+  for (auto it = views_.find(old); it != views_.end(); it = views_.find(old)) {
+    if (!it->second.alias) chain.push_back(Link{old, it->second});
+    old = it->second.base;
+  }
+  std::reverse(chain.begin(), chain.end());
+  return chain;
+}
+
 void Functionalizer::bind(const ir::Node* old, ir::Argument value) {
   Binding& binding = env_[old];
   if (const ir::Node* before = binding.value.node()) {
@@ -67,7 +77,7 @@ ir::Argument Functionalizer::value_of(const ir::Node* old) {
     if (v->second.alias) return value_of(v->second.base);
     const int current = versions_[root_of(old)];
     if (it->second.root_version != current) {
-      ir::Argument fresh = regenerate(old, v->second);
+      ir::Argument fresh = regenerate(old);
       bind(old, fresh);
       return fresh;
     }
@@ -87,49 +97,66 @@ ir::Argument Functionalizer::map(const ir::Argument& a) {
 
 // ---- views --------------------------------------------------------------------------
 
-void Functionalizer::note_view_made_by_rule(const ir::Node* old) {
+bool Functionalizer::note_view_made_by_rule(const ir::Node* old) {
   auto it = env_.find(old);
-  if (it == env_.end()) return;
+  if (it == env_.end()) return false;
   const ir::Node* made = it->second.value.node();
-  if (!made || made->op != ir::OpKind::CallFunction || made->args.empty()) return;
+  if (!made || made->op != ir::OpKind::CallFunction || made->args.empty()) return false;
   const ViewOp* view = find_view_op(made->target);
-  if (!view || !view->write_back || view->identity) return;
+  if (!view || !view->write_back || view->identity) return false;
   const ir::Node* base = made->args[0].node();
-  if (!base || base->op != ir::OpKind::CallFunction) return;
+  if (!base || base->op != ir::OpKind::CallFunction) return false;
   // Only the rule's own intermediate: a value standing for a node of the
   // input program is tracked (or not a view) at the program's level.
-  if (stands_for_.count(base)) return;
+  if (stands_for_.count(base)) return false;
   bind(base, ir::Argument(const_cast<ir::Node*>(base)));
   views_[old] = ViewOf{base, false, made};
+  return true;
 }
 
-ir::Argument Functionalizer::regenerate(const ir::Node* view, const ViewOf& v, bool in_current_op) {
-  ir::Argument base = value_of(v.base);
-  if (v.alias) return base;
-  const ir::Node* shape = v.made ? v.made : view;
-  auto arg = [&](const ir::Argument& a) { return v.made ? a : map(a); };
-  const ir::Node* saved = b_.origin();
-  if (!in_current_op) b_.set_origin(view);
-  std::vector<ir::Argument> args{base};
+const ir::Node* Functionalizer::track_root(const ir::Node* old) {
+  for (;;) {
+    auto it = views_.find(old);
+    if (it == views_.end()) {
+      // The top of the chain may be a view a rule made (matmul's fold), of a
+      // view that rule made (a squeeze of it): each is a view of the next.
+      if (!note_view_made_by_rule(old)) return old;
+      it = views_.find(old);
+    }
+    old = it->second.base;
+  }
+}
+
+ir::Argument Functionalizer::replay(const Link& link, ir::Argument base) {
+  const ir::Node* shape = link.how.made ? link.how.made : link.view;
+  auto arg = [&](const ir::Argument& a) { return link.how.made ? a : map(a); };
+  std::vector<ir::Argument> args{std::move(base)};
   for (size_t i = 1; i < shape->args.size(); ++i) args.push_back(arg(shape->args[i]));
   std::vector<ir::NamedArgument> kwargs;
   for (const auto& kw : shape->kwargs) kwargs.push_back({kw.name, arg(kw.value)});
-  ir::Argument fresh = b_.call(op_key(shape->target), std::move(args), std::move(kwargs));
-  b_.set_origin(saved);
-  return fresh;
+  return b_.call(op_key(shape->target), std::move(args), std::move(kwargs));
 }
 
-ir::Argument Functionalizer::scatter_into(const ir::Node* view, const ViewOf& v, ir::Argument base_value,
-                                          ir::Argument src) {
-  if (v.alias) return src;
-  const ir::Node* shape = v.made ? v.made : view;
+ir::Argument Functionalizer::regenerate(const ir::Node* view, bool in_current_op) {
+  // As torch's regenerate_from_base: every view op from the root, made again
+  // (the views between keep their own values until they are read).
+  const ir::Node* saved = b_.origin();
+  if (!in_current_op && !in_current_op_) b_.set_origin(view);
+  ir::Argument value = value_of(root_of(view));
+  for (const Link& link : chain_of(view)) value = replay(link, value);
+  b_.set_origin(saved);
+  return value;
+}
+
+ir::Argument Functionalizer::scatter_into(const Link& link, ir::Argument base_value, ir::Argument src) {
+  const ir::Node* shape = link.how.made ? link.how.made : link.view;
   const ViewOp* op = find_view_op(shape->target);
   if (!op || !op->write_back)
-    throw DecompositionError("mutating a view made by " + op_key(view->target) + " ('" + view->name +
+    throw DecompositionError("mutating a view made by " + op_key(link.view->target) + " ('" + link.view->name +
                              "') is not supported");
   auto arg = [&](size_t i, ir::Argument fallback) {
     if (i >= shape->args.size()) return fallback;
-    return v.made ? shape->args[i] : map(shape->args[i]);
+    return link.how.made ? shape->args[i] : map(shape->args[i]);
   };
   return op->write_back(WriteBackCall{b_, std::move(base_value), std::move(src), arg});
 }
@@ -137,21 +164,23 @@ ir::Argument Functionalizer::scatter_into(const ir::Node* view, const ViewOf& v,
 // ---- mutation -------------------------------------------------------------------------
 
 void Functionalizer::assign(const ir::Node* old, ir::Argument value) {
-  if (views_.count(old) == 0) note_view_made_by_rule(old);
-  if (auto v = views_.find(old); v != views_.end()) {
-    const ViewOf view = v->second;
-    ir::Argument base_value = value_of(view.base);
-    assign(view.base, scatter_into(old, view, base_value, value));
-    // torch syncs the mutated view right away, from its new base, in the
-    // mutating op (its stack trace).
-    bind(old, regenerate(old, view, /*in_current_op=*/true));
-    return;
+  const ir::Node* root = track_root(old);
+  const std::vector<Link> chain = chain_of(old);
+  if (!chain.empty()) {
+    // As torch's apply_update: the views between the root and the mutated one
+    // made again from the root's value, then each view's inverse, innermost first.
+    std::vector<ir::Argument> bases{value_of(root)};
+    for (size_t i = 0; i + 1 < chain.size(); ++i) bases.push_back(replay(chain[i], bases.back()));
+    for (size_t i = chain.size(); i-- > 0;) value = scatter_into(chain[i], bases[i], std::move(value));
   }
-  ++versions_[old];
-  if (old->op == ir::OpKind::Placeholder &&
-      std::find(mutated_roots_.begin(), mutated_roots_.end(), old) == mutated_roots_.end())
-    mutated_roots_.push_back(old);
-  bind(old, std::move(value));
+  ++versions_[root];
+  if (root->op == ir::OpKind::Placeholder &&
+      std::find(mutated_roots_.begin(), mutated_roots_.end(), root) == mutated_roots_.end())
+    mutated_roots_.push_back(root);
+  bind(root, std::move(value));
+  // torch syncs the mutated view right away, from its new base, in the
+  // mutating op (its stack trace).
+  if (!chain.empty()) bind(chain.back().view, regenerate(chain.back().view, /*in_current_op=*/true));
 }
 
 void Functionalizer::assign_new(const ir::Node* target, ir::Node* value) {

@@ -331,6 +331,7 @@ class Lowering {
   void finish(GraphBuilder& b, Functionalizer& f, const ir::GraphModule& gm, const ir::Node& output,
               const ir::GraphSignature* signature, ir::GraphSignature* new_signature) {
     b.set_origin(&output);
+    f.regenerate_in_current_op();
     ir::ArgumentList returned{{}, true};
     std::vector<ir::OutputSpec> specs;
     const auto mutated = f.mutated_inputs(gm.graph.placeholders());
