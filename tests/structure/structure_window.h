@@ -5,8 +5,11 @@
 #include <QSignalSpy>
 #include <QtTest>
 
+#include <memory>
+
 #include "engine/ir/graph.h"
 #include "structure/structure_fixtures.h"
+#include "ui/core/program_model.h"
 #include "ui/shell/main_window.h"
 #include "ui/structure/structure_panel.h"
 
@@ -42,5 +45,27 @@ inline bool open_structure_program(ui::MainWindow& window, const QString& name) 
   if (!shown.wait(60000)) return false;
   return QTest::qWaitFor([&] { return !analysed.isEmpty() && panel->model()->snapshot() && !panel->isBusy(); }, 60000);
 }
+
+/// The suites' base: a fresh main window per test function, at the size their
+/// screenshots are taken, and the queries they all make of it.
+class StructureWindowTest : public QObject {
+  Q_OBJECT
+
+ protected:
+  std::unique_ptr<ui::MainWindow> window_;
+
+  ui::StructurePanel* panel() const { return window_->structurePanel(); }
+  const ir::Node* first_op_in(const QString& path) const {
+    return testing::first_op_in(window_->programModel()->program()->graph(), path);
+  }
+
+ private slots:
+  void init() {
+    window_ = std::make_unique<ui::MainWindow>();
+    window_->resize(1500, 950);
+    window_->show();
+  }
+  void cleanup() { window_.reset(); }
+};
 
 }  // namespace exportlens::testing

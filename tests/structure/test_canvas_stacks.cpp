@@ -113,13 +113,10 @@ QMenu* submenu_of(QMenu* menu, const QString& title) {
 
 }  // namespace
 
-class TestCanvasStacks : public QObject {
+class TestCanvasStacks : public StructureWindowTest {
   Q_OBJECT
 
-  std::unique_ptr<ui::MainWindow> window_;
-
   ui::GraphScene* scene() const { return window_->graphScene(); }
-  ui::StructurePanel* panel() const { return window_->structurePanel(); }
   const ir::ModuleHierarchy& h() const { return *scene()->hierarchy(); }
   int scope(const QString& path) const { return h().find_path(path.toStdString()); }
 
@@ -152,20 +149,9 @@ class TestCanvasStacks : public QObject {
     return n;
   }
 
-  const ir::Node* first_op_in(const QString& path) const {
-    return testing::first_op_in(window_->programModel()->program()->graph(), path);
-  }
-
   ui::CanvasStacks* stacks() const { return window_->findChild<ui::CanvasStacks*>(QStringLiteral("canvasStacks")); }
 
  private slots:
-  void init() {
-    window_ = std::make_unique<ui::MainWindow>();
-    window_->resize(1500, 950);
-    window_->show();
-  }
-  void cleanup() { window_.reset(); }
-
   void the_first_view_follows_the_fold_to_the_inputs_data() {
     QTest::addColumn<QString>("fixture");
     for (const char* name : {"transformer_stack", "grouped_stages", "nested_stages", "odd_blocks"}) QTest::newRow(name) << name;

@@ -30,12 +30,9 @@ using namespace exportlens;
 using namespace exportlens::testing;
 using Model = ui::RepeatedStructureModel;
 
-class TestStructurePanel : public QObject {
+class TestStructurePanel : public StructureWindowTest {
   Q_OBJECT
 
-  std::unique_ptr<ui::MainWindow> window_;
-
-  ui::StructurePanel* panel() const { return window_->structurePanel(); }
 
   void open(const QString& name) { QVERIFY2(open_structure_program(*window_, name), qPrintable(name)); }
 
@@ -67,18 +64,7 @@ class TestStructurePanel : public QObject {
     return modules;
   }
 
-  const ir::Node* first_op_in(const QString& path) const {
-    return testing::first_op_in(window_->programModel()->program()->graph(), path);
-  }
-
  private slots:
-  void init() {
-    window_ = std::make_unique<ui::MainWindow>();
-    window_->resize(1500, 950);
-    window_->show();
-  }
-  void cleanup() { window_.reset(); }
-
   void flags_the_planted_instances() {
     open("odd_blocks");
     const auto record = structure_record("odd_blocks");

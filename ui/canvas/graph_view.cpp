@@ -111,8 +111,7 @@ void GraphView::fitAll() {
   // readable, from the top; F again shows all of it however small.
   const QSizeF room = viewport()->size();
   const qreal whole = std::min(room.width() / rect.width(), room.height() / rect.height());
-  const bool again = last_fit_ && std::abs(zoom() - last_fit_->first) < 1e-9 &&
-                     (mapToScene(viewport()->rect().center()) - last_fit_->second).manhattanLength() < 1;
+  const bool again = isStillAt(last_fit_);
   last_fit_.reset();
   if (whole < kTextZoom && !again) {
     resetTransform();
@@ -120,7 +119,7 @@ void GraphView::fitAll() {
     scale(z, z);
     centerOn(rect.center().x(), rect.top() + room.height() / (2 * z));
     updateRenderHints();
-    last_fit_ = std::make_pair(zoom(), mapToScene(viewport()->rect().center()));
+    last_fit_ = here();
     emit zoomChanged(zoom());
     return;
   }
@@ -148,13 +147,14 @@ void GraphView::showStart(const QRectF& focus) {
     updateRenderHints();
     emit zoomChanged(zoom());
   }
-  start_view_ = std::make_pair(zoom(), mapToScene(viewport()->rect().center()));
+  start_view_ = here();
 }
 
-bool GraphView::isAtStart() const {
-  if (!start_view_) return false;
-  const QPointF centre = mapToScene(viewport()->rect().center());
-  return std::abs(zoom() - start_view_->first) < 1e-9 && QLineF(centre, start_view_->second).length() < 2;
+GraphView::Place GraphView::here() const { return {zoom(), mapToScene(viewport()->rect().center())}; }
+
+bool GraphView::isStillAt(const std::optional<Place>& place) const {
+  // Within a couple of scene units: centring rounds to whole viewport pixels.
+  return place && std::abs(zoom() - place->zoom) < 1e-9 && QLineF(here().centre, place->centre).length() < 2;
 }
 
 void GraphView::reveal(const QRectF& rect) {
@@ -374,7 +374,7 @@ void GraphView::watch(GraphScene* scene) {
   connect(scene, &GraphScene::layoutStarted, this, [this] {
     visible_before_layout_ = mapToScene(viewport()->rect()).boundingRect();
     has_centre_before_layout_ = true;
-    at_start_before_layout_ = isAtStart();
+    at_start_before_layout_ = isStillAt(start_view_);
   });
   connect(scene, &GraphScene::anchorMoved, this, &GraphView::keepAnchor);
   connect(scene, &GraphScene::scopeSelected, breadcrumbs_, &BreadcrumbBar::setSelectedScope);

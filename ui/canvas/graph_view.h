@@ -85,16 +85,23 @@ class GraphView : public QGraphicsView {
   void placeOverlays();
   void keepAnchor(const QPointF& delta);
   void updateRenderHints();
-  /// Whether the view is still where showStart put it (not zoomed or scrolled since).
-  bool isAtStart() const;
+  /// A place the view was put (zoom and the scene point at its centre), to
+  /// tell later whether the user has moved it since.
+  struct Place {
+    qreal zoom;
+    QPointF centre;
+  };
+  Place here() const;
+  /// Whether the view is still at `place` (not zoomed or scrolled since).
+  bool isStillAt(const std::optional<Place>& place) const;
 
   Minimap* minimap_;
   BreadcrumbBar* breadcrumbs_;
   QAction* show_weights_;
   QAction* show_minimap_;
   QRectF visible_before_layout_;
-  std::optional<std::pair<qreal, QPointF>> last_fit_;  // zoom and centre of the last readable fit
-  std::optional<std::pair<qreal, QPointF>> start_view_;  // zoom and centre of the first view (showStart)
+  std::optional<Place> last_fit_;    // the last readable fit (F again shows the whole)
+  std::optional<Place> start_view_;  // the first view (showStart)
   bool has_centre_before_layout_ = false;
   bool at_start_before_layout_ = false;  // untouched since showStart when the layout under way began
   std::function<void(QMenu*, int)> extend_menu_;
