@@ -609,9 +609,9 @@ void PreparedProgram::attribute_recorded_guards() {
       // knew their answers already: from the guards explained here, which it
       // therefore evaluated before this node's checks (in user code, as
       // DINOv2's num_patches == num_positions before the position add, or in
-      // the op's fake kernel, as a strided conv's stride-order checks before
-      // its tensor_meta probe). They are replayed before the node, and its
-      // own checks then add nothing, as in torch.
+      // an op's fake kernel ahead of the checks its rule makes). They are
+      // replayed before the node, and its own checks then add nothing, as in
+      // torch.
       bool torch_made_one = false;
       for (size_t g = first_new; g < env.guards().size() && !torch_made_one; ++g) {
         const symbolic::Expr made = env.replace(env.guards()[g].expr);
@@ -630,8 +630,8 @@ void PreparedProgram::attribute_recorded_guards() {
   }
   // An unexplained guard (user code, or an op guard no rule makes) goes
   // before the node that explains the next explained one. One over sizes
-  // that an op makes (`Max(1, h // 32) <= 1`, torch's stride-order checks
-  // inside a strided conv) was evaluated where those sizes first exist: it
+  // that an op makes (`(h//8)**2 != h//8`, the checks of flatten's view meta
+  // on a strided conv's output) was evaluated where those sizes first exist: it
   // goes before the first node after the previous explained guard whose
   // output holds them, so that the node's own probe sees it, as in torch.
   std::vector<std::set<std::string>> made(nodes.size());  // each node's output sizes' divisions, lazily

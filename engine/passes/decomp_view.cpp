@@ -388,6 +388,26 @@ ir::Argument stack(GraphBuilder& b, const OpCall& c) {
   return b.call("aten.cat.default", {list, given});
 }
 
+/// torch._refs.select_scatter: where(arange(n).view(1, .., -1, .., 1) == index,
+/// src.unsqueeze(dim).expand(sizes), self) (functionalization writes a select back with it).
+ir::Argument select_scatter(GraphBuilder& b, const OpCall& c) {
+  ir::Node* self = c.tensor(0, "self");
+  ir::Node* src = c.tensor(1, "src");
+  const Dims sizes = b.sizes(self);
+  const int64_t dim = wrap_dim(c.integer_or(2, "dim", 0), sizes.size());
+  ir::Argument index = c.value_or(3, "index", int64_t{0});
+  if (const auto* i = std::get_if<int64_t>(&index.v); i && *i < 0 && sizes[dim].is_static())
+    index = *i + hint_of(b, sizes[dim]);
+  const std::vector<ir::NamedArgument> factory{kw("layout", ir::Layout::Strided), kw("device", b.meta(self).device),
+                                               kw("pin_memory", false)};
+  ir::Node* positions = b.call1("aten.arange.start_step", {int64_t{0}, b.sym(sizes[dim])}, factory);
+  std::vector<int64_t> mask_shape(sizes.size(), 1);
+  mask_shape[dim] = -1;
+  ir::Node* mask = b.call1("aten.eq.Scalar", {b.call1("aten.view.default", {positions, ints(mask_shape)}), index});
+  ir::Node* spread = b.call1("aten.expand.default", {b.call1("aten.unsqueeze.default", {src, dim}), b.sym_list(sizes)});
+  return b.call("aten.where.self", {mask, spread, self});
+}
+
 }  // namespace
 
 void add_functional_view_decompositions(DecompositionTable& t) {
@@ -422,6 +442,7 @@ void add_view_decompositions(DecompositionTable& t) {
   t.set(rule("aten.squeeze.default", f, "torch._decomp squeeze_default", squeeze_all));
   t.set(rule("aten.squeeze.dim", f, "torch._decomp squeeze_default", squeeze_dim));
   t.set(rule("aten.stack.default", f, "torch._refs.stack", stack));
+  t.set(rule("aten.select_scatter.default", f, "torch._refs.select_scatter", select_scatter));
 }
 
 }  // namespace exportlens::passes

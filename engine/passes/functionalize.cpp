@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "engine/passes/view_ops.h"
+
 namespace exportlens::passes {
 
 namespace {
@@ -18,12 +20,6 @@ const std::map<std::string, std::string, std::less<>>& special_functional_forms(
 }
 
 bool is_dunder(std::string_view name) { return name.size() > 4 && name.rfind("__", 0) == 0; }
-
-int64_t int_arg(const ir::Node* n, size_t index, int64_t fallback) {
-  if (index >= n->args.size()) return fallback;
-  if (auto* i = std::get_if<int64_t>(&n->args[index].v)) return *i;
-  return fallback;
-}
 
 }  // namespace
 
@@ -44,8 +40,25 @@ const ir::Node* Functionalizer::root_of(const ir::Node* old) const {
   return old;
 }
 
+std::vector<Functionalizer::Link> Functionalizer::chain_of(const ir::Node* old) const {
+  std::vector<Link> chain;
+  for (auto it = views_.find(old); it != views_.end(); it = views_.find(old)) {
+    if (!it->second.alias) chain.push_back(Link{old, it->second});
+    old = it->second.base;
+  }
+  std::reverse(chain.begin(), chain.end());
+  return chain;
+}
+
 void Functionalizer::bind(const ir::Node* old, ir::Argument value) {
-  env_[old] = Binding{std::move(value), versions_[root_of(old)]};
+  Binding& binding = env_[old];
+  if (const ir::Node* before = binding.value.node()) {
+    auto& olds = stands_for_[before];
+    olds.erase(std::remove(olds.begin(), olds.end(), old), olds.end());
+    if (olds.empty()) stands_for_.erase(before);
+  }
+  if (const ir::Node* now = value.node()) stands_for_[now].push_back(old);
+  binding = Binding{std::move(value), versions_[root_of(old)]};
 }
 
 void Functionalizer::note_view(const ir::Node* old) {
@@ -64,7 +77,7 @@ ir::Argument Functionalizer::value_of(const ir::Node* old) {
     if (v->second.alias) return value_of(v->second.base);
     const int current = versions_[root_of(old)];
     if (it->second.root_version != current) {
-      ir::Argument fresh = regenerate(old, v->second);
+      ir::Argument fresh = regenerate(old);
       bind(old, fresh);
       return fresh;
     }
@@ -84,115 +97,98 @@ ir::Argument Functionalizer::map(const ir::Argument& a) {
 
 // ---- views --------------------------------------------------------------------------
 
-namespace {
-
-/// The view ops whose mutation scatter_into writes back.
-bool writes_back(const std::string& op) {
-  static const char* ops[] = {"select",    "slice",     "view",  "_unsafe_view", "reshape", "unsqueeze", "squeeze",
-                              "flatten",   "unflatten", "view_as", "permute",    "transpose", "t"};
-  for (const char* o : ops)
-    if (op == o) return true;
-  return false;
-}
-
-}  // namespace
-
-void Functionalizer::note_view_made_by_rule(const ir::Node* old) {
+bool Functionalizer::note_view_made_by_rule(const ir::Node* old) {
   auto it = env_.find(old);
-  if (it == env_.end()) return;
+  if (it == env_.end()) return false;
   const ir::Node* made = it->second.value.node();
-  if (!made || made->op != ir::OpKind::CallFunction || !made->target.is_torch_op() ||
-      !writes_back(made->target.op_name()) || made->args.empty())
-    return;
+  if (!made || made->op != ir::OpKind::CallFunction || made->args.empty()) return false;
+  const ViewOp* view = find_view_op(made->target);
+  if (!view || !view->write_back || view->identity) return false;
   const ir::Node* base = made->args[0].node();
-  if (!base || base->op != ir::OpKind::CallFunction) return;
+  if (!base || base->op != ir::OpKind::CallFunction) return false;
   // Only the rule's own intermediate: a value standing for a node of the
   // input program is tracked (or not a view) at the program's level.
-  for (const auto& [other, binding] : env_)
-    if (binding.value.node() == base) return;
-  env_[base] = Binding{ir::Argument(const_cast<ir::Node*>(base)), versions_[base]};
+  if (stands_for_.count(base)) return false;
+  bind(base, ir::Argument(const_cast<ir::Node*>(base)));
   views_[old] = ViewOf{base, false, made};
+  return true;
 }
 
-ir::Argument Functionalizer::regenerate(const ir::Node* view, const ViewOf& v, bool in_current_op) {
-  ir::Argument base = value_of(v.base);
-  if (v.alias) return base;
-  const ir::Node* shape = v.made ? v.made : view;
-  auto arg = [&](const ir::Argument& a) { return v.made ? a : map(a); };
-  const ir::Node* saved = b_.origin();
-  if (!in_current_op) b_.set_origin(view);
-  std::vector<ir::Argument> args{base};
+const ir::Node* Functionalizer::track_root(const ir::Node* old) {
+  for (;;) {
+    auto it = views_.find(old);
+    if (it == views_.end()) {
+      // The top of the chain may be a view a rule made (matmul's fold), of a
+      // view that rule made (a squeeze of it): each is a view of the next.
+      if (!note_view_made_by_rule(old)) return old;
+      it = views_.find(old);
+    }
+    old = it->second.base;
+  }
+}
+
+ir::Argument Functionalizer::replay(const Link& link, ir::Argument base) {
+  const ir::Node* shape = link.how.made ? link.how.made : link.view;
+  auto arg = [&](const ir::Argument& a) { return link.how.made ? a : map(a); };
+  std::vector<ir::Argument> args{std::move(base)};
   for (size_t i = 1; i < shape->args.size(); ++i) args.push_back(arg(shape->args[i]));
   std::vector<ir::NamedArgument> kwargs;
   for (const auto& kw : shape->kwargs) kwargs.push_back({kw.name, arg(kw.value)});
-  ir::Argument fresh = b_.call(op_key(shape->target), std::move(args), std::move(kwargs));
-  b_.set_origin(saved);
-  return fresh;
+  return b_.call(op_key(shape->target), std::move(args), std::move(kwargs));
 }
 
-ir::Argument Functionalizer::scatter_into(const ir::Node* view, const ViewOf& v, ir::Argument base_value,
-                                          ir::Argument src) {
-  if (v.alias) return src;
-  const ir::Node* shape = v.made ? v.made : view;
-  const std::string op = shape->target.op_name();
+ir::Argument Functionalizer::regenerate(const ir::Node* view, bool in_current_op) {
+  // As torch's regenerate_from_base: every view op from the root, made again
+  // (the views between keep their own values until they are read).
+  const ir::Node* saved = b_.origin();
+  if (!in_current_op && !in_current_op_) b_.set_origin(view);
+  ir::Argument value = value_of(root_of(view));
+  for (const Link& link : chain_of(view)) value = replay(link, value);
+  b_.set_origin(saved);
+  return value;
+}
+
+ir::Argument Functionalizer::scatter_into(const Link& link, ir::Argument base_value, ir::Argument src) {
+  const ir::Node* shape = link.how.made ? link.how.made : link.view;
+  const ViewOp* op = find_view_op(shape->target);
+  if (!op || !op->write_back)
+    throw DecompositionError("mutating a view made by " + op_key(link.view->target) + " ('" + link.view->name +
+                             "') is not supported");
   auto arg = [&](size_t i, ir::Argument fallback) {
     if (i >= shape->args.size()) return fallback;
-    return v.made ? shape->args[i] : map(shape->args[i]);
+    return link.how.made ? shape->args[i] : map(shape->args[i]);
   };
-  if (op == "select")
-    return b_.call("aten.select_scatter.default", {base_value, src, arg(1, int64_t{0}), arg(2, int64_t{0})});
-  if (op == "slice")
-    return b_.call("aten.slice_scatter.default",
-                   {base_value, src, arg(1, int64_t{0}), arg(2, ir::None{}), arg(3, ir::None{}), arg(4, int64_t{1})});
-  if (op == "view" || op == "_unsafe_view" || op == "reshape" || op == "unsqueeze" || op == "squeeze" ||
-      op == "flatten" || op == "unflatten" || op == "view_as")
-    return b_.call("aten.view.default", {src, b_.sym_list(b_.sizes(base_value.node()))});
-  if (op == "permute") {
-    std::vector<int64_t> dims;
-    if (const auto* l = shape->args.size() > 1 ? shape->args[1].list() : nullptr)
-      for (const auto& d : l->items)
-        if (auto* i = std::get_if<int64_t>(&d.v)) dims.push_back(*i);
-    const int64_t rank = int64_t(dims.size());
-    ir::ArgumentList inverse;
-    inverse.items.resize(dims.size());
-    for (int64_t i = 0; i < rank; ++i) inverse.items[(dims[i] % rank + rank) % rank] = i;
-    return b_.call("aten.permute.default", {src, inverse});
-  }
-  if (op == "transpose")
-    return b_.call("aten.transpose.int", {src, int_arg(shape, 1, 0), int_arg(shape, 2, 1)});
-  if (op == "t") return b_.call("aten.t.default", {src});
-  if (op == "alias" || op == "detach" || op == "lift_fresh") return src;
-  throw DecompositionError("mutating a view made by " + op_key(view->target) + " ('" + view->name +
-                           "') is not supported");
+  return op->write_back(WriteBackCall{b_, std::move(base_value), std::move(src), arg});
 }
 
 // ---- mutation -------------------------------------------------------------------------
 
 void Functionalizer::assign(const ir::Node* old, ir::Argument value) {
-  if (views_.count(old) == 0) note_view_made_by_rule(old);
-  if (auto v = views_.find(old); v != views_.end()) {
-    const ViewOf view = v->second;
-    ir::Argument base_value = value_of(view.base);
-    assign(view.base, scatter_into(old, view, base_value, value));
-    // torch syncs the mutated view right away, from its new base, in the
-    // mutating op (its stack trace).
-    bind(old, regenerate(old, view, /*in_current_op=*/true));
-    return;
+  const ir::Node* root = track_root(old);
+  const std::vector<Link> chain = chain_of(old);
+  if (!chain.empty()) {
+    // As torch's apply_update: the views between the root and the mutated one
+    // made again from the root's value, then each view's inverse, innermost first.
+    std::vector<ir::Argument> bases{value_of(root)};
+    for (size_t i = 0; i + 1 < chain.size(); ++i) bases.push_back(replay(chain[i], bases.back()));
+    for (size_t i = chain.size(); i-- > 0;) value = scatter_into(chain[i], bases[i], std::move(value));
   }
-  ++versions_[old];
-  if (old->op == ir::OpKind::Placeholder &&
-      std::find(mutated_roots_.begin(), mutated_roots_.end(), old) == mutated_roots_.end())
-    mutated_roots_.push_back(old);
-  bind(old, std::move(value));
+  ++versions_[root];
+  if (root->op == ir::OpKind::Placeholder &&
+      std::find(mutated_roots_.begin(), mutated_roots_.end(), root) == mutated_roots_.end())
+    mutated_roots_.push_back(root);
+  bind(root, std::move(value));
+  // torch syncs the mutated view right away, from its new base, in the
+  // mutating op (its stack trace).
+  if (!chain.empty()) bind(chain.back().view, regenerate(chain.back().view, /*in_current_op=*/true));
 }
 
 void Functionalizer::assign_new(const ir::Node* target, ir::Node* value) {
-  std::vector<const ir::Node*> olds;
-  for (const auto& [old, binding] : env_)
-    if (binding.value.node() == target) olds.push_back(old);
-  if (olds.empty()) throw DecompositionError("a rule mutates '" + target->name + "', which stands for no input value");
+  auto found = stands_for_.find(target);
+  if (found == stands_for_.end()) throw DecompositionError("a rule mutates '" + target->name + "', which stands for no input value");
+  std::vector<const ir::Node*> olds = found->second;
   // Roots first: assigning a root bumps its version, which its views then follow.
-  std::sort(olds.begin(), olds.end(), [&](const ir::Node* a, const ir::Node* b) {
+  std::stable_sort(olds.begin(), olds.end(), [&](const ir::Node* a, const ir::Node* b) {
     return (views_.count(a) == 0) > (views_.count(b) == 0);
   });
   assign(olds.front(), value);

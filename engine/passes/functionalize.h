@@ -5,13 +5,15 @@
 //  * an in-place op becomes its functional form (relu_ -> relu, add_ -> add,
 //    copy_ -> copy, _native_batch_norm_legit -> ..._functional), and every
 //    later use of the mutated tensor reads the new value;
-//  * a mutation through a view writes back into its base with the view's
-//    inverse (select_scatter, slice_scatter, view, permute, ...), and other
-//    views of that base, the mutated view itself included, are regenerated
-//    from the new base when next read (as torch's FunctionalTensorWrapper
-//    syncs a view whose storage changed);
+//  * a mutation through a chain of views writes back into the chain's root
+//    as torch's apply_update does: the views between made again from the
+//    root, then each view's inverse from the innermost out (select_scatter,
+//    slice_scatter, view, permute, ...: view_ops.h); the mutated view is made
+//    again from the new root at once, and every other view of that root,
+//    view op by view op from the root, when next read (as torch's
+//    FunctionalTensorWrapper syncs a view whose storage changed);
 //  * a value a rule made as a view of its own intermediate (matmul's fold:
-//    _unsafe_view(mm, [b, s, d])) is a view too: a mutation writes back into
+//    _unsafe_view(mm, [b, s, d]), or a view of such a view) is a view too: a mutation writes back into
 //    that intermediate (view(add, [s*b, d])) and the value is read again
 //    through a regenerated view, as torch's functionalization sees the view
 //    the decomposition made;
@@ -46,6 +48,10 @@ class Functionalizer {
   void note_view(const ir::Node* old);
   void note_alias(const ir::Node* old, const ir::Node* of);
 
+  /// From here on a view whose base changed is made again in the node being
+  /// lowered (the output's: torch's sync there has no stack trace), not in its own.
+  void regenerate_in_current_op() { in_current_op_ = true; }
+
   /// The current value of `old`, regenerating a view whose base changed.
   ir::Argument value_of(const ir::Node* old);
   /// An argument of the input program, mapped (lists recursively).
@@ -75,18 +81,36 @@ class Functionalizer {
     // (the view is the input program's node, its arguments are mapped).
     const ir::Node* made = nullptr;
   };
-  void note_view_made_by_rule(const ir::Node* old);
+  /// One view op of a chain from a root: `view` is a view of `how.base`.
+  struct Link {
+    const ir::Node* view;
+    ViewOf how;
+  };
+  /// Whether `old`'s value is a view a rule made of its own intermediate
+  /// (noted as a view of that intermediate).
+  bool note_view_made_by_rule(const ir::Node* old);
   const ir::Node* root_of(const ir::Node* old) const;
-  ir::Argument scatter_into(const ir::Node* view, const ViewOf& v, ir::Argument base_value, ir::Argument src);
-  /// `view` made again from its base's current value, with the view's own
+  /// root_of, noting on the way the views rules made (a rule's view of a rule's view).
+  const ir::Node* track_root(const ir::Node* old);
+  /// The view ops from `old`'s root to `old`, root first (aliases left out).
+  std::vector<Link> chain_of(const ir::Node* old) const;
+  /// `link`'s view op applied to `base`.
+  ir::Argument replay(const Link& link, ir::Argument base);
+  /// `src`, the new value of `link`'s view, written back into `base_value`.
+  ir::Argument scatter_into(const Link& link, ir::Argument base_value, ir::Argument src);
+  /// `view` made again from its root's current value, with the view's own
   /// stack trace or (in_current_op) the node being lowered's.
-  ir::Argument regenerate(const ir::Node* view, const ViewOf& v, bool in_current_op = false);
+  ir::Argument regenerate(const ir::Node* view, bool in_current_op = false);
 
   GraphBuilder& b_;
   std::unordered_map<const ir::Node*, Binding> env_;
+  // The reverse of env_: the nodes (of the input program, or a rule's
+  // intermediates) a node of the new graph stands for, in binding order.
+  std::unordered_map<const ir::Node*, std::vector<const ir::Node*>> stands_for_;
   std::unordered_map<const ir::Node*, ViewOf> views_;
   std::unordered_map<const ir::Node*, int> versions_;  // per root
   std::vector<const ir::Node*> mutated_roots_;
+  bool in_current_op_ = false;
 };
 
 }  // namespace exportlens::passes

@@ -10,6 +10,7 @@
 #include "engine/ir/higher_order.h"
 #include "engine/passes/functionalize.h"
 #include "engine/passes/graph_builder.h"
+#include "engine/passes/view_ops.h"
 #include "engine/passes/retrace_input_order.h"
 
 namespace exportlens::passes {
@@ -145,17 +146,6 @@ bool is_inference_dropout_(const std::string& key, const std::vector<ir::Argumen
   return (train && !*train) || (p && *p == 0.0);
 }
 
-bool is_view_op(const ir::Target& t) {
-  if (!t.is_torch_op()) return false;
-  static const char* views[] = {"view", "_unsafe_view", "reshape", "select", "slice", "permute", "transpose",
-                                "t", "unsqueeze", "squeeze", "alias", "detach", "expand", "flatten",
-                                "unflatten", "view_as", "lift_fresh"};
-  const std::string name = t.op_name();
-  for (const char* v : views)
-    if (name == v) return true;
-  return false;
-}
-
 class Lowering {
  public:
   Lowering(const DecompositionTable& table, const Hints& hints, LoweringReport& report)
@@ -236,7 +226,7 @@ class Lowering {
         ir::Argument result = b.call(key, std::move(args), std::move(kwargs));
         adopt_value(result, n->value);
         f.bind(n, result);
-        if (is_view_op(n->target)) f.note_view(n);
+        if (find_view_op(n->target)) f.note_view(n);
         return;
       }
     }
@@ -245,7 +235,7 @@ class Lowering {
     normalize_positional(n->target, args, kwargs);
     ir::Argument result = b.emit(n->target, std::move(args), std::move(kwargs), &n->value, relaid);
     f.bind(n, result);
-    if (is_view_op(n->target)) f.note_view(n);
+    if (find_view_op(n->target)) f.note_view(n);
   }
 
   /// A wrapper HOP's body, lowered in place: its placeholders stand for the
@@ -341,6 +331,7 @@ class Lowering {
   void finish(GraphBuilder& b, Functionalizer& f, const ir::GraphModule& gm, const ir::Node& output,
               const ir::GraphSignature* signature, ir::GraphSignature* new_signature) {
     b.set_origin(&output);
+    f.regenerate_in_current_op();
     ir::ArgumentList returned{{}, true};
     std::vector<ir::OutputSpec> specs;
     const auto mutated = f.mutated_inputs(gm.graph.placeholders());
@@ -441,7 +432,10 @@ ir::ExportedProgram run_decompositions(const ir::ExportedProgram& ep, const Deco
   out.constants = ep.constants;
   out.range_constraints = ep.range_constraints;
   out.module_call_graph = ep.module_call_graph;
-  out.verifiers = ep.verifiers;
+  // torch's run_decompositions() makes a program of the ATen dialect at
+  // either level (ExportedProgram's default Verifier): torch.export.save
+  // writes verifiers ["ATEN"], where the exported program says TRAINING.
+  out.verifiers = {"ATEN"};
   out.guards_code = ep.guards_code;
   out.schema_major = ep.schema_major;
   out.schema_minor = ep.schema_minor;

@@ -11,17 +11,6 @@
 
 using namespace exportlens::testing;
 
-namespace {
-
-ProcessResult python(const QString& code, const QStringList& args) {
-  QProcess p;
-  p.start(EXPORTLENS_PYTHON, QStringList{"-c", code} + args);
-  if (!p.waitForFinished(120000)) qFatal("python did not finish");
-  return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
-}
-
-}  // namespace
-
 class TestCli : public QObject {
   Q_OBJECT
   QTemporaryDir tmp_;
@@ -31,7 +20,7 @@ class TestCli : public QObject {
   // (the gallery's custom op is registered in this binary, so custom_op runs).
   void initTestCase() {
     QVERIFY(tmp_.isValid());
-    const auto r = python("import runpy, sys; sys.argv = sys.argv[1:]; runpy.run_path(sys.argv[0], run_name='__main__')",
+    const auto r = run_python("import runpy, sys; sys.argv = sys.argv[1:]; runpy.run_path(sys.argv[0], run_name='__main__')",
                           {QString(EXPORTLENS_SOURCE_DIR) + "/tests/engine/make_bad_archives.py",
                            fixture_file("book_mlp", "program.pt2"), tmp_.path()});
     QVERIFY2(r.code == 0, qPrintable(r.err));
@@ -62,7 +51,7 @@ class TestCli : public QObject {
     QVERIFY2(r.code == 0, qPrintable(r.err));
     QVERIFY(r.out.contains("ran on cpu"));
     // The oracle reads our file with torch.load and compares with its own outputs.
-    const auto check = python(
+    const auto check = run_python(
         "import sys, torch\n"
         "got = torch.load(sys.argv[1], weights_only=True)\n"
         "want = torch.load(sys.argv[2], weights_only=True)\n"

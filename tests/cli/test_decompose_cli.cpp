@@ -1,6 +1,7 @@
 // `exportlens decompose`, `print --ir` and `info --ir core` headless: the
 // lowered programs print as torch's run_decompositions() results, custom
 // tables are chosen by name, and bad options are usage errors (exit 2).
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include "support/exportlens_process.h"
@@ -100,6 +101,44 @@ class TestDecomposeCli : public QObject {
     QVERIFY2(r.code == 0, qPrintable(r.err));
     QCOMPARE(r.err, QString());
     QCOMPARE(r.out, read_text(fixture_file(fixture, expected)) + "\n");
+  }
+
+  // decompose --out writes the lowered program as torch.export.save writes
+  // ep.run_decompositions(): torch loads it with the same dialect and
+  // verifiers as its own lowering of the same file (ATEN, where the exported
+  // program is TRAINING), and ExportLens reads it back.
+  void decompose_out_is_saved_as_torchs_lowering_data() {
+    QTest::addColumn<QString>("level");
+    QTest::newRow("core") << "core";
+    QTest::newRow("functional") << "functional";
+  }
+  void decompose_out_is_saved_as_torchs_lowering() {
+    QFETCH(QString, level);
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    const QString in = fixture_file("transformer_block", "program.pt2"), out = tmp.filePath("lowered.pt2");
+    const auto r = run_exportlens({"decompose", in, "--ir", level, "--out", out});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    // Read back, it is the program decompose printed (a saved program's
+    // multi-output nodes come back with their unused getitems, in torch too).
+    const auto back = run_exportlens({"print", out});
+    QVERIFY2(back.code == 0, qPrintable(back.err));
+    QCOMPARE(back.out.count(" = torch.ops."), r.out.count(" = torch.ops."));
+    const auto torch = run_python(
+        "import sys, torch\n"
+        "ours = torch.export.load(sys.argv[1])\n"
+        "source = torch.export.load(sys.argv[2])\n"
+        "lowered = source.run_decompositions({} if sys.argv[3] == 'functional' else None)\n"
+        "names = lambda ep: [v.dialect for v in ep.verifiers]\n"
+        "print(ours.dialect, names(ours))\n"
+        "print(lowered.dialect, names(lowered))\n"
+        "print(source.dialect, names(source))\n",
+        {out, in, level});
+    QVERIFY2(torch.code == 0, qPrintable(torch.err));
+    const QStringList lines = torch.out.trimmed().split('\n');
+    QCOMPARE(lines.size(), 3);
+    QCOMPARE(lines[0], lines[1]);  // ours as torch's lowering
+    QVERIFY2(lines[1] != lines[2], "torch's lowering keeps the training dialect: the test no longer tells");
   }
 
   void info_histogram_is_torchs_data() {

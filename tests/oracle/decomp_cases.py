@@ -184,6 +184,110 @@ class MatmulResultAddedInPlace(torch.nn.Module):
         return m * 2
 
 
+# Mutations through a chain of views (a view of a view): torch's functionalization
+# writes the new value back through every view's inverse, innermost first, from
+# views made again from the root, and makes each view read later again from the
+# root, view op by view op.
+
+class ViewOfViewOfInput(torch.nn.Module):
+    """A slice of a select of a user input, added to in place; both views are read after."""
+
+    def forward(self, x):
+        y = x[1]
+        z = y[:, 2:4]
+        z.add_(1)
+        return y * 2, z + 1
+
+
+class ViewOfViewOfBuffer(torch.nn.Module):
+    """An unsqueeze of a transposed buffer, multiplied in place."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("buf", torch.ones(4, 6))
+
+    def forward(self, x):
+        w = self.buf.transpose(0, 1).unsqueeze(0)
+        w.mul_(x)
+        return x + self.buf.sum()
+
+
+class ViewChainOfIntermediate(torch.nn.Module):
+    """view, t and select of an intermediate, copied into; an expand of the middle view is read after,
+    and the transposed view is returned."""
+
+    def forward(self, x, s):
+        a = x * 2
+        y = a.view(4, 6)
+        t = y.t()
+        e = t.unsqueeze(0).expand(2, 6, 4)
+        t[1].copy_(s)
+        return a + 1, e * 3, t
+
+
+class IndexPutThroughViews(torch.nn.Module):
+    """index_put_ on a transposed slice of a clone."""
+
+    def forward(self, x, idx, v):
+        a = x.clone()
+        w = a[1:3].transpose(0, 1)
+        w.index_put_((idx,), v)
+        return a * 2, w
+
+
+class ViewOfMatmulResult(torch.nn.Module):
+    """m = x @ w.T (a view of the mm Core ATen's matmul makes), then a slice of a select of m added to."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.randn(4, 4))
+
+    def forward(self, x, z):
+        m = x @ self.w.T
+        m[0, 1:].add_(z)
+        return m * 2
+
+
+class ReshapedMatmulResult(torch.nn.Module):
+    """m = x @ w.T, reshaped and transposed, multiplied in place through the chain."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.randn(4, 4))
+
+    def forward(self, x):
+        m = x @ self.w.T
+        r = m.reshape(6, 4).transpose(0, 1)
+        r.mul_(2)
+        return m + 1, r
+
+
+class PermutedLinearResult(torch.nn.Module):
+    """A 4-D linear (Core ATen: view, addmm, view), added to through a select of a permute of its output."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(4, 4)
+
+    def forward(self, x, z):
+        m = self.lin(x)
+        m.permute(1, 0, 2, 3)[0].add_(z)
+        return m.sum()
+
+
+class FoldedMatVecAddedInPlace(torch.nn.Module):
+    """m = x @ v (3-D by 1-D: Core ATen folds it into a view of mul and sum), then m[1] += z."""
+
+    def __init__(self):
+        super().__init__()
+        self.v = torch.nn.Parameter(torch.randn(4))
+
+    def forward(self, x, z):
+        m = x @ self.v
+        m[1].add_(z)
+        return m * 2
+
+
 class MatmulRequiresGrad(torch.nn.Module):
     """x @ weight.T on a non-contiguous 3-D activation: aten's matmul folds the
     batch into one mm when the 2-D operand requires grad (a parameter's view),
@@ -487,6 +591,33 @@ LOWERING_CASES = [
     ("matmul_result_added_in_place", "m = x @ w.T; m += z (Falcon's residual): Core ATen's matmul makes m a view "
      "of its mm, so the add is written back into the mm and m read again through a regenerated view.",
      _eval(MatmulResultAddedInPlace), lambda: (torch.randn(2, 3, 4), torch.randn(2, 3, 4)), False),
+    ("view_of_view_of_input", "A slice of a select of a user input added to in place: written back through "
+     "slice_scatter into a select made again, then select_scatter into the input; both views read again.",
+     _eval(ViewOfViewOfInput), lambda: (torch.randn(3, 4, 5),), False),
+    ("view_of_view_of_buffer", "An unsqueeze of a transposed buffer multiplied in place (a buffer mutation "
+     "through two views).",
+     _eval(ViewOfViewOfBuffer), lambda: (torch.randn(1, 6, 4),), False),
+    ("view_chain_of_intermediate", "copy_ into a select of a t of a view of an intermediate; an expand of the t "
+     "and the t itself are read again from the intermediate, view op by view op.",
+     _eval(ViewChainOfIntermediate), lambda: (torch.randn(2, 3, 4), torch.randn(4)), False),
+    ("view_chain_of_intermediate_strict", "ViewChainOfIntermediate exported with strict=True.",
+     _eval(ViewChainOfIntermediate), lambda: (torch.randn(2, 3, 4), torch.randn(4)), True),
+    ("index_put_through_views", "index_put_ on a transposed slice of a clone.",
+     _eval(IndexPutThroughViews), lambda: (torch.randn(4, 5), torch.tensor([0, 3]), torch.randn(2, 2)), False),
+    ("view_of_matmul_result", "m = x @ w.T; m[0, 1:] += z: a view of a view of the view Core ATen's matmul makes "
+     "of its mm, written back into the mm.",
+     _eval(ViewOfMatmulResult), lambda: (torch.randn(2, 3, 4), torch.randn(2, 4)), False),
+    ("reshaped_matmul_result", "m = x @ w.T; r = m.reshape(6, 4).transpose(0, 1); r *= 2: three views down "
+     "to the mm.",
+     _eval(ReshapedMatmulResult), lambda: (torch.randn(2, 3, 4),), False),
+    ("permuted_linear_result", "A 4-D linear's output added to through a select of a permute (Core ATen: a view "
+     "of the addmm).",
+     _eval(PermutedLinearResult), lambda: (torch.randn(2, 3, 5, 4), torch.randn(5, 4)), False),
+    ("permuted_linear_result_strict", "PermutedLinearResult exported with strict=True.",
+     _eval(PermutedLinearResult), lambda: (torch.randn(2, 3, 5, 4), torch.randn(5, 4)), True),
+    ("folded_matvec_added_in_place", "m = x @ v (3-D by 1-D); m[1] += z: written back into the sum Core ATen's "
+     "matmul views.",
+     _eval(FoldedMatVecAddedInPlace), lambda: (torch.randn(2, 3, 4), torch.randn(3)), False),
     # Where the retrace puts a symbolic size (one case per class the corpus showed).
     ("sizes_class_token_cat", "A class token cat after a patch embedding (ViT / BEiT / DINOv2): the lowering "
      "rebuilds the cat's 1 + H*W right after the cat, and the program's own 1 + H*W gives way to it.",

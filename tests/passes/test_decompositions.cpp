@@ -9,6 +9,9 @@
 // Also: the Core ATen set and the functionalization rules against torch's,
 // the seed's custom table, functionalization of hand-built programs,
 // provenance, node expansion and the chained IR levels.
+// A hand-made rule needs GraphBuilder, whose emit() Qt would take for its macro: before Qt.
+#include "engine/passes/decomp_helpers.h"
+
 #include <QtTest>
 #include <QRegularExpression>
 #include <map>
@@ -203,7 +206,42 @@ class TestDecompositions : public QObject {
     QCOMPARE(add1->args[0].node()->target.qualified(), std::string("torch.ops.aten.select_scatter.default"));
   }
 
-  void mutated_constant_is_refused_like_torch() {
+  void mutation_through_a_rules_view_of_its_view_reaches_its_intermediate() {
+    // A rule makes exp(x) as unsqueeze(view(s, [12]), 0) of its own s = sigmoid(view(x, [3, 4])):
+    // y = exp(x); y.add_(1); y * 2 writes the add back through both views into s
+    // (squeeze.dim, then view to s's sizes), and y is read again through both.
+    passes::DecompositionTable table = passes::decomposition_table("functional");
+    table.set_name("rule_view_of_view");
+    table.set(passes::DecompositionRule{
+        "aten.exp.default", "test", "a rule's view of its own view", [](passes::GraphBuilder& b, const passes::OpCall& c) {
+          ir::Node* rows = b.call1("aten.view.default", {c.tensor(0, "self"), passes::detail::ints({3, 4})});
+          ir::Node* s = b.call1("aten.sigmoid.default", {rows});
+          ir::Node* flat = b.call1("aten.view.default", {s, passes::detail::ints({12})});
+          return b.call("aten.unsqueeze.default", {flat, int64_t{0}});
+        }});
+    testing::ProgramBuilder p;
+    ir::Node* x = p.input("x", ir::InputKind::UserInput, {1, 12});
+    ir::Node* y = p.call("exp", "aten.exp.default", {x});
+    p.call("add_", "aten.add_.Tensor", {y, int64_t{1}});
+    p.output({p.call("mul", "aten.mul.Tensor", {y, int64_t{2}})});
+    const auto ours = passes::run_decompositions(p.ep, table);
+    const ir::Node* mul = ours.graph().find("mul");
+    QVERIFY(mul);
+    QStringList chain;  // mul's first operand back to the input, each view with its sizes
+    for (const ir::Node* n = mul->args[0].node(); n && n->op == ir::OpKind::CallFunction; n = n->args[0].node()) {
+      QString step = QString::fromStdString(n->target.op_name());
+      if (step == "view") {
+        QStringList sizes;
+        for (const auto& d : n->args[1].list()->items) sizes << QString::number(std::get<int64_t>(d.v));
+        step += "[" + sizes.join(", ") + "]";
+      }
+      chain << step;
+    }
+    QCOMPARE(chain, (QStringList{"unsqueeze", "view[12]", "view[3, 4]", "squeeze", "add", "unsqueeze", "view[12]",
+                                 "sigmoid", "view[3, 4]"}));
+  }
+
+    void mutated_constant_is_refused_like_torch() {
     testing::ProgramBuilder p;
     ir::Node* c = p.input("c_t", ir::InputKind::ConstantTensor, {2}, "t");
     ir::Node* m = p.call("add_", "aten.add_.Tensor", {c, int64_t{1}});

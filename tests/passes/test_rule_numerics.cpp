@@ -125,6 +125,8 @@ std::vector<Sample> samples() {
   add("aten.squeeze.dim", "", {{{3, 1, 4}}}, [](P& p, const Args& a) { return p.call("out", "aten.squeeze.dim", {a[0], int64_t{1}}); });
   add("aten.stack.default", "inner", {{{3, 4}}, {{3, 4}}}, [](P& p, const Args& a) { return p.call("out", "aten.stack.default", {ir::ArgumentList{{a[0], a[1]}}, int64_t{1}}); });
   add("aten.stack.default", "last", {{{3, 4}}, {{3, 4}}}, [](P& p, const Args& a) { return p.call("out", "aten.stack.default", {ir::ArgumentList{{a[0], a[1]}}, int64_t{2}}); });
+  add("aten.select_scatter.default", "", {{{3, 4, 5}}, {{3, 5}}}, [](P& p, const Args& a) { return p.call("out", "aten.select_scatter.default", {a[0], a[1], int64_t{1}, int64_t{2}}); });
+  add("aten.select_scatter.default", "negative index", {{{3, 4}}, {{4}}}, [](P& p, const Args& a) { return p.call("out", "aten.select_scatter.default", {a[0], a[1], int64_t{0}, int64_t{-1}}); });
 
   // ---- matrix products ----
   add("aten.linear.default", "2-D bias", {{{2, 3}}, {{4, 3}}, {{4}}}, [](P& p, const Args& a) { return p.call("out", "aten.linear.default", {a[0], a[1], a[2]}); });
@@ -330,7 +332,7 @@ std::vector<Sample> samples() {
       "aten.expand_as.default", "aten.unflatten.int", "aten.narrow.default", "aten.chunk.default",
       "aten.swapaxes.default", "aten.movedim.int", "aten.broadcast_to.default", "aten.numpy_T.default", "aten.transpose.int", "aten.t.default",
       "aten._unsafe_view.default", "aten.split.Tensor", "aten.unbind.int", "aten.squeeze.default",
-      "aten.squeeze.dim", "aten.stack.default", "aten.sum.default", "aten.square.default",
+      "aten.squeeze.dim", "aten.stack.default", "aten.select_scatter.default", "aten.sum.default", "aten.square.default",
       "aten.rsub.Tensor", "aten.pad.default", "aten.zeros_like.default", "aten.ones_like.default",
       "aten.masked_fill.Scalar", "aten.mv.default", "aten.dot.default", "aten.matmul.default",
       "aten.lift_fresh_copy.default", "aten.diff.default", "aten.floor_divide.Scalar", "aten.min.other", "aten.max.other"};

@@ -184,6 +184,29 @@ class TestCheckOracle : public QObject {
     QVERIFY(saw_recorded);
   }
 
+  // The fake conv's guards come from the conv rule itself (no file guards):
+  // a kernel larger than the Dim's minimum names the conv and the check, and
+  // a conv converted to channels-last records its stride-order checks there.
+  void conv_guards_name_the_conv_rule() {
+    const ops::SolveResult small = solve_case(case_meta("conv_kernel5_small_min"), Guards::RulesOnly);
+    QCOMPARE(small.status, ops::SolveStatus::Violation);
+    bool saw_kernel = false;
+    for (const auto& v : small.violations)
+      if (v.origin && QString::fromStdString(v.origin->rule).contains("input size >= kernel size")) {
+        QCOMPARE(QString::fromStdString(v.origin->node), QStringLiteral("conv2d"));
+        saw_kernel = true;
+      }
+    QVERIFY(saw_kernel);
+    const ops::SolveResult norm = solve_case(case_meta("strided_conv_norm_named"), Guards::RulesOnly);
+    int stride_order = 0;
+    for (const auto& g : norm.guards)
+      if (QString::fromStdString(g.origin.rule).contains("channels-last output")) {
+        QVERIFY2(QString::fromStdString(g.expr).contains("Max(1, "), g.expr.c_str());
+        ++stride_order;
+      }
+    QCOMPARE(stride_order, 8);  // as torch 2.13 records them: 2 for each of the first two down convs, 4 for the last
+  }
+
   // With every dim Dim.AUTO, the guards ExportLens emits are the guards torch
   // recorded in the program (guards_code), in the same order and text.
   // DynamicModel's guards all come from its ops, so the shape rules alone

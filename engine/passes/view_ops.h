@@ -1,0 +1,41 @@
+#pragma once
+// The view ops functionalization knows, one table: which ops make a view of
+// their first argument (a view is made again from its base when the base
+// changed) and how a mutation through such a view is written back into its
+// base (torch's FunctionalInverses: select -> select_scatter, view -> view
+// to the base's sizes, permute -> the inverse permute, ...).
+#include <functional>
+#include <string_view>
+
+#include "engine/ir/node.h"
+
+namespace exportlens::passes {
+
+class GraphBuilder;
+
+/// What a write-back is given: the base's current value, the view's new value,
+/// and the view's arguments (values of the graph being built).
+struct WriteBackCall {
+  GraphBuilder& b;
+  ir::Argument base;
+  ir::Argument src;
+  /// The view's argument `i`, or `fallback` where the call leaves it out.
+  std::function<ir::Argument(size_t i, ir::Argument fallback)> arg;
+};
+
+/// The base's new value after a mutation through the view.
+using WriteBack = ir::Argument (*)(const WriteBackCall&);
+
+struct ViewOp {
+  std::string_view name;  // the op's name without namespace and overload ("slice")
+  /// How a mutation through the view is written back; null where it cannot be
+  /// (an expand's elements alias each other: torch refuses to mutate it).
+  WriteBack write_back;
+  /// The view is its base (alias, detach): its new value is its base's.
+  bool identity = false;
+};
+
+/// The view op `t` calls, or null where `t` makes no view.
+const ViewOp* find_view_op(const ir::Target& t);
+
+}  // namespace exportlens::passes
