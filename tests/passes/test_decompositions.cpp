@@ -26,6 +26,7 @@
 #include "engine/serde/pt2_reader.h"
 #include "passes/program_builder.h"
 #include "support/fixtures.h"
+#include "support/lowering_cases.h"
 #include "support/known_differences.h"
 #include "support/program_text.h"
 
@@ -55,12 +56,6 @@ QString text_difference(const QString& fixture, const QString& level, const QStr
   const QString a = renumbered(ranges ? without_unbacked_ranges(text) : text, ranges);
   const QString b = renumbered(ranges ? without_unbacked_ranges(want) : want, ranges);
   return a == b ? QString() : "print(ep) differs from torch's beyond " + QString(known->aspect) + ", " + first_difference(a, b);
-}
-
-QJsonArray read_json_array(const QString& path) {
-  QFile f(path);
-  if (!f.open(QIODevice::ReadOnly)) qFatal("cannot read %s (build the oracle_fixtures target)", qPrintable(path));
-  return QJsonDocument::fromJson(f.readAll()).array();
 }
 
 ir::ExportedProgram load(const QString& fixture) {
@@ -101,8 +96,7 @@ class TestDecompositions : public QObject {
     QStringList names = fixtures_with_status("ok");
     // The lowering-only cases (decomp_cases.py's LOWERING_CASES: the lowered
     // inputs' order, matmul folding), in a folder of the fixtures.
-    for (const auto& v : read_json_array(fixtures_dir() + "/lowering_cases/index.json"))
-      names << "lowering_cases/" + v.toObject()["name"].toString();
+    names << lowering_cases();
     for (const auto& n : names) {
       QTest::newRow(qPrintable(n + "/functional")) << n << "functional";
       QTest::newRow(qPrintable(n + "/core")) << n << "core";
