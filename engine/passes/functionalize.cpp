@@ -180,9 +180,11 @@ ir::Argument Functionalizer::regenerate(const ir::Node* view, bool in_current_op
 ir::Argument Functionalizer::scatter_into(const Link& link, ir::Argument base_value, ir::Argument src) {
   const ir::Node* shape = link.how.multi ? link.how.multi : link.how.made ? link.how.made : link.view;
   const ViewOp* op = link.how.multi ? find_multi_output_view_op(shape->target) : find_view_op(shape->target);
-  const std::string what = "'" + link.view->name + "' (" + op_key(shape->target) + "): ";
+  const ir::Node* mutating = b_.origin();
+  const std::string what = "'" + (mutating ? mutating->name : std::string("?")) + "' mutates '" + link.view->name +
+                           "', a view made by " + op_key(shape->target) + ": ";
   if (!op || !op->write_back)
-    throw DecompositionError(what + "mutating a view made by " + op_key(shape->target) + " is not supported");
+    throw DecompositionError(what + "mutation through a " + shape->target.op_name() + " view is not functionalized");
   auto arg = [&](size_t i, ir::Argument fallback) {
     if (i >= shape->args.size()) return fallback;
     return link.how.made ? shape->args[i] : map(shape->args[i]);

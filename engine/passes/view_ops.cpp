@@ -154,6 +154,12 @@ const ViewOp kViewOps[] = {
     {"expand", nullptr},             {"flatten", reshape_back},      {"unflatten", reshape_back},
     {"view_as", reshape_back},       {"lift_fresh", identity_back, true},
     {"diagonal", diagonal_back},     {"as_strided", as_strided_back},
+    // Views whose write-back is not made yet (unfold's is unfold_backward, with
+    // its own Core ATen decomposition): made again when their base changed, a
+    // mutation through one refused rather than lowered wrong.
+    {"unfold", nullptr},             {"view_as_real", nullptr},      {"view_as_complex", nullptr},
+    {"real", nullptr},               {"imag", nullptr},              {"_reshape_alias", nullptr},
+    {"_conj", nullptr},              {"_neg_view", nullptr},
 };
 
 const ViewOp kMultiOutputViewOps[] = {
@@ -161,6 +167,10 @@ const ViewOp kMultiOutputViewOps[] = {
     {"split_with_sizes", split_with_sizes_back},
     {"chunk", chunk_of_back},
     {"unbind", unbind_back},
+    {"tensor_split", nullptr},  // refused, as above
+    {"hsplit", nullptr},
+    {"vsplit", nullptr},
+    {"dsplit", nullptr},
 };
 
 const ViewOp* find_in(const ir::Target& t, const ViewOp* begin, const ViewOp* end) {

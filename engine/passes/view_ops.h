@@ -33,7 +33,8 @@ using WriteBack = ir::Argument (*)(const WriteBackCall&);
 struct ViewOp {
   std::string_view name;  // the op's name without namespace and overload ("slice")
   /// How a mutation through the view is written back; null where it cannot be
-  /// (an expand's elements alias each other: torch refuses to mutate it).
+  /// (an expand's elements alias each other: torch refuses to mutate it) or is
+  /// not made yet (unfold): such a mutation is refused.
   WriteBack write_back;
   /// The view is its base (alias, detach): its new value is its base's.
   bool identity = false;

@@ -257,6 +257,25 @@ class UnbindOfInput(torch.nn.Module):
         return x * 2, u[2] * 3
 
 
+class UnfoldOfIntermediate(torch.nn.Module):
+    """a.unfold(0, 2, 2).mul_(2): torch writes it back with unfold_backward; ExportLens refuses it."""
+
+    def forward(self, x):
+        a = x + 1
+        a.unfold(0, 2, 2).mul_(2)
+        return a * 1
+
+
+class UnfoldReadAfterBaseChanged(torch.nn.Module):
+    """Overlapping windows of an intermediate, read after a row of it was changed in place."""
+
+    def forward(self, x):
+        a = x + 1
+        u = a.unfold(1, 2, 1)
+        a[0].mul_(2)
+        return u * 1
+
+
 # Mutations through a chain of views (a view of a view): torch's functionalization
 # writes the new value back through every view's inverse, innermost first, from
 # views made again from the root, and makes each view read later again from the
@@ -708,6 +727,12 @@ LOWERING_CASES = [
      _eval(UnbindOfIntermediate), lambda: (torch.randn(3, 4), torch.randn(4)), False),
     ("unbind_of_input", "x.unbind(1)[2].add_(1) on a user input, read after.",
      _eval(UnbindOfInput), lambda: (torch.randn(2, 3),), False),
+    ("unfold_of_intermediate", "a.unfold(0, 2, 2).mul_(2): torch writes it back with unfold_backward, "
+     "which ExportLens refuses (known_differences.h).",
+     _eval(UnfoldOfIntermediate), lambda: (torch.randn(6, 3),), False),
+    ("unfold_read_after_base_changed", "u = a.unfold(1, 2, 1); a[0].mul_(2); u * 1: the windows made again from "
+     "the changed intermediate.",
+     _eval(UnfoldReadAfterBaseChanged), lambda: (torch.randn(3, 4),), False),
     # Where the retrace puts a symbolic size (one case per class the corpus showed).
     ("sizes_class_token_cat", "A class token cat after a patch embedding (ViT / BEiT / DINOv2): the lowering "
      "rebuilds the cat's 1 + H*W right after the cat, and the program's own 1 + H*W gives way to it.",
