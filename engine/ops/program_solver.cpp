@@ -4,7 +4,6 @@
 #include <chrono>
 #include <filesystem>
 #include <functional>
-#include <mutex>
 #include <unordered_map>
 #include <set>
 #include <unordered_set>
@@ -18,6 +17,7 @@
 #include "engine/symbolic/export_constraints.h"
 #include "engine/symbolic/python_guard_parser.h"
 #include "engine/symbolic/python_printer.h"
+#include "engine/symbolic/solve_memo.h"
 
 namespace exportlens::ops {
 
@@ -77,73 +77,6 @@ void derived_sizes(const SymValue& v, const ShapeEnv& env, std::set<std::string>
 int64_t hint_of(const ir::SymInt& s) {
   if (auto v = s.expr.as_integer()) return *v;
   return s.hint.value_or(0);
-}
-
-/// A recorded guard in a solve's symbols, given what each of its sources
-/// (its free symbols, "L['x'].size()[0]") is bound to. The translation
-/// depends on nothing else, so it is kept across solves for the last few
-/// bindings of each guard expression: a re-solve after a spec edit that
-/// binds the sources alike (another range for a Dim) gets the expression it
-/// had, node for node, instead of rebuilding kilobytes of nested floordivs,
-/// and the solver's memos downstream find it by identity. Copies of a guard
-/// text share their parsed expression, so they share the entry. Shared by
-/// the threads that solve (the GUI solves off its thread); dropped when large.
-class GuardTranslations {
- public:
-  using SourceExpr = std::function<std::optional<symbolic::Expr>(const std::string&)>;
-
-  std::optional<symbolic::Expr> translate(const symbolic::Expr& recorded, const SourceExpr& source_expr) {
-    std::vector<std::string> sources;
-    bool seen = false;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (auto it = entries_.find(recorded); it != entries_.end()) {
-        sources = it->second.sources;
-        seen = true;
-      }
-    }
-    if (!seen) sources = recorded.free_symbols();
-    std::vector<std::optional<symbolic::Expr>> bound_to;
-    bound_to.reserve(sources.size());
-    for (const std::string& s : sources) bound_to.push_back(source_expr(s));
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (auto it = entries_.find(recorded); it != entries_.end())
-        for (const Translation& t : it->second.kept)
-          if (t.bound_to == bound_to) return t.expr;
-    }
-    std::optional<symbolic::Expr> out;
-    if (std::all_of(bound_to.begin(), bound_to.end(), [](const auto& e) { return e.has_value(); })) {
-      std::map<std::string, symbolic::Expr> subs;
-      for (size_t i = 0; i < sources.size(); ++i) subs.emplace(sources[i], *bound_to[i]);
-      out = recorded.substitute(subs);
-    }
-    constexpr size_t bindings_kept = 4;  // a spec and its edit, or a few specs the user switches between
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (entries_.size() > (1u << 14)) entries_.clear();
-    Entry& e = entries_[recorded];
-    e.sources = std::move(sources);
-    if (e.kept.size() >= bindings_kept) e.kept.erase(e.kept.begin());
-    e.kept.push_back({std::move(bound_to), out});
-    return out;
-  }
-
- private:
-  struct Translation {
-    std::vector<std::optional<symbolic::Expr>> bound_to;
-    std::optional<symbolic::Expr> expr;
-  };
-  struct Entry {
-    std::vector<std::string> sources;
-    std::vector<Translation> kept;  // oldest first
-  };
-  std::mutex mutex_;
-  std::unordered_map<symbolic::Expr, Entry> entries_;
-};
-
-GuardTranslations& guard_translations() {
-  static GuardTranslations translations;
-  return translations;
 }
 
 }  // namespace
@@ -208,12 +141,34 @@ class Propagation {
     return std::nullopt;
   }
 
+  /// A recorded guard in this solve's symbols. The translation depends only
+  /// on what its sources are bound to, so the solve's memo keeps it: a
+  /// re-solve after a spec edit that binds them alike (another range for a
+  /// Dim) gets the expression it had, and the memos downstream find it by
+  /// identity. Copies of a guard text share their parsed expression.
   std::optional<symbolic::Expr> translate(const symbolic::Expr& recorded) const {
-    return guard_translations().translate(recorded, [this](const std::string& s) { return source_expr(s); });
+    const auto bound_to = [this](const std::string& s) { return source_expr(s); };
+    if (symbolic::SolveMemo* memo = env_.memo()) return memo->substituted(recorded, bound_to);
+    std::map<std::string, symbolic::Expr> subs;
+    for (const std::string& s : recorded.free_symbols()) {
+      auto e = bound_to(s);
+      if (!e) return std::nullopt;
+      subs.emplace(s, *e);
+    }
+    return recorded.substitute(subs);
   }
 
 
  private:
+  /// The node's user source line and op label, as the prepared program read
+  /// them once (a wrapper body's node: read now).
+  std::string location(const ir::Node& n) const {
+    return is_top_level(&n) ? p_.locations_[size_t(n.index())] : location_of(n);
+  }
+  std::string label(const ir::Node& n) const {
+    return is_top_level(&n) ? p_.op_labels_[size_t(n.index())] : op_label(n);
+  }
+
   /// torch's make_fx stores every output's tensor_meta, asking whether it is
   /// contiguous (symbolic/contiguity_probe.h): `size != 1` checks on sizes
   /// that are not statically known to be >= 2, and stride checks, each a
@@ -231,11 +186,11 @@ class Propagation {
     Provenance origin;
     origin.kind = Provenance::Kind::ShapeRule;
     origin.node = n.name;
-    origin.op = op_label(n);
+    origin.op = label(n);
     origin.rule = "tensor_meta: is_contiguous";
     if (layout == PreparedProgram::Layout::Contiguous) {
       if (symbolic::contiguous_probe_is_quiet(env_, v.tensor.sizes) || !first_probe(v.tensor.sizes, {})) return;
-      origin.location = location_of(n);
+      origin.location = location(n);
       symbolic::probe_contiguous(env_, v.tensor.sizes, origin);
       return;
     }
@@ -246,7 +201,7 @@ class Propagation {
       strides.push_back(*e);
     }
     if (!first_probe(v.tensor.sizes, strides)) return;
-    origin.location = location_of(n);
+    origin.location = location(n);
     symbolic::probe_contiguity(env_, v.tensor.sizes, strides, origin);
   }
 
@@ -263,20 +218,31 @@ class Propagation {
 
   /// A file expression over the file's input symbols, in this spec's symbols
   /// (memoized: strided views repeat the same few stride expressions).
+  /// The solve's memo keeps it across solves, by what the file's symbols are
+  /// bound to now (windowed models' strides are kilobytes of floordivs).
   std::optional<symbolic::Expr> in_spec_symbols(const symbolic::Expr& e) {
     if (auto it = translated_.find(e); it != translated_.end()) return it->second;
-    std::optional<symbolic::Expr> out;
-    std::map<std::string, symbolic::Expr> subs;
-    bool known = true;
-    for (const std::string& s : e.free_symbols()) {
+    const auto bound_to = [this](const std::string& s) -> std::optional<symbolic::Expr> {
       auto it = file_symbols_.find(s);
-      if (it == file_symbols_.end()) {
-        known = false;
-        break;
+      if (it == file_symbols_.end()) return std::nullopt;
+      return env_.replace(it->second);
+    };
+    std::optional<symbolic::Expr> out;
+    if (symbolic::SolveMemo* memo = env_.memo()) {
+      out = memo->substituted(e, bound_to);
+    } else {
+      std::map<std::string, symbolic::Expr> subs;
+      bool known = true;
+      for (const std::string& s : e.free_symbols()) {
+        auto b = bound_to(s);
+        if (!b) {
+          known = false;
+          break;
+        }
+        subs.emplace(s, *b);
       }
-      subs.emplace(s, env_.replace(it->second));
+      if (known) out = subs.empty() ? e : e.substitute(subs);
     }
-    if (known) out = subs.empty() ? e : e.substitute(subs);
     translated_.emplace(e, out);
     return out;
   }
@@ -382,7 +348,7 @@ class Propagation {
   /// trace goes through the body the same way); the value is the tuple of
   /// the body's outputs.
   SymValue trace_body(const ir::Node& n, const ir::GraphModule& body, size_t body_at, const ValueOf& value_of) {
-    RuleContext ctx(env_, n, value_of, location_of);
+    RuleContext ctx(env_, n, value_of, [this](const ir::Node& m) { return location(m); });
     size_t operand = body_at + 1;
     std::vector<SymValue> outputs;
     for (const ir::Node* m : body.graph.nodes()) {
@@ -414,7 +380,7 @@ class Propagation {
       if (const ir::GraphModule* body = ir::wrapper_body(n, p_.program().graph_module))
         return trace_body(n, *body, *ir::wrapper_body_argument(n.target), value_of);
     const ShapeRule* rule = find_shape_rule(n.target);
-    const std::string op = op_label(n);
+    const std::string& op = label(n);
     if (!rule) {
       if (is_custom_op(n.target))
         if (auto v = recorded_in_spec(n.value)) {
@@ -426,7 +392,7 @@ class Propagation {
                       "example sizes");
       return from_file(n.value, true);
     }
-    RuleContext ctx(env_, n, value_of, location_of);
+    RuleContext ctx(env_, n, value_of, [this](const ir::Node& m) { return location(m); });
     try {
       return (*rule)(ctx);
     } catch (const RuleError& e) {
@@ -437,7 +403,7 @@ class Propagation {
       symbolic::Provenance origin = e.origin();
       if (origin.node.empty()) origin.node = n.name;
       if (origin.op.empty()) origin.op = op;
-      if (origin.location.empty()) origin.location = location_of(n);
+      if (origin.location.empty()) origin.location = location(n);
       problems_->push_back({"data_dependent_guard", e.expr().str(), e.what(), origin, e.expr().str()});
       return from_file(n.value, true);
     }
@@ -475,11 +441,23 @@ class Propagation {
 // ---- PreparedProgram ------------------------------------------------------------
 
 PreparedProgram::PreparedProgram(const ir::ExportedProgram& program)
-    : program_(&program), nodes_(program.graph().nodes()) {
+    : program_(&program), nodes_(program.graph().nodes()), memo_(std::make_unique<symbolic::SolveMemo>()) {
   read_inputs();
   read_layouts();
   parse_recorded_guards();
   attribute_recorded_guards();
+}
+
+PreparedProgram::~PreparedProgram() = default;
+
+PreparedProgram::MemoLoan::MemoLoan(const PreparedProgram& program) : program_(program) {
+  std::lock_guard<std::mutex> lock(program_.memo_mutex_);
+  memo_ = program_.memo_ ? std::move(program_.memo_) : std::make_unique<symbolic::SolveMemo>();
+}
+
+PreparedProgram::MemoLoan::~MemoLoan() {
+  std::lock_guard<std::mutex> lock(program_.memo_mutex_);
+  if (!program_.memo_) program_.memo_ = std::move(memo_);  // else a parallel solve's memo came back first
 }
 
 void PreparedProgram::read_inputs() {
@@ -516,7 +494,14 @@ PreparedProgram::Layout PreparedProgram::layout_of(const ir::Node& n) {
 
 void PreparedProgram::read_layouts() {
   layouts_.assign(nodes_.size(), Layout::Unknown);
-  for (const ir::Node* n : nodes_) layouts_[size_t(n->index())] = layout_of(*n);
+  locations_.assign(nodes_.size(), std::string());
+  op_labels_.assign(nodes_.size(), std::string());
+  for (const ir::Node* n : nodes_) {
+    const size_t i = size_t(n->index());
+    layouts_[i] = layout_of(*n);
+    locations_[i] = location_of(*n);
+    op_labels_[i] = op_label(*n);
+  }
 }
 
 void PreparedProgram::parse_recorded_guards() {
@@ -579,7 +564,8 @@ void PreparedProgram::attribute_recorded_guards() {
   DynamicShapesSpec all_auto = recorded_spec();
   for (auto& [name, in] : all_auto.inputs)
     for (auto& [k, d] : in.dims) d.kind = symbolic::DimSpec::Kind::Auto;
-  ShapeEnv env;
+  const MemoLoan memo(*this);
+  ShapeEnv env(memo.get());
   env.set_logging(false);
   std::vector<Diagnostic> ignored;
   const SpecBinding binding = symbolic::bind_spec(env, all_auto, inputs_);
@@ -623,9 +609,9 @@ void PreparedProgram::attribute_recorded_guards() {
       // knew their answers already: from the guards explained here, which it
       // therefore evaluated before this node's checks (in user code, as
       // DINOv2's num_patches == num_positions before the position add, or in
-      // the op's fake kernel, as a strided conv's stride-order checks before
-      // its tensor_meta probe). They are replayed before the node, and its
-      // own checks then add nothing, as in torch.
+      // an op's fake kernel ahead of the checks its rule makes). They are
+      // replayed before the node, and its own checks then add nothing, as in
+      // torch.
       bool torch_made_one = false;
       for (size_t g = first_new; g < env.guards().size() && !torch_made_one; ++g) {
         const symbolic::Expr made = env.replace(env.guards()[g].expr);
@@ -644,8 +630,8 @@ void PreparedProgram::attribute_recorded_guards() {
   }
   // An unexplained guard (user code, or an op guard no rule makes) goes
   // before the node that explains the next explained one. One over sizes
-  // that an op makes (`Max(1, h // 32) <= 1`, torch's stride-order checks
-  // inside a strided conv) was evaluated where those sizes first exist: it
+  // that an op makes (`(h//8)**2 != h//8`, the checks of flatten's view meta
+  // on a strided conv's output) was evaluated where those sizes first exist: it
   // goes before the first node after the previous explained guard whose
   // output holds them, so that the node's own probe sees it, as in torch.
   std::vector<std::set<std::string>> made(nodes.size());  // each node's output sizes' divisions, lazily
@@ -707,8 +693,8 @@ SymValue simplified(const SymValue& v, const ShapeEnv& env) {
 
 class Solver {
  public:
-  Solver(const PreparedProgram& p, const DynamicShapesSpec& spec, const SolveOptions& o)
-      : p_(p), spec_(spec), options_(o) {}
+  Solver(const PreparedProgram& p, const DynamicShapesSpec& spec, const SolveOptions& o, symbolic::SolveMemo* memo)
+      : p_(p), spec_(spec), options_(o), env_(memo) {}
 
   SolveResult run() {
     const auto t0 = std::chrono::steady_clock::now();
@@ -811,9 +797,22 @@ class Solver {
     }
   }
 
-  std::string python_name(const symbolic::Expr& s) const {
-    if (const auto* r = env_.find_symbol(s.symbol_name()); r && !r->sources.empty()) return r->sources.front();
-    return s.symbol_name();
+  std::string python_name(const symbolic::Expr& s) const { return python_name_of_symbol(s.symbol_name()); }
+  std::string python_name_of_symbol(const std::string& s) const {
+    if (const auto* r = env_.find_symbol(s); r && !r->sources.empty()) return r->sources.front();
+    return s;
+  }
+
+  // Every solve reports every guard's text: the memo keeps what kilobyte-long guards print as.
+  std::string text(const symbolic::Expr& e) const {
+    symbolic::SolveMemo* memo = env_.memo();
+    return memo ? memo->text(e) : e.str();
+  }
+  std::string python_text(const symbolic::Expr& e, const symbolic::SymbolName& name_of) const {
+    symbolic::SolveMemo* memo = env_.memo();
+    if (!memo) return symbolic::to_python(e, name_of);
+    const auto python_name_of = [this](const std::string& s) { return python_name_of_symbol(s); };
+    return memo->python_text(e, python_name_of, [&] { return symbolic::to_python(e, name_of); });
   }
 
   void report_env() {
@@ -828,9 +827,9 @@ class Solver {
       }
     }
     const symbolic::SymbolName name_of = [this](const symbolic::Expr& s) { return python_name(s); };
-    for (const auto& g : env_.guards()) result_.guards.push_back({g.expr.str(), symbolic::to_python(g.expr, name_of), g.origin, false});
+    for (const auto& g : env_.guards()) result_.guards.push_back({text(g.expr), python_text(g.expr, name_of), g.origin, false});
     for (const auto& a : env_.runtime_asserts())
-      result_.guards.push_back({a.expr.str(), symbolic::to_python(a.expr, name_of), a.origin, true});
+      result_.guards.push_back({text(a.expr), python_text(a.expr, name_of), a.origin, true});
     for (const std::string& n : env_.symbol_names()) {
       const symbolic::SymbolRecord* r = env_.find_symbol(n);
       SymbolInfo s{n, r->hint, r->range.lower.str(), r->range.upper.str(), r->sources, ""};
@@ -854,7 +853,8 @@ class Solver {
 }  // namespace
 
 SolveResult solve(const PreparedProgram& program, const DynamicShapesSpec& spec, const SolveOptions& options) {
-  return Solver(program, spec, options).run();
+  const PreparedProgram::MemoLoan memo(program);
+  return Solver(program, spec, options, memo.get()).run();
 }
 
 SolveResult solve(const PreparedProgram& program, std::string_view spec_text, const SolveOptions& options) {

@@ -16,9 +16,11 @@
 // _assert_scalar nodes); a branch the example did not take is gone.
 //
 // PreparedProgram does the per-program work once (inputs, parsed recorded
-// guards and where each belongs in the trace), so that a re-solve after a
-// spec edit only propagates. It is immutable afterwards: solves may run on a
-// worker thread, one at a time or several in parallel.
+// guards and where each belongs in the trace, each node's source line), so
+// that a re-solve after a spec edit only propagates. It is immutable
+// afterwards: solves may run on a worker thread, one at a time or several in
+// parallel. It owns its solves' memo (symbolic/solve_memo.h: the symbolic
+// work a re-solve would otherwise redo), lent to one solve at a time.
 //
 //   const ir::ExportedProgram ep = serde::read_pt2(path);
 //   const ops::PreparedProgram program(ep);
@@ -27,6 +29,7 @@
 //   r.status, r.range_constraints, r.input_shapes, r.guards[i].origin.node,
 //   r.violations[i].origin, r.suggested_fixes_text, r.fixed_spec_text ("Apply")
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,6 +38,10 @@
 #include "engine/ops/solve_result.h"
 #include "engine/symbolic/dynamic_shapes_spec.h"
 #include "engine/symbolic/spec_binding.h"
+
+namespace exportlens::symbolic {
+class SolveMemo;
+}
 
 namespace exportlens::ops {
 
@@ -51,6 +58,9 @@ class PreparedProgram {
  public:
   /// `program` must outlive this object.
   explicit PreparedProgram(const ir::ExportedProgram& program);
+  ~PreparedProgram();
+  PreparedProgram(const PreparedProgram&) = delete;
+  PreparedProgram& operator=(const PreparedProgram&) = delete;
 
   const ir::ExportedProgram& program() const { return *program_; }
   const std::vector<symbolic::ExampleInput>& inputs() const { return inputs_; }
@@ -60,6 +70,22 @@ class PreparedProgram {
   const std::vector<ir::Node*>& nodes() const { return nodes_; }
   /// A spec with every dim the file keeps symbolic as Dim.AUTO, the others static.
   symbolic::DynamicShapesSpec recorded_spec() const;
+
+  /// This program's solve memo for the length of one solve. A solve that
+  /// starts while another holds it gets a fresh one, which the program keeps
+  /// when the loan ends only if it has none then.
+  class MemoLoan {
+   public:
+    explicit MemoLoan(const PreparedProgram& program);
+    ~MemoLoan();
+    MemoLoan(const MemoLoan&) = delete;
+    MemoLoan& operator=(const MemoLoan&) = delete;
+    symbolic::SolveMemo* get() const { return memo_.get(); }
+
+   private:
+    const PreparedProgram& program_;
+    std::unique_ptr<symbolic::SolveMemo> memo_;
+  };
 
  private:
   void read_inputs();
@@ -78,6 +104,9 @@ class PreparedProgram {
   enum class Layout : char { Unknown, Contiguous, Strided };
   static Layout layout_of(const ir::Node& n);
   std::vector<Layout> layouts_;  // by node index
+  std::vector<std::string> locations_, op_labels_;  // by node index: "file.py:12 in forward", "aten.add.Tensor"
+  mutable std::mutex memo_mutex_;
+  mutable std::unique_ptr<symbolic::SolveMemo> memo_;  // null while lent
   friend class Propagation;
 };
 

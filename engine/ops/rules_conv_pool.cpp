@@ -2,7 +2,11 @@
 //   conv:       (in + 2*pad - dilation*(k - 1) - 1) // stride + 1
 //   transposed: (in - 1)*stride - 2*pad + dilation*(k - 1) + output_padding + 1
 //   pooling:    the same as conv, with torch's ceil_mode correction.
+// With them, the guards torch's fake conv and pooling metas make, in their order:
+// the input against the kernel (check_shape_forward), the memory-format
+// conversion of the output (fake_impls.conv), the output-size checks.
 #include "engine/ops/rule_helpers.h"
+#include "engine/symbolic/contiguity_probe.h"
 
 namespace exportlens::ops {
 
@@ -26,6 +30,44 @@ std::vector<Expr> spatial(RuleContext& ctx, size_t index, std::string_view name,
 
 Expr conv_out(const Expr& in, const Expr& k, const Expr& s, const Expr& p, const Expr& d) {
   return Expr::floordiv(in + Expr(2) * p - d * (k - Expr(1)) - Expr(1), s) + Expr(1);
+}
+
+/// check_shape_forward (Convolution.cpp, called by _select_conv_backend in
+/// torch's fake conv): each padded input size against its dilated kernel,
+/// `guard_or_false(in + 2*pad < dilation*(k - 1) + 1)` per spatial dim in
+/// order, so an undecided one records `in + 2*pad >= dilation*(k - 1) + 1`
+/// (an 8 x 8 kernel: h >= 8, then w >= 8).
+void check_kernel_fits(RuleContext& ctx, const std::vector<Expr>& in, const std::vector<Expr>& k,
+                       const std::vector<Expr>& pad, const std::vector<Expr>& dil) {
+  for (size_t i = 0; i < in.size(); ++i) {
+    const Expr padded = ctx.simplify(in[i] + Expr(2) * pad[i]), kernel = ctx.simplify(dil[i] * (k[i] - Expr(1)) + Expr(1));
+    if (ctx.guard_or_false(Expr::lt(padded, kernel), "convolution: input size >= kernel size (check_shape_forward)"))
+      throw symbolic::CheckFailedError(Expr::ge(padded, kernel), ctx.origin("convolution: input size >= kernel size"),
+                                       "Calculated padded input size per channel: (" + padded.str() + "). Kernel size: (" +
+                                           kernel.str() + "). Kernel size can't be greater than actual input size");
+  }
+}
+
+/// Whether torch's fake conv converted this node's output to channels-last
+/// (fake_impls.conv: `.to(memory_format=...)` of the memory format the CPU
+/// backend picks, channels-last when the input or weight suggests it). The
+/// file's strides of the node say which it picked: channel stride 1.
+bool recorded_channels_last(const ir::Node& n) {
+  const ir::TensorMeta* m = n.value.tensor();
+  if (!m || (m->rank() != 4 && m->rank() != 5) || m->strides.size() != m->rank()) return false;
+  return m->strides[1].expr == Expr(1) && !(m->strides.back().expr == Expr(1));
+}
+
+/// The conversion's checks: the meta's output is contiguous, with strides
+/// `stride[i + 1] * Max(size[i + 1], 1)` (empty_tensor_restride), and
+/// `_to_copy` asks whether it is non-overlapping and dense before it clones
+/// it channels-last: the stride-order checks `Max(1, w // 32) >= Max(1, h //
+/// 32)*Max(1, w // 32)`, ... of a stride-32 conv.
+void convert_to_channels_last(RuleContext& ctx, const std::vector<Expr>& out) {
+  symbolic::Strides strides(out.size(), Expr(1));
+  for (size_t i = out.size() - 1; i-- > 0;) strides[i] = strides[i + 1] * Expr::max(out[i + 1], Expr(1));
+  symbolic::non_overlapping_and_dense_or_false(ctx.env, out, strides,
+                                               ctx.origin("convolution: channels-last output (is_non_overlapping_and_dense)"));
 }
 
 SymValue convolution_impl(RuleContext& ctx, bool transposed, size_t groups_index, size_t out_pad_index) {
@@ -53,6 +95,10 @@ SymValue convolution_impl(RuleContext& ctx, bool transposed, size_t groups_index
   if (!transposed) {
     ctx.check_equal(in_channels, ctx.simplify(w.sizes[1] * groups), "convolution: input channels == weight.size(1) * groups",
               "expected input to have " + (w.sizes[1] * groups).str() + " channels, got " + in_channels.str());
+    // padding="same" pads to keep the size: the kernel always fits.
+    if (!same)
+      check_kernel_fits(ctx, std::vector<Expr>(x.sizes.begin() + long(c + 1), x.sizes.end()),
+                        std::vector<Expr>(w.sizes.begin() + 2, w.sizes.end()), pad, dil);
     out.push_back(w.sizes[0]);
     for (size_t i = 0; i < n; ++i) {
       const Expr in = x.sizes[c + 1 + i], k = w.sizes[2 + i];
@@ -68,6 +114,7 @@ SymValue convolution_impl(RuleContext& ctx, bool transposed, size_t groups_index
       out.push_back(ctx.simplify((in - Expr(1)) * stride[i] - Expr(2) * pad[i] + dil[i] * (k - Expr(1)) + opad[i] + Expr(1)));
     }
   }
+  if (batched && recorded_channels_last(ctx.node)) convert_to_channels_last(ctx, out);
   return shaped(out, x.dtype);
 }
 
@@ -102,6 +149,22 @@ Expr pool_out(RuleContext& ctx, const Expr& in, const Expr& k, const Expr& s, co
   return ctx.simplify(out);
 }
 
+/// The pooling metas' size checks (pool2d_shape_check, pool3d_shape_check),
+/// one torch._check over all spatial dims each: average pooling in 3-D checks
+/// the input against the kernel; every output size must be at least 1. In
+/// 1-D, avg_pool1d and max_pool1d_with_indices run the 2-D meta on a height
+/// of 1 (max_pool1d's own CPU kernel reads the sizes as ints: not modelled).
+void check_pool_sizes(RuleContext& ctx, const std::vector<Expr>& in, const std::vector<Expr>& k,
+                      const std::vector<Expr>& out, bool average, bool with_indices) {
+  if (in.size() == 3 && average)
+    ctx.check(Expr::logical_and({Expr::ge(in[0], k[0]), Expr::ge(in[1], k[1]), Expr::ge(in[2], k[2])}),
+              "avg_pool3d: input size >= kernel size (pool3d_shape_check)", "input image smaller than kernel size");
+  if (out.size() == 1 && !average && !with_indices) return;
+  std::vector<Expr> terms;
+  for (const Expr& o : out) terms.push_back(Expr::ge(o, Expr(1)));
+  ctx.check(Expr::logical_and(std::move(terms)), "pool: output size >= 1 (pool_shape_check)", "Output size is too small");
+}
+
 SymValue pool_impl(RuleContext& ctx, size_t n, bool with_dilation, bool with_indices) {
   const SymTensor x = ctx.tensor(0, "self");
   const std::vector<Expr> k = spatial(ctx, 1, "kernel_size", n, 1);
@@ -112,6 +175,8 @@ SymValue pool_impl(RuleContext& ctx, size_t n, bool with_dilation, bool with_ind
   const bool ceil = ctx.boolean_or(with_dilation ? 5 : 4, "ceil_mode", false);
   std::vector<Expr> out(x.sizes.begin(), x.sizes.end() - long(n));
   for (size_t i = 0; i < n; ++i) out.push_back(pool_out(ctx, x.sizes[x.rank() - n + i], k[i], s[i], p[i], d[i], ceil));
+  check_pool_sizes(ctx, std::vector<Expr>(x.sizes.end() - long(n), x.sizes.end()), k,
+                   std::vector<Expr>(out.end() - long(n), out.end()), !with_dilation, with_indices);
   if (!with_indices) return shaped(out, x.dtype);
   return SymValue::list({shaped(out, x.dtype), shaped(out, ir::ScalarType::Long)});
 }

@@ -1,6 +1,7 @@
 #include "engine/symbolic/contiguity_probe.h"
 
 #include <algorithm>
+#include <functional>
 
 namespace exportlens::symbolic {
 
@@ -84,7 +85,67 @@ bool channels_last(symbolic::ShapeEnv& env, const std::vector<Expr>& sizes, cons
   return true;
 }
 
+struct SizeStride {
+  Expr size, stride;
+};
+
+/// _prims_common.K.__lt__: a < b by stride, decided by guards as torch asks them.
+/// A plain int on the left is Python's reflected comparison (`1 < s` asks
+/// SymInt.__gt__): the guard reads `s > 1`, as torch's does.
+bool stride_less(symbolic::ShapeEnv& env, const SizeStride& a, const SizeStride& b, const symbolic::Provenance& origin) {
+  const bool reflected = a.stride.as_integer() && !b.stride.as_integer();
+  if (env.guard_or_false(reflected ? Expr::gt(b.stride, a.stride) : Expr::lt(a.stride, b.stride), origin)) return true;
+  const bool divides = env.guard_or_false(Expr::eq(a.stride, Expr(0)), origin) ||
+                       env.guard_or_false(Expr::eq(Expr::mod(b.stride, a.stride), Expr(0)), origin);
+  return divides && env.guard_or_true(reflected ? Expr::ne(b.stride, a.stride) : Expr::ne(a.stride, b.stride), origin);
+}
+
+/// CPython 3.11's list.sort on fewer than 64 items, comparison for comparison:
+/// the run at the start (count_run: strictly descending runs are reversed),
+/// then binary insertion of the rest (binarysort).
+void python_sort(std::vector<SizeStride>& v, const std::function<bool(const SizeStride&, const SizeStride&)>& less) {
+  const size_t n = v.size();
+  if (n < 2) return;
+  size_t run = 2;
+  if (less(v[1], v[0])) {
+    while (run < n && less(v[run], v[run - 1])) ++run;
+    std::reverse(v.begin(), v.begin() + std::ptrdiff_t(run));
+  } else {
+    while (run < n && !less(v[run], v[run - 1])) ++run;
+  }
+  for (size_t start = run; start < n; ++start) {
+    SizeStride pivot = v[start];
+    size_t l = 0, r = start;
+    do {
+      const size_t p = l + ((r - l) >> 1);
+      if (less(pivot, v[p])) r = p;
+      else l = p + 1;
+    } while (l < r);
+    for (size_t i = start; i > l; --i) v[i] = v[i - 1];
+    v[l] = std::move(pivot);
+  }
+}
+
 }  // namespace
+
+bool non_overlapping_and_dense_or_false(symbolic::ShapeEnv& env, const std::vector<Expr>& sizes,
+                                        const Strides& strides, const symbolic::Provenance& origin) {
+  if (sizes.size() != strides.size()) return false;
+  Expr numel(1);
+  for (const Expr& s : sizes) numel = numel * s;
+  if (env.guard_or_false(Expr::lt(numel, Expr(2)), origin)) return true;
+  if (sizes.size() == 1) return env.guard_or_false(Expr::eq(strides[0], Expr(1)), origin);
+  std::vector<SizeStride> pairs;
+  for (size_t i = 0; i < sizes.size(); ++i) pairs.push_back({sizes[i], strides[i]});
+  python_sort(pairs, [&](const SizeStride& a, const SizeStride& b) { return stride_less(env, a, b, origin); });
+  std::vector<Expr> sorted_sizes;
+  Strides sorted_strides;
+  for (size_t i = pairs.size(); i-- > 0;) {
+    sorted_sizes.push_back(pairs[i].size);
+    sorted_strides.push_back(pairs[i].stride);
+  }
+  return contiguous(env, sorted_sizes, sorted_strides, origin);
+}
 
 namespace {
 

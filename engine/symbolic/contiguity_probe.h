@@ -39,4 +39,12 @@ void probe_contiguous(symbolic::ShapeEnv& env, const std::vector<symbolic::Expr>
 void probe_contiguity(symbolic::ShapeEnv& env, const std::vector<symbolic::Expr>& sizes, const Strides& strides,
                       const symbolic::Provenance& origin);
 
+/// torch's is_non_overlapping_and_dense_or_false (_prims_common): the
+/// (size, stride) pairs sorted by stride the way CPython 3.11's list.sort
+/// compares them (its comparisons, _prims_common.K.__lt__, are guards), then
+/// the contiguity check of the sorted pairs. A memory-format conversion
+/// (`.to(memory_format=channels_last)` of a conv's output) asks it first.
+bool non_overlapping_and_dense_or_false(symbolic::ShapeEnv& env, const std::vector<symbolic::Expr>& sizes,
+                                        const Strides& strides, const symbolic::Provenance& origin);
+
 }  // namespace exportlens::symbolic

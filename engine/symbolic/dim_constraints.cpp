@@ -7,6 +7,7 @@
 #include <set>
 #include <vector>
 
+#include "engine/symbolic/expr_node.h"
 #include "engine/symbolic/linear_relation.h"
 #include "engine/symbolic/python_printer.h"
 #include "engine/symbolic/solve.h"
@@ -237,6 +238,7 @@ class DimConstraints::Impl {
   /// torch's simplify() made an exact division (CleanDiv) of a // b where a
   /// guard proved a % b == 0; the solver does not support CleanDiv.
   bool has_clean_division(const Expr& e) const {
+    if (!contains_kind(e, K::FloorDiv)) return false;
     if (e.kind() == K::FloorDiv && env_.is_divisible(e.args()[0], e.args()[1])) return true;
     return std::any_of(e.args().begin(), e.args().end(), [this](const Expr& a) { return has_clean_division(a); });
   }

@@ -32,6 +32,7 @@ class ExprNode {
   // Derived once at construction.
   size_t hash = 0;
   int64_t node_count = 1;  // sympy's _node_count, the first key of ordered()
+  uint32_t kinds = 0;       // bit k: a node of Kind k occurs in this expression (contains_kind)
   SortKeyPtr sort_key;
   Facts facts;
 };
@@ -71,6 +72,8 @@ inline bool is_number(const Expr& e) {
 }
 inline const Num& num(const Expr& e) { return N(e).number; }
 inline const Facts& facts(const Expr& e) { return N(e).facts; }
+/// Whether a node of `kind` occurs anywhere in e, without walking it.
+inline bool contains_kind(const Expr& e, Expr::Kind kind) { return (N(e).kinds >> unsigned(kind)) & 1u; }
 inline bool is_true(const Fuzzy& f) { return f.has_value() && *f; }
 inline bool is_false(const Fuzzy& f) { return f.has_value() && !*f; }
 

@@ -24,10 +24,16 @@ size_t structural_hash(const ExprNode& n) {
 
 }  // namespace
 
+static_assert(unsigned(Expr::Kind::Not) < 32, "ExprNode::kinds holds one bit per Kind");
+
 Expr ExprBuilder::finish(std::shared_ptr<ExprNode> node) {
   node->hash = structural_hash(*node);
   node->node_count = 1;
-  for (const Expr& a : node->args) node->node_count += N(a).node_count;
+  node->kinds = 1u << unsigned(node->kind);
+  for (const Expr& a : node->args) {
+    node->node_count += N(a).node_count;
+    node->kinds |= N(a).kinds;
+  }
   Expr e{std::shared_ptr<const ExprNode>(node)};
   // Key and facts read only the args' (already final) data and the node's
   // own fields, so filling them in after wrapping is safe.

@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <climits>
 
+#include "engine/symbolic/expr_node.h"
 #include "engine/symbolic/solve.h"
+#include "engine/symbolic/solve_memo.h"
 
 namespace exportlens::symbolic {
 
@@ -25,10 +27,7 @@ void collect(const Expr& e, K kind, std::vector<Expr>& out) {
   for (const Expr& a : e.args()) collect(a, kind, out);
 }
 
-bool has_kind(const Expr& e, K kind) {
-  if (e.kind() == kind) return true;
-  return std::any_of(e.args().begin(), e.args().end(), [&](const Expr& a) { return has_kind(a, kind); });
-}
+bool has_kind(const Expr& e, K kind) { return contains_kind(e, kind); }
 
 Expr negation(const Expr& relation) { return Expr::logical_not(relation); }
 
@@ -184,62 +183,37 @@ ValueRange ShapeEnv::range_of_symbol(const Expr& symbol) const {
 }
 
 ValueRange ShapeEnv::bound(const Expr& e) const {
-  if (e.args().empty()) return bound_expr(e, [this](const Expr& s) { return range_of_symbol(s); });
+  if (e.args().empty()) return bound_expr(e, [this](const Expr& s) { return range_of_symbol(s); }, memo_);
   if (cache_version_ != version_) {
     replace_cache_.clear();
     bound_cache_.clear();
     cache_version_ = version_;
   }
   if (auto it = bound_cache_.find(e); it != bound_cache_.end()) return it->second;
-  const ValueRange r = bound_expr(e, [this](const Expr& s) { return range_of_symbol(s); });
+  const ValueRange r = bound_expr(e, [this](const Expr& s) { return range_of_symbol(s); }, memo_);
   bound_cache_.emplace(e, r);
   return r;
 }
 
-namespace {
-
-ValueRange bound_of_relation(const ShapeEnv& env, const Expr& e) {
-  // The same large relations (recorded guards of windowed models: kilobytes
-  // of nested floordivs) are asked again after every guard while their
-  // symbols' ranges rarely change: their bound is kept with the ranges it
-  // was computed from, and reused while those ranges are the same. Per
-  // thread; dropped when large.
-  struct Entry {
-    std::vector<std::pair<std::string, ValueRange>> ranges;
-    ValueRange value;
+// The same large relations (recorded guards of windowed models: kilobytes of
+// nested floordivs) are asked again after every guard while their symbols'
+// ranges rarely change: with a memo, their bound is kept with the ranges it
+// was computed from, and reused while those ranges are the same.
+ValueRange ShapeEnv::bound_of_relation(const Expr& e) const {
+  if (!memo_) return bound(e);
+  const auto range_of = [this](const std::string& name) {
+    const SymbolRecord* rec = find_symbol(name);
+    return rec ? rec->range : ValueRange::unknown();
   };
-  thread_local std::unordered_map<Expr, Entry> memo;
-  if (auto it = memo.find(e); it != memo.end()) {
-    bool same = true;
-    for (const auto& [name, range] : it->second.ranges) {
-      const SymbolRecord* rec = env.find_symbol(name);
-      if (!rec || !(rec->range == range)) {
-        same = false;
-        break;
-      }
-    }
-    if (same) return it->second.value;
-  }
-  Entry entry;
-  for (const std::string& name : e.free_symbols()) {
-    const SymbolRecord* rec = env.find_symbol(name);
-    entry.ranges.emplace_back(name, rec ? rec->range : ValueRange::unknown());
-  }
-  entry.value = env.bound(e);
-  if (memo.size() > (1u << 14)) memo.clear();
-  const ValueRange value = entry.value;
-  memo.insert_or_assign(e, std::move(entry));
-  return value;
+  return memo_->bound(e, range_of, [&] { return bound(e); });
 }
-
-}  // namespace
 
 std::optional<bool> ShapeEnv::static_truth(const Expr& condition) const {
   const Expr e = replace(condition);
   if (e.kind() == K::True) return true;
   if (e.kind() == K::False) return false;
   if (auto f = known_fact(e)) return f;
-  const ValueRange r = bound_of_relation(*this, e);
+  const ValueRange r = bound_of_relation(e);
   if (r.is_singleton()) return r.lower.value != 0;
   return std::nullopt;
 }
@@ -324,33 +298,25 @@ Expr canonical_relation(const Expr& relation) {
   return make_relation(kind, d, Expr(0));
 }
 
-namespace {
-
-/// canonical_relation, kept across solves: a re-solve after a spec edit asks
-/// for the same recorded guards' relations (the solver hands them over node
-/// for node), and building lhs - rhs of kilobytes of nested floordivs is what
-/// re-solves spent their time on. Pure, so nothing it keeps goes stale. Per
-/// thread; dropped when large.
-Expr remembered_canonical(const Expr& relation) {
-  thread_local std::unordered_map<Expr, Expr> memo;
-  if (auto it = memo.find(relation); it != memo.end()) return it->second;
-  if (memo.size() > (1u << 16)) memo.clear();
-  Expr c = canonical_relation(relation);
-  memo.emplace(relation, c);
-  return c;
-}
-
-}  // namespace
 
 const Expr& ShapeEnv::canonical(const Expr& relation) const {
   if (auto it = canonical_cache_.find(relation); it != canonical_cache_.end()) return it->second;
-  return canonical_cache_.emplace(relation, remembered_canonical(relation)).first->second;
+  return canonical_cache_.emplace(relation, memo_ ? memo_->canonical(relation) : canonical_relation(relation))
+      .first->second;
 }
 
-void ShapeEnv::add_fact(const Expr& fact) {
-  auto put = [this](const Expr& e, bool value) {
-    const Expr& key = canonical(e);
-    if (key.kind() != K::True && key.kind() != K::False) facts_[key] = value;
+namespace {
+
+/// What knowing `fact` adds to the facts, as torch's axioms: each relation it
+/// implies (Eq gives Le and Ge, Lt gives Le, Ne and Le(a, b - 1), ...) and its
+/// negation's falsity, keyed by canonical form (`canonical`); a disjunction
+/// is kept as itself (a repeated block's guard asked again is known, not
+/// guarded twice, as torch keeps every guard among its axioms).
+FactEntries fact_entries(const Expr& fact, const std::function<Expr(const Expr&)>& canonical) {
+  FactEntries out;
+  auto put = [&](const Expr& e, bool value) {
+    Expr key = canonical(e);
+    if (key.kind() != K::True && key.kind() != K::False) out.emplace_back(std::move(key), value);
   };
   auto add = [&](const Expr& e) {
     if (!is_relation(e.kind())) return;
@@ -358,16 +324,17 @@ void ShapeEnv::add_fact(const Expr& fact) {
     put(negation(e), false);
   };
   if (fact.kind() == K::And) {
-    for (const Expr& a : fact.args()) add_fact(a);
-    return;
+    for (const Expr& a : fact.args()) {
+      FactEntries more = fact_entries(a, canonical);
+      out.insert(out.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+    }
+    return out;
   }
   if (fact.kind() == K::Or) {
-    // torch keeps every guard among its axioms: the same disjunction asked
-    // again (a repeated block's guard) is known, not guarded twice.
-    facts_[fact] = true;
-    return;
+    out.emplace_back(fact, true);
+    return out;
   }
-  if (!is_relation(fact.kind())) return;
+  if (!is_relation(fact.kind())) return out;
   add(fact);
   const Expr& a = fact.args()[0];
   const Expr& b = fact.args()[1];
@@ -379,6 +346,20 @@ void ShapeEnv::add_fact(const Expr& fact) {
     case K::Ge: add(Expr::gt(a, b - 1)); break;
     default: break;
   }
+  return out;
+}
+
+}  // namespace
+
+void ShapeEnv::add_fact(const Expr& fact) {
+  // Building the implied relations of kilobyte-long guards is costly and pure:
+  // with a memo, each fact's entries are built once for all solves.
+  const auto canonical_of = [this](const Expr& e) { return canonical(e); };
+  const auto apply = [this](const FactEntries& entries) {
+    for (const auto& [key, value] : entries) facts_[key] = value;
+  };
+  if (memo_) apply(memo_->fact_entries(fact, [&] { return fact_entries(fact, canonical_of); }));
+  else apply(fact_entries(fact, canonical_of));
   // No bump_version(): the version keys replace()'s cache, which facts do not change.
 }
 
@@ -534,34 +515,6 @@ void ShapeEnv::maybe_guard_relation(const Expr& guard, const Provenance& origin)
   }
 }
 
-namespace {
-
-/// isolate(relation, symbol, floordiv_inequality = true, backed) for
-/// refine_ranges, kept across solves like remembered_canonical: it depends
-/// only on the relation, the symbol and which of the relation's symbols are
-/// backed (the key holds those). Per thread; dropped when large.
-std::optional<Isolated> remembered_isolate(const Expr& relation, const std::string& symbol,
-                                           const std::vector<std::string>& names, const PositiveSymbol& backed) {
-  struct Key {
-    Expr relation;
-    std::string symbol;
-    std::vector<bool> backed;
-    bool operator==(const Key& o) const { return relation == o.relation && symbol == o.symbol && backed == o.backed; }
-  };
-  struct KeyHash {
-    size_t operator()(const Key& k) const { return k.relation.hash() ^ std::hash<std::string>()(k.symbol); }
-  };
-  thread_local std::unordered_map<Key, std::optional<Isolated>, KeyHash> memo;
-  Key key{relation, symbol, {}};
-  for (const std::string& n : names) key.backed.push_back(backed(n));
-  if (auto it = memo.find(key); it != memo.end()) return it->second;
-  if (memo.size() > (1u << 14)) memo.clear();
-  auto r = isolate(relation, Expr::symbol(symbol), true, backed);
-  memo.emplace(std::move(key), r);
-  return r;
-}
-
-}  // namespace
 
 void ShapeEnv::refine_ranges(const Expr& relation, const Provenance& origin) {
   const Expr e = replace(relation);
@@ -575,7 +528,8 @@ void ShapeEnv::refine_ranges(const Expr& relation, const Provenance& origin) {
     const Expr s = Expr::symbol(name);
     auto it = symbols_.find(name);
     if (it == symbols_.end()) continue;
-    const auto r = remembered_isolate(e, name, names, backed);
+    // Pure in the relation, the symbol and which symbols are backed: a memo keeps it across solves.
+    const auto r = memo_ ? memo_->isolate_for_range(e, name, names, backed) : isolate(e, s, true, backed);
     if (!r || !r->integral()) continue;
     const ValueRange vr = it->second.range;
     Num lower = vr.lower, upper = vr.upper;

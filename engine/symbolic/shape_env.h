@@ -25,6 +25,8 @@
 
 namespace exportlens::symbolic {
 
+class SolveMemo;
+
 struct SymbolRecord {
   Expr symbol;
   std::optional<int64_t> hint;  // absent: unbacked
@@ -70,7 +72,11 @@ class CheckFailedError : public std::runtime_error {
 
 class ShapeEnv {
  public:
-  ShapeEnv() = default;
+  /// `memo` (symbolic/solve_memo.h): what the solves of one program keep for
+  /// each other; it must outlive this object. Without one, everything is
+  /// computed here (a trace, a lowering's per-node inference, a test).
+  explicit ShapeEnv(SolveMemo* memo = nullptr) : memo_(memo) {}
+  SolveMemo* memo() const { return memo_; }
 
   // ---- symbols ------------------------------------------------------------
 
@@ -152,7 +158,9 @@ class ShapeEnv {
   // (New facts and divisibility do not change either.)
   void bump_version() { ++version_; }
   const Expr& canonical(const Expr& relation) const;
+  ValueRange bound_of_relation(const Expr& e) const;
 
+  SolveMemo* memo_ = nullptr;
   SymbolNamer namer_;
   std::unordered_map<std::string, SymbolRecord> symbols_;
   std::vector<std::string> order_;
@@ -170,6 +178,7 @@ class ShapeEnv {
   mutable std::unordered_map<Expr, ValueRange> bound_cache_;  // kept with replace_cache_
   // canonical_relation is pure and its symbolic arithmetic costly: the solver
   // asks for the same relations again after every node (recorded guards).
+  // (The memo keeps them across solves; this, within one.)
   mutable std::unordered_map<Expr, Expr> canonical_cache_;
 };
 

@@ -6,6 +6,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "engine/symbolic/solve_memo.h"
+
 namespace exportlens::symbolic {
 
 namespace {
@@ -120,19 +122,14 @@ ValueRange narrowest(const ValueRange& a, const ValueRange& b) {
   return r.is_empty() ? a : r;
 }
 
-/// lhs - rhs of a relation, memoized: the solver bounds the same relations
-/// again after every guard (recorded guards' attribution), and building the
-/// canonical difference is the costly part. Per thread; dropped when large.
-Expr difference(const Expr& relation) {
-  thread_local std::unordered_map<Expr, Expr> memo;
-  if (auto it = memo.find(relation); it != memo.end()) return it->second;
-  if (memo.size() > (1u << 16)) memo.clear();
-  Expr d = relation.args()[0] - relation.args()[1];
-  memo.emplace(relation, d);
-  return d;
+/// lhs - rhs of a relation: the solver bounds the same relations again after
+/// every guard (recorded guards' attribution), and building the canonical
+/// difference is the costly part, so a solve's memo keeps it.
+Expr difference(const Expr& relation, SolveMemo* memo) {
+  return memo ? memo->difference(relation) : relation.args()[0] - relation.args()[1];
 }
 
-ValueRange bound(const Expr& e, const RangeOf& range_of) {
+ValueRange bound(const Expr& e, const RangeOf& range_of, SolveMemo* memo) {
   const auto& args = e.args();
   switch (e.kind()) {
     case K::Integer: return ValueRange::exactly(*e.as_integer());
@@ -143,22 +140,22 @@ ValueRange bound(const Expr& e, const RangeOf& range_of) {
     case K::Symbol: return range_of(e);
     case K::Add: {
       ValueRange r = ValueRange::exactly(0);
-      for (const Expr& a : args) r = add_ranges(r, bound(a, range_of));
+      for (const Expr& a : args) r = add_ranges(r, bound(a, range_of, memo));
       return r;
     }
     case K::Mul: {
       ValueRange r = ValueRange::exactly(1);
-      for (const Expr& a : args) r = mul_ranges(r, bound(a, range_of));
+      for (const Expr& a : args) r = mul_ranges(r, bound(a, range_of, memo));
       return r;
     }
-    case K::Pow: return pow_range(bound(args[0], range_of), *args[1].as_integer());
-    case K::FloorDiv: return floordiv_ranges(bound(args[0], range_of), bound(args[1], range_of));
-    case K::Mod: return mod_ranges(bound(args[0], range_of), bound(args[1], range_of));
+    case K::Pow: return pow_range(bound(args[0], range_of, memo), *args[1].as_integer());
+    case K::FloorDiv: return floordiv_ranges(bound(args[0], range_of, memo), bound(args[1], range_of, memo));
+    case K::Mod: return mod_ranges(bound(args[0], range_of, memo), bound(args[1], range_of, memo));
     case K::Max:
     case K::Min: {
-      ValueRange r = bound(args[0], range_of);
+      ValueRange r = bound(args[0], range_of, memo);
       for (size_t i = 1; i < args.size(); ++i) {
-        const ValueRange b = bound(args[i], range_of);
+        const ValueRange b = bound(args[i], range_of, memo);
         if (e.kind() == K::Max) r = {max_num(r.lower, b.lower), max_num(r.upper, b.upper)};
         else r = {min_num(r.lower, b.lower), min_num(r.upper, b.upper)};
       }
@@ -172,8 +169,8 @@ ValueRange bound(const Expr& e, const RangeOf& range_of) {
     case K::Le:
     case K::Gt:
     case K::Ge: {
-      const ValueRange d = bound(difference(e), range_of);
-      const ValueRange a = bound(args[0], range_of), b = bound(args[1], range_of);
+      const ValueRange d = bound(difference(e, memo), range_of, memo);
+      const ValueRange a = bound(args[0], range_of, memo), b = bound(args[1], range_of, memo);
       const ValueRange separate = relation_from_difference(
           e.kind(), {add_sat(a.lower, neg(b.upper)), add_sat(a.upper, neg(b.lower))});
       return narrowest(relation_from_difference(e.kind(), d), separate);
@@ -182,7 +179,7 @@ ValueRange bound(const Expr& e, const RangeOf& range_of) {
     case K::Or: {
       bool all_can_true = true, any_can_true = false, all_can_false = true, any_can_false = false;
       for (const Expr& a : args) {
-        const ValueRange r = bound(a, range_of);
+        const ValueRange r = bound(a, range_of, memo);
         all_can_true = all_can_true && can_be_true(r);
         any_can_true = any_can_true || can_be_true(r);
         all_can_false = all_can_false && can_be_false(r);
@@ -192,7 +189,7 @@ ValueRange bound(const Expr& e, const RangeOf& range_of) {
       return ValueRange::boolean(all_can_false, any_can_true);
     }
     case K::Not: {
-      const ValueRange r = bound(args[0], range_of);
+      const ValueRange r = bound(args[0], range_of, memo);
       return ValueRange::boolean(can_be_true(r), can_be_false(r));
     }
   }
@@ -222,7 +219,7 @@ ValueRange ValueRange::intersect(const ValueRange& other) const {
 
 std::string ValueRange::str() const { return "[" + lower.str() + ", " + upper.str() + "]"; }
 
-ValueRange bound_expr(const Expr& e, const RangeOf& range_of) { return bound(e, range_of); }
+ValueRange bound_expr(const Expr& e, const RangeOf& range_of, SolveMemo* memo) { return bound(e, range_of, memo); }
 
 int64_t ceil_div(int64_t num, int64_t den) { return -floor_div(-num, den); }
 int64_t floor_div_exact(int64_t num, int64_t den) { return floor_div(num, den); }

@@ -12,6 +12,8 @@
 
 namespace exportlens::symbolic {
 
+class SolveMemo;
+
 struct ValueRange {
   Num lower = Num::infinite(-1);
   Num upper = Num::infinite(1);
@@ -39,7 +41,8 @@ struct ValueRange {
 using RangeOf = std::function<ValueRange(const Expr& symbol)>;
 
 /// Bounds of an integer expression (or of a relation, as a boolean range).
-ValueRange bound_expr(const Expr& e, const RangeOf& range_of);
+/// `memo` (symbolic/solve_memo.h), when given, keeps relations' differences.
+ValueRange bound_expr(const Expr& e, const RangeOf& range_of, SolveMemo* memo = nullptr);
 
 /// Ceil/floor of a rational with int64 parts (den > 0), for requantizing bounds.
 int64_t ceil_div(int64_t num, int64_t den);

@@ -177,6 +177,27 @@ class PatchPositions(torch.nn.Module):
         return self.patch(x).flatten(2).transpose(1, 2) + self.pos
 
 
+class OneLayer(torch.nn.Module):
+    """One convolution (1-D, 2-D or 3-D) or pooling layer, as torch's fake conv and pooling metas check it:
+    the padded input against the dilated kernel (check_shape_forward: in + 2*pad >= dilation*(k - 1) + 1),
+    the pooling output size (pool2d_shape_check / pool3d_shape_check: out >= 1), then the output sizes."""
+    def __init__(self, layer):
+        super().__init__()
+        self.layer = layer
+
+    def forward(self, x):
+        return self.layer(x)
+
+
+MODELS.update({
+    "conv_kernel5": (lambda: OneLayer(torch.nn.Conv2d(3, 4, 5)), lambda: (r(2, 3, 16, 16),)),
+    "conv_dilated": (lambda: OneLayer(torch.nn.Conv2d(3, 4, 3, dilation=3, padding=1)), lambda: (r(2, 3, 16, 16),)),
+    "conv1d_strided": (lambda: OneLayer(torch.nn.Conv1d(4, 4, 7, stride=2)), lambda: (r(2, 4, 40),)),
+    "conv3d_strided": (lambda: OneLayer(torch.nn.Conv3d(2, 4, 3, stride=2)), lambda: (r(2, 2, 9, 9, 9),)),
+    "avg_pool4": (lambda: OneLayer(torch.nn.AvgPool2d(4)), lambda: (r(2, 3, 16, 16),)),
+    "avg_pool3d4": (lambda: OneLayer(torch.nn.AvgPool3d(4)), lambda: (r(2, 3, 8, 8, 8),)),
+})
+
 MODELS.update({
     "strided_conv_norm": (StridedConvNorm, lambda: (r(2, 3, 32, 32),)),
     "strided_length_k1": (lambda: StridedLength(1), lambda: (r(2, 4, 20),)),
@@ -402,6 +423,37 @@ dynamic_shapes = {
 ''', description="(height // 8)*(width // 8) == 16 over two Dims"),
 ]
 
+def _x_case(name, model, dims, description, refine=False):
+    """A case over a one-input model: `dims` is the spec of its input x."""
+    return dict(name=name, model=model, spec=f'dynamic_shapes = {{\n    "x": ({dims}),\n}}\n',
+                description=description, refine=refine)
+
+
+CASES += [
+    # --- the fake conv's and pooling metas' size checks ---------------------------
+    _x_case("conv_kernel5_small_min", "conv_kernel5", 'Dim("batch"), None, Dim("height", min=2), Dim("width", min=2)',
+            "a 5 x 5 kernel over Dims from 2: torch needs height, width >= 5 and != 5 (output 1)", refine=True),
+    _x_case("conv_kernel5_ok", "conv_kernel5", 'Dim("batch"), None, Dim("height", min=6, max=64), Dim("width", min=6)',
+            "a 5 x 5 kernel over Dims from 6: every size fits"),
+    _x_case("conv_dilated_named", "conv_dilated", 'Dim("batch"), None, Dim("height"), Dim("width")',
+            "a 3 x 3 kernel, dilation 3, padding 1: height + 2 >= 7", refine=True),
+    _x_case("conv_dilated_ok", "conv_dilated", 'Dim("batch"), None, Dim("height", min=6), Dim("width", min=6, max=100)',
+            "the dilated kernel over Dims from 6"),
+    _x_case("conv1d_strided_named", "conv1d_strided", 'Dim("batch"), None, Dim("length")',
+            "conv1d, kernel 7, stride 2: length >= 7 (the 1-D conv runs as a 2-D one)", refine=True),
+    _x_case("conv1d_strided_ok", "conv1d_strided", 'Dim("batch"), None, Dim("length", min=9, max=512)',
+            "conv1d over lengths from 9"),
+    _x_case("conv3d_strided_named", "conv3d_strided", 'Dim("batch"), None, Dim("depth"), Dim("height"), Dim("width")',
+            "conv3d, kernel 3, stride 2: each spatial size >= 3", refine=True),
+    _x_case("conv3d_strided_ok", "conv3d_strided",
+            'Dim("batch"), None, Dim("depth", min=5), Dim("height", min=5), Dim("width", min=5)',
+            "conv3d over sizes from 5"),
+    _x_case("avg_pool4_named", "avg_pool4", 'Dim("batch"), None, Dim("height"), Dim("width")',
+            "avg_pool2d(4): pool2d_shape_check's output size >= 1 needs height, width >= 4", refine=True),
+    _x_case("avg_pool3d4_named", "avg_pool3d4", 'Dim("batch"), None, Dim("depth"), Dim("height"), Dim("width")',
+            "avg_pool3d(4): the input against the kernel, then the output size", refine=True),
+]
+
 # torch.export's expected outcome for every case ("ok", "violation", "error");
 # a "<case>_refined" case (torch's fixes pasted back) is expected to be ok.
 # Generation fails when torch says otherwise, so a stray error never becomes
@@ -441,6 +493,19 @@ EXPECTED = {
     "strided_length_k32_ranged": "ok",
     "patch_positions_side": "violation",
     "patch_positions_named": "violation",
+    "conv_kernel5_small_min": "violation",
+    "conv_kernel5_ok": "ok",
+    "conv_dilated_named": "violation",
+    "conv_dilated_ok": "ok",
+    "conv1d_strided_named": "violation",
+    "conv1d_strided_ok": "ok",
+    "conv3d_strided_named": "violation",
+    "conv3d_strided_ok": "ok",
+    "avg_pool4_named": "violation",
+    "avg_pool3d4_named": "violation",
+    # torch's fixes give the kernel's minimum; an output of size 1 (the tensor_meta probe's != 1) still fails
+    **{f"{name}_refined": "violation" for name in ("conv_kernel5_small_min", "conv_dilated_named", "conv1d_strided_named",
+                                                  "conv3d_strided_named", "avg_pool4_named", "avg_pool3d4_named")},
 }
 # The op probes with a fresh Dim per dimension: these export as they are;
 # every other probe's ops relate or specialize its dims (a violation with fixes).

@@ -20,6 +20,7 @@
 #include <memory>
 #include <regex>
 #include <set>
+#include <thread>
 
 #include "engine/ops/program_solver.h"
 #include "engine/ops/spec_json.h"
@@ -183,6 +184,29 @@ class TestCheckOracle : public QObject {
     QVERIFY(saw_recorded);
   }
 
+  // The fake conv's guards come from the conv rule itself (no file guards):
+  // a kernel larger than the Dim's minimum names the conv and the check, and
+  // a conv converted to channels-last records its stride-order checks there.
+  void conv_guards_name_the_conv_rule() {
+    const ops::SolveResult small = solve_case(case_meta("conv_kernel5_small_min"), Guards::RulesOnly);
+    QCOMPARE(small.status, ops::SolveStatus::Violation);
+    bool saw_kernel = false;
+    for (const auto& v : small.violations)
+      if (v.origin && QString::fromStdString(v.origin->rule).contains("input size >= kernel size")) {
+        QCOMPARE(QString::fromStdString(v.origin->node), QStringLiteral("conv2d"));
+        saw_kernel = true;
+      }
+    QVERIFY(saw_kernel);
+    const ops::SolveResult norm = solve_case(case_meta("strided_conv_norm_named"), Guards::RulesOnly);
+    int stride_order = 0;
+    for (const auto& g : norm.guards)
+      if (QString::fromStdString(g.origin.rule).contains("channels-last output")) {
+        QVERIFY2(QString::fromStdString(g.expr).contains("Max(1, "), g.expr.c_str());
+        ++stride_order;
+      }
+    QCOMPARE(stride_order, 8);  // as torch 2.13 records them: 2 for each of the first two down convs, 4 for the last
+  }
+
   // With every dim Dim.AUTO, the guards ExportLens emits are the guards torch
   // recorded in the program (guards_code), in the same order and text.
   // DynamicModel's guards all come from its ops, so the shape rules alone
@@ -263,6 +287,44 @@ class TestCheckOracle : public QObject {
                QString::fromStdString(symbolic::print_dynamic_shapes(spec)));
       QVERIFY2(symbolic::parse_dynamic_shapes(symbolic::print_dynamic_shapes(spec)) == spec, qPrintable(n));
     }
+  }
+
+  // A program's solves share its memo (symbolic/solve_memo.h): what one
+  // solve kept must not change another's outcome. Every case solved on the
+  // program the other tests warmed (many specs before it) equals the same
+  // case on a program prepared afresh, in everything the CLI's --json prints;
+  // and two programs solved on two threads at once give what they give alone.
+  void a_programs_memo_changes_no_outcome() {
+    auto outcome = [](ops::SolveResult r) {
+      r.solve_ms = 0;
+      return QString::fromStdString(ops::to_json(r));
+    };
+    std::map<QString, std::string> first_spec;  // per program: the case the threads solve
+    for (const auto& n : case_names()) {
+      const QJsonObject meta = case_meta(n);
+      const QString program = meta["program"].toString();
+      const ir::ExportedProgram ep = serde::read_pt2((cases_dir() + "/" + program).toStdString());
+      const ops::PreparedProgram fresh(ep);
+      const std::string spec = meta["spec"].toString().toStdString();
+      QCOMPARE(outcome(ops::solve(prepared(program), spec)), outcome(ops::solve(fresh, spec)));
+      first_spec.emplace(program, spec);
+    }
+    QVERIFY(first_spec.size() >= 2);
+    const auto a = first_spec.begin(), b = std::next(first_spec.begin());
+    const ops::PreparedProgram& pa = prepared(a->first);
+    const ops::PreparedProgram& pb = prepared(b->first);
+    const QString alone_a = outcome(ops::solve(pa, a->second)), alone_b = outcome(ops::solve(pb, b->second));
+    // Two programs at once, and the first one twice at once (the second solve borrows a fresh memo).
+    QString together[3];
+    std::thread threads[3] = {
+        std::thread([&] { for (int i = 0; i < 3; ++i) together[0] = outcome(ops::solve(pa, a->second)); }),
+        std::thread([&] { for (int i = 0; i < 3; ++i) together[1] = outcome(ops::solve(pb, b->second)); }),
+        std::thread([&] { for (int i = 0; i < 3; ++i) together[2] = outcome(ops::solve(pa, a->second)); }),
+    };
+    for (auto& t : threads) t.join();
+    QCOMPARE(together[0], alone_a);
+    QCOMPARE(together[1], alone_b);
+    QCOMPARE(together[2], alone_a);
   }
 
   void bad_spec_is_an_error() {

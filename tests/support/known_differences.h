@@ -111,21 +111,11 @@ inline constexpr KnownDifference kKnownDifferences[] = {
      "view(s // 2, 2, -1): _reshape_view_helper's guards (s // 2 != s, s % (s // 2) == 0, s // (s // 2) == 2, ...)"},
     {"check", "op_view_infer_named", "rules only",
      "view(-1, 4): _reshape_view_helper cannot split the symbolic dim x0*x1 by 4 and specializes x1 to 4"},
-    // torch's fake conv (fake_impls.conv) checks the input against the kernel
-    // (h >= 8) and converts its output to the backend's memory format
-    // (.to(channels_last) -> is_non_overlapping_and_dense_or_false), whose
-    // stride-order checks guard Max(1, h // s) orders; the conv rule does not
-    // make these yet, so they come from the file (not matched yet, could be).
-    {"check", "strided_conv_norm_named", "rules only",
-     "the last conv's stride-order checks (Max(1, w // 32) >= Max(1, h // 32)*Max(1, w // 32), ...) come from "
-     "torch's fake conv converting its output to channels-last; without them the size == 1 probe guards "
-     "h // 32 == 1 and specializes"},
-    {"check", "strided_length_k32_named", "rules only",
-     "torch's fake conv1d's input check (length >= 32, behind the message's range line) comes from the file only"},
     {"check", "patch_positions_side", "rules only",
-     "torch's fake conv's input check (side >= 8) and its output's stride-order checks come from the file only"},
-    {"check", "patch_positions_named", "rules only",
-     "torch's fake conv's input checks (height >= 8, width >= 8), behind its suggested fixes, come from the file only"},
+     "with one Dim for both sides, torch's message also lists the guards flatten(2)'s view meta makes "
+     "((side // 8)**2 != side // 8, (side // 8) % (side // 8)**2 != 0) and those of the position add's "
+     "output strides (Max(1, side // 8)**2 > 1, 1 % (side // 8)**2 != 0); the conv's own guards (side >= 8) "
+     "come from the conv rule"},
     // "node shape": that node's symbolic shape is compared as equal under the program's guards, not as text.
     {"check", "strided_length_k1:flatten", "node shape",
      "torch's flatten of the stride-32 conv's output is [s, 4]: its sizes are simplified with the range "

@@ -13,7 +13,10 @@
 #include "engine/ir/printer.h"
 #include "engine/ir/weight_folding.h"
 #include "engine/layout/scoped_layout.h"
-#include "engine/ops/program_solver.h"
+
+namespace exportlens::ops {
+class PreparedProgram;  // engine/ops/program_solver.h: only the files that solve include it
+}
 
 namespace exportlens::ui {
 

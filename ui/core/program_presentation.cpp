@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "engine/ops/program_solver.h"
 #include "ui/core/node_display.h"
 #include "ui/core/scope_display.h"
 

@@ -4,6 +4,7 @@
 #include <QFile>
 #include <QFileDialog>
 
+#include "engine/ops/program_solver.h"
 #include "ui/shapes/spec_document.h"
 #include "ui/shapes/spec_session.h"
 

@@ -11,6 +11,7 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include "engine/ops/program_solver.h"
 #include "ui/core/data_table.h"
 #include "ui/shapes/additional_inputs_action.h"
 #include "ui/shapes/dim_spec_delegate.h"

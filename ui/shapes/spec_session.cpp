@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "engine/ops/program_solver.h"
 #include "ui/core/program_model.h"
 #include "ui/shapes/spec_document.h"
 

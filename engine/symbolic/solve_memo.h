@@ -1,0 +1,115 @@
+#pragma once
+// What the solves of one program can keep for each other: pure results of
+// the symbolic work a re-solve (the GUI's live edit) asks for again, each
+// keyed by everything it depends on, so nothing it keeps goes stale:
+//
+//  * a relation's canonical form (torch's canonicalize_bool_expr) and its
+//    lhs - rhs: kilobytes of nested floordivs in a windowed model's recorded
+//    guards, asked for after every node;
+//  * what knowing a guard adds to the facts (each relation it implies, in
+//    canonical form);
+//  * isolate()'s solutions for range refinement, by the relation, the symbol
+//    and which of its symbols are backed;
+//  * a relation's bound, with the ranges of its symbols it was computed from
+//    (reused while those ranges are the same);
+//  * an expression with its symbols substituted (a recorded guard in a
+//    spec's symbols), for the last few bindings of each expression: a spec
+//    edit that binds them alike gets the same expression back, and the memos
+//    above then find it by identity;
+//  * a guard's printed text (sympy's str, and the Python form for the
+//    symbols' names), which every solve reports.
+//
+// Owned by the prepared program (ops::PreparedProgram) and handed to each
+// solve's ShapeEnv: the memory goes with the program, and solves of two
+// programs share nothing. One solve uses a memo at a time (it is not
+// thread-safe); the owner lends it out. Each table is emptied when it grows
+// past its bound (specs the user keeps trying add entries).
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "engine/symbolic/expr.h"
+#include "engine/symbolic/solve.h"
+#include "engine/symbolic/value_range.h"
+
+namespace exportlens::symbolic {
+
+/// Canonical relations and their truth, as ShapeEnv keeps its facts.
+using FactEntries = std::vector<std::pair<Expr, bool>>;
+
+class SolveMemo {
+ public:
+  /// canonical_relation(relation).
+  Expr canonical(const Expr& relation);
+  /// lhs - rhs of a relation.
+  Expr difference(const Expr& relation);
+  /// What knowing `fact` adds to the facts (`compute()` when not kept).
+  const FactEntries& fact_entries(const Expr& fact, const std::function<FactEntries()>& compute);
+  /// isolate(relation, symbol, floordiv_inequality = true, backed); `names`
+  /// are the relation's free symbols (the key holds which are backed).
+  std::optional<Isolated> isolate_for_range(const Expr& relation, const std::string& symbol,
+                                            const std::vector<std::string>& names, const PositiveSymbol& backed);
+  /// The bound of `e` kept with its free symbols' ranges (`range_of`), or
+  /// `compute()` when one of them changed since.
+  using RangeOfName = std::function<ValueRange(const std::string& name)>;
+  ValueRange bound(const Expr& e, const RangeOfName& range_of, const std::function<ValueRange()>& compute);
+  /// `e` with each free symbol replaced by `bound_to(name)`; nullopt when
+  /// one of them is unbound.
+  using BoundTo = std::function<std::optional<Expr>(const std::string& name)>;
+  std::optional<Expr> substituted(const Expr& e, const BoundTo& bound_to);
+
+  /// e.str().
+  const std::string& text(const Expr& e);
+  /// `print()`: e in Python, kept with the names its free symbols had
+  /// (`name_of`, by symbol name).
+  using NameOf = std::function<std::string(const std::string& symbol)>;
+  const std::string& python_text(const Expr& e, const NameOf& name_of, const std::function<std::string()>& print);
+
+  /// Entries kept, over all tables (tests, diagnostics).
+  size_t size() const;
+
+ private:
+  struct IsolateKey {
+    Expr relation;
+    std::string symbol;
+    std::vector<bool> backed;
+    bool operator==(const IsolateKey& o) const {
+      return relation == o.relation && symbol == o.symbol && backed == o.backed;
+    }
+  };
+  struct IsolateKeyHash {
+    size_t operator()(const IsolateKey& k) const { return k.relation.hash() ^ std::hash<std::string>()(k.symbol); }
+  };
+  struct RangedBound {
+    std::vector<std::pair<std::string, ValueRange>> ranges;
+    ValueRange value;
+  };
+  struct Substitution {
+    std::vector<std::optional<Expr>> bound_to;  // by the entry's sources
+    std::optional<Expr> expr;
+  };
+  struct Substitutions {
+    std::vector<std::string> sources;  // the expression's free symbols
+    std::vector<Substitution> kept;    // oldest first
+  };
+
+  struct PythonText {
+    std::vector<std::string> symbols, names;
+    std::string text;
+  };
+
+  std::unordered_map<Expr, Expr> canonical_;
+  std::unordered_map<Expr, FactEntries> facts_;
+  std::unordered_map<Expr, Expr> difference_;
+  std::unordered_map<IsolateKey, std::optional<Isolated>, IsolateKeyHash> isolated_;
+  std::unordered_map<Expr, RangedBound> bounds_;
+  std::unordered_map<Expr, Substitutions> substituted_;
+  std::unordered_map<Expr, std::string> text_;
+  std::unordered_map<Expr, PythonText> python_;
+};
+
+}  // namespace exportlens::symbolic
