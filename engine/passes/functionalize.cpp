@@ -68,6 +68,11 @@ void Functionalizer::note_view(const ir::Node* old) {
 
 void Functionalizer::note_alias(const ir::Node* old, const ir::Node* of) { views_[old] = ViewOf{of, true}; }
 
+void Functionalizer::note_view_output(const ir::Node* old, const ir::Node* parent, int64_t index) {
+  if (!parent->args.empty())
+    if (const ir::Node* base = parent->args[0].node()) views_[old] = ViewOf{base, false, nullptr, parent, index};
+}
+
 ir::Argument Functionalizer::value_of(const ir::Node* old) {
   auto it = env_.find(old);
   if (it == env_.end()) throw DecompositionError("node '" + old->name + "' is used before it is lowered");
@@ -128,13 +133,37 @@ const ir::Node* Functionalizer::track_root(const ir::Node* old) {
 }
 
 ir::Argument Functionalizer::replay(const Link& link, ir::Argument base) {
+  if (link.how.multi) return replay_output(link, std::move(base));
   const ir::Node* shape = link.how.made ? link.how.made : link.view;
   auto arg = [&](const ir::Argument& a) { return link.how.made ? a : map(a); };
   std::vector<ir::Argument> args{std::move(base)};
   for (size_t i = 1; i < shape->args.size(); ++i) args.push_back(arg(shape->args[i]));
   std::vector<ir::NamedArgument> kwargs;
   for (const auto& kw : shape->kwargs) kwargs.push_back({kw.name, arg(kw.value)});
-  return b_.call(op_key(shape->target), std::move(args), std::move(kwargs));
+  const std::string key = op_key(shape->target);
+  // A view of the program made again has the view's sizes, where no shape rule tells them (diagonal).
+  if (!link.how.made && !b_.decomposes(key))
+    return b_.emit(shape->target, std::move(args), std::move(kwargs), &link.view->value, /*reinfer=*/true);
+  return b_.call(key, std::move(args), std::move(kwargs));
+}
+
+ir::Argument Functionalizer::replay_output(const Link& link, ir::Argument base) {
+  // As torch regenerates it: the multi-output op again (its rule, at a level
+  // that decomposes it), then the output's getitem.
+  const ir::Node* op = link.how.multi;
+  std::vector<ir::Argument> args{std::move(base)};
+  for (size_t i = 1; i < op->args.size(); ++i) args.push_back(map(op->args[i]));
+  std::vector<ir::NamedArgument> kwargs;
+  for (const auto& kw : op->kwargs) kwargs.push_back({kw.name, map(kw.value)});
+  const std::string key = op_key(op->target);
+  ir::Argument outputs = b_.decomposes(key) ? b_.call(key, std::move(args), std::move(kwargs))
+                                            : b_.emit(op->target, std::move(args), std::move(kwargs), &op->value, true);
+  if (const ir::ArgumentList* l = outputs.list()) {
+    if (link.how.output < 0 || size_t(link.how.output) >= l->items.size())
+      throw DecompositionError("'" + link.view->name + "': " + key + " has no output " + std::to_string(link.how.output));
+    return l->items[size_t(link.how.output)];
+  }
+  return b_.emit(link.view->target, {outputs, link.how.output}, {}, &link.view->value);
 }
 
 ir::Argument Functionalizer::regenerate(const ir::Node* view, bool in_current_op) {
@@ -149,16 +178,22 @@ ir::Argument Functionalizer::regenerate(const ir::Node* view, bool in_current_op
 }
 
 ir::Argument Functionalizer::scatter_into(const Link& link, ir::Argument base_value, ir::Argument src) {
-  const ir::Node* shape = link.how.made ? link.how.made : link.view;
-  const ViewOp* op = find_view_op(shape->target);
+  const ir::Node* shape = link.how.multi ? link.how.multi : link.how.made ? link.how.made : link.view;
+  const ViewOp* op = link.how.multi ? find_multi_output_view_op(shape->target) : find_view_op(shape->target);
+  const ir::Node* mutating = b_.origin();
+  const std::string what = "'" + (mutating ? mutating->name : std::string("?")) + "' mutates '" + link.view->name +
+                           "', a view made by " + op_key(shape->target) + ": ";
   if (!op || !op->write_back)
-    throw DecompositionError("mutating a view made by " + op_key(link.view->target) + " ('" + link.view->name +
-                             "') is not supported");
+    throw DecompositionError(what + "mutation through a " + shape->target.op_name() + " view is not functionalized");
   auto arg = [&](size_t i, ir::Argument fallback) {
     if (i >= shape->args.size()) return fallback;
     return link.how.made ? shape->args[i] : map(shape->args[i]);
   };
-  return op->write_back(WriteBackCall{b_, std::move(base_value), std::move(src), arg});
+  try {
+    return op->write_back(WriteBackCall{b_, std::move(base_value), std::move(src), arg, link.how.output});
+  } catch (const DecompositionError& e) {
+    throw DecompositionError(what + e.what());  // which view, for a write-back that cannot be made
+  }
 }
 
 // ---- mutation -------------------------------------------------------------------------

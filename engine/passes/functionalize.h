@@ -12,6 +12,9 @@
 //    again from the new root at once, and every other view of that root,
 //    view op by view op from the root, when next read (as torch's
 //    FunctionalTensorWrapper syncs a view whose storage changed);
+//  * an output of a multi-output view op (split, split_with_sizes, chunk,
+//    unbind), taken by getitem, is a view of the op's input: written back
+//    with slice_scatter / select_scatter, made again as the op and its getitem;
 //  * a value a rule made as a view of its own intermediate (matmul's fold:
 //    _unsafe_view(mm, [b, s, d]), or a view of such a view) is a view too: a mutation writes back into
 //    that intermediate (view(add, [s*b, d])) and the value is read again
@@ -47,6 +50,9 @@ class Functionalizer {
   /// result, an alias of the tensor it mutated).
   void note_view(const ir::Node* old);
   void note_alias(const ir::Node* old, const ir::Node* of);
+  /// `old` (a getitem) is output `index` of `parent`, a multi-output view op
+  /// (split, unbind, ...): a view of the parent's first argument.
+  void note_view_output(const ir::Node* old, const ir::Node* parent, int64_t index);
 
   /// From here on a view whose base changed is made again in the node being
   /// lowered (the output's: torch's sync there has no stack trace), not in its own.
@@ -80,6 +86,10 @@ class Functionalizer {
     // the new graph), when `base` is that rule's own intermediate; else null
     // (the view is the input program's node, its arguments are mapped).
     const ir::Node* made = nullptr;
+    // For an output of a multi-output view op: that op's node of the input
+    // program (the view is its getitem), and which output.
+    const ir::Node* multi = nullptr;
+    int64_t output = 0;
   };
   /// One view op of a chain from a root: `view` is a view of `how.base`.
   struct Link {
@@ -96,6 +106,8 @@ class Functionalizer {
   std::vector<Link> chain_of(const ir::Node* old) const;
   /// `link`'s view op applied to `base`.
   ir::Argument replay(const Link& link, ir::Argument base);
+  /// replay() of an output of a multi-output view op.
+  ir::Argument replay_output(const Link& link, ir::Argument base);
   /// `src`, the new value of `link`'s view, written back into `base_value`.
   ir::Argument scatter_into(const Link& link, ir::Argument base_value, ir::Argument src);
   /// `view` made again from its root's current value, with the view's own

@@ -320,12 +320,20 @@ class Lowering {
       ir::Argument value = f.value_of(parent);
       if (const ir::ArgumentList* l = value.list(); l && *index >= 0 && size_t(*index) < l->items.size()) {
         f.bind(n, l->items[*index]);
+        note_view_output(f, n, parent, *index);
         return;
       }
     }
     std::vector<ir::Argument> args;
     for (const auto& a : n->args) args.push_back(f.map(a));
     f.bind(n, b.emit(n->target, std::move(args), {}, &n->value));
+    if (parent && index) note_view_output(f, n, parent, *index);
+  }
+
+  /// An output of split / unbind / ... is a view of the op's input (a mutation through it writes back there).
+  static void note_view_output(Functionalizer& f, const ir::Node* n, const ir::Node* parent, int64_t index) {
+    if (parent->op == ir::OpKind::CallFunction && find_multi_output_view_op(parent->target))
+      f.note_view_output(n, parent, index);
   }
 
   void finish(GraphBuilder& b, Functionalizer& f, const ir::GraphModule& gm, const ir::Node& output,

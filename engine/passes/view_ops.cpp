@@ -1,6 +1,9 @@
 #include "engine/passes/view_ops.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <iterator>
+#include <string>
 
 #include "engine/passes/decomp_helpers.h"
 #include "engine/passes/graph_builder.h"
@@ -73,6 +76,76 @@ ir::Argument t_back(const WriteBackCall& c) { return c.b.call("aten.t.default", 
 
 ir::Argument identity_back(const WriteBackCall& c) { return c.src; }
 
+ir::Argument diagonal_back(const WriteBackCall& c) {
+  std::vector<ir::Argument> args{c.base, c.src, c.arg(1, int64_t{0}), c.arg(2, int64_t{0}), c.arg(3, int64_t{1})};
+  detail::drop_trailing_defaults(args, {int64_t{0}, int64_t{0}, int64_t{1}}, 2);
+  return c.b.call("aten.diagonal_scatter.default", std::move(args));
+}
+
+ir::Argument as_strided_back(const WriteBackCall& c) {
+  std::vector<ir::Argument> args{c.base, c.src, c.arg(1, ir::None{}), c.arg(2, ir::None{}), c.arg(3, ir::None{})};
+  detail::drop_trailing_defaults(args, {ir::None{}}, 4);
+  return c.b.call("aten.as_strided_scatter.default", std::move(args));
+}
+
+// ---- outputs of multi-output view ops -------------------------------------------
+
+/// `d` as an int, or a refusal naming `what` where it is symbolic.
+int64_t static_int(const ir::Argument& d, const char* what) {
+  if (const auto* i = std::get_if<int64_t>(&d.v)) return *i;
+  throw DecompositionError(std::string("mutation through a ") + what +
+                           " output of symbolic size is not functionalized");
+}
+
+/// The base's size along `dim` (wrapped), which the write-back needs as an int.
+int64_t base_size(const WriteBackCall& c, int64_t& dim, const char* what) {
+  const Dims sizes = c.b.sizes(c.base.node());
+  const int64_t rank = int64_t(sizes.size());
+  if (rank == 0) throw DecompositionError(std::string(what) + " of a 0-d tensor");
+  dim = (dim % rank + rank) % rank;
+  if (auto n = sizes[size_t(dim)].expr.as_integer()) return *n;
+  throw DecompositionError(std::string("mutation through a ") + what + " output along a symbolic dim is not functionalized");
+}
+
+/// As torch's split_with_sizes_inverse: the output's rows [start, end) of the
+/// base, end clamped to the base's size.
+ir::Argument chunk_back(const WriteBackCall& c, int64_t dim, int64_t start, int64_t size, int64_t dim_size) {
+  const int64_t end = std::min(start + size, dim_size);
+  return c.b.call("aten.slice_scatter.default", {c.base, c.src, dim, start, end});
+}
+
+ir::Argument split_back(const WriteBackCall& c) {
+  int64_t dim = static_int(c.arg(2, int64_t{0}), "split");
+  const int64_t dim_size = base_size(c, dim, "split");
+  const int64_t size = static_int(c.arg(1, ir::None{}), "split");
+  return chunk_back(c, dim, c.output * size, size, dim_size);
+}
+
+ir::Argument split_with_sizes_back(const WriteBackCall& c) {
+  int64_t dim = static_int(c.arg(2, int64_t{0}), "split_with_sizes");
+  const int64_t dim_size = base_size(c, dim, "split_with_sizes");
+  const ir::Argument sizes = c.arg(1, ir::None{});
+  const ir::ArgumentList* l = sizes.list();
+  if (!l || c.output >= int64_t(l->items.size())) throw DecompositionError("split_with_sizes: no size for output " + std::to_string(c.output));
+  int64_t start = 0;
+  for (int64_t i = 0; i < c.output; ++i) start += static_int(l->items[size_t(i)], "split_with_sizes");
+  return chunk_back(c, dim, start, static_int(l->items[size_t(c.output)], "split_with_sizes"), dim_size);
+}
+
+/// chunk(self, chunks, dim): split by ceil(size / chunks), as torch's chunk is.
+ir::Argument chunk_of_back(const WriteBackCall& c) {
+  int64_t dim = static_int(c.arg(2, int64_t{0}), "chunk");
+  const int64_t dim_size = base_size(c, dim, "chunk");
+  const int64_t chunks = static_int(c.arg(1, ir::None{}), "chunk");
+  if (chunks <= 0) throw DecompositionError("chunk: chunks must be positive");
+  const int64_t size = (dim_size + chunks - 1) / chunks;
+  return chunk_back(c, dim, c.output * size, size, dim_size);
+}
+
+ir::Argument unbind_back(const WriteBackCall& c) {
+  return c.b.call("aten.select_scatter.default", {c.base, c.src, c.arg(1, int64_t{0}), c.output});
+}
+
 const ViewOp kViewOps[] = {
     {"view", reshape_back},          {"_unsafe_view", reshape_back}, {"reshape", reshape_back},
     {"select", select_back},         {"slice", slice_back},          {"permute", permute_back},
@@ -80,16 +153,40 @@ const ViewOp kViewOps[] = {
     {"squeeze", squeeze_back},       {"alias", identity_back, true}, {"detach", identity_back, true},
     {"expand", nullptr},             {"flatten", reshape_back},      {"unflatten", reshape_back},
     {"view_as", reshape_back},       {"lift_fresh", identity_back, true},
+    {"diagonal", diagonal_back},     {"as_strided", as_strided_back},
+    // Views whose write-back is not made yet (unfold's is unfold_backward, with
+    // its own Core ATen decomposition): made again when their base changed, a
+    // mutation through one refused rather than lowered wrong.
+    {"unfold", nullptr},             {"view_as_real", nullptr},      {"view_as_complex", nullptr},
+    {"real", nullptr},               {"imag", nullptr},              {"_reshape_alias", nullptr},
+    {"_conj", nullptr},              {"_neg_view", nullptr},
 };
+
+const ViewOp kMultiOutputViewOps[] = {
+    {"split", split_back},
+    {"split_with_sizes", split_with_sizes_back},
+    {"chunk", chunk_of_back},
+    {"unbind", unbind_back},
+    {"tensor_split", nullptr},  // refused, as above
+    {"hsplit", nullptr},
+    {"vsplit", nullptr},
+    {"dsplit", nullptr},
+};
+
+const ViewOp* find_in(const ir::Target& t, const ViewOp* begin, const ViewOp* end) {
+  if (!t.is_torch_op()) return nullptr;
+  const std::string name = t.op_name();
+  for (const ViewOp* v = begin; v != end; ++v)
+    if (v->name == name) return v;
+  return nullptr;
+}
 
 }  // namespace
 
-const ViewOp* find_view_op(const ir::Target& t) {
-  if (!t.is_torch_op()) return nullptr;
-  const std::string name = t.op_name();
-  for (const ViewOp& v : kViewOps)
-    if (v.name == name) return &v;
-  return nullptr;
+const ViewOp* find_view_op(const ir::Target& t) { return find_in(t, std::begin(kViewOps), std::end(kViewOps)); }
+
+const ViewOp* find_multi_output_view_op(const ir::Target& t) {
+  return find_in(t, std::begin(kMultiOutputViewOps), std::end(kMultiOutputViewOps));
 }
 
 }  // namespace exportlens::passes

@@ -3,7 +3,9 @@
 // their first argument (a view is made again from its base when the base
 // changed) and how a mutation through such a view is written back into its
 // base (torch's FunctionalInverses: select -> select_scatter, view -> view
-// to the base's sizes, permute -> the inverse permute, ...).
+// to the base's sizes, permute -> the inverse permute, diagonal ->
+// diagonal_scatter, ...). A second table holds the multi-output view ops
+// (split, unbind, ...), whose outputs, taken by getitem, are views too.
 #include <functional>
 #include <string_view>
 
@@ -21,6 +23,8 @@ struct WriteBackCall {
   ir::Argument src;
   /// The view's argument `i`, or `fallback` where the call leaves it out.
   std::function<ir::Argument(size_t i, ir::Argument fallback)> arg;
+  /// Which output of a multi-output view op the view is (its getitem index).
+  int64_t output = 0;
 };
 
 /// The base's new value after a mutation through the view.
@@ -29,13 +33,17 @@ using WriteBack = ir::Argument (*)(const WriteBackCall&);
 struct ViewOp {
   std::string_view name;  // the op's name without namespace and overload ("slice")
   /// How a mutation through the view is written back; null where it cannot be
-  /// (an expand's elements alias each other: torch refuses to mutate it).
+  /// (an expand's elements alias each other: torch refuses to mutate it) or is
+  /// not made yet (unfold): such a mutation is refused.
   WriteBack write_back;
   /// The view is its base (alias, detach): its new value is its base's.
   bool identity = false;
 };
 
-/// The view op `t` calls, or null where `t` makes no view.
+/// The view op `t` calls, or null where `t` makes no view (or several).
 const ViewOp* find_view_op(const ir::Target& t);
+/// The multi-output view op `t` calls (split, unbind, ...), whose every
+/// output is a view of its first argument; null where `t` is none.
+const ViewOp* find_multi_output_view_op(const ir::Target& t);
 
 }  // namespace exportlens::passes

@@ -23,13 +23,15 @@ generate_fixtures.py calls two hooks from here:
                                        C++ tracer port, so not fixtures of the manifest):
                                        DIR/lowering_cases/index.json and, per case,
                                        DIR/lowering_cases/NAME/{program.pt2, functional.txt,
-                                       core.txt, decomp.json} as above
+                                       core.txt, decomp.json, core_outputs.pt} as above, and
+                                       inputs.pt / outputs.pt (the eager model's outputs)
 
 The freshly exported program is lowered (torch cannot lower some reloaded programs, e.g.
 those whose range constraints have derived keys); meta.json's print_matches_original says
 whether it prints like the reloaded one.
 """
 
+import copy
 import json
 import os
 
@@ -182,6 +184,96 @@ class MatmulResultAddedInPlace(torch.nn.Module):
         m = x @ self.w.T
         m += z
         return m * 2
+
+
+# Mutations through the view ops whose inverse is not a view op of the table
+# above: torch writes them back with diagonal_scatter, as_strided_scatter, and,
+# for an output of a multi-output view op taken by getitem, slice_scatter
+# (split, split_with_sizes, chunk) or select_scatter (unbind).
+
+class DiagonalOfInput(torch.nn.Module):
+    """x.diagonal().add_(1) on a user input (written back with diagonal_scatter)."""
+
+    def forward(self, x):
+        x.diagonal().add_(1)
+        return x * 2
+
+
+class DiagonalOfIntermediate(torch.nn.Module):
+    """An off-diagonal of an intermediate multiplied in place; the diagonal read after."""
+
+    def forward(self, x):
+        a = x + 1
+        d = a.diagonal(1)
+        d.mul_(3)
+        return a * 2, d + 0
+
+
+class AsStridedOfIntermediate(torch.nn.Module):
+    """as_strided of an intermediate added to in place (as_strided_scatter)."""
+
+    def forward(self, x):
+        a = x + 1
+        a.as_strided((2, 2), (1, 2)).add_(1)
+        return a * 1
+
+
+class SplitOfInput(torch.nn.Module):
+    """a, b, c = x.split(2); a.add_(1): the first chunk written back into the input; the last, shorter one read again."""
+
+    def forward(self, x):
+        a, b, c = x.split(2)
+        a.add_(1)
+        return x * 2, c + 0
+
+
+class SplitOfIntermediate(torch.nn.Module):
+    """The last, shorter output of split_with_sizes and a chunk of an intermediate mutated in place."""
+
+    def forward(self, x):
+        y = x + 1
+        a, b = y.split_with_sizes([3, 2], 1)
+        b.mul_(2)
+        c = y.chunk(2)[1]
+        c.sub_(1)
+        return y * 2, a + 0
+
+
+class UnbindOfIntermediate(torch.nn.Module):
+    """z.unbind(0)[1].copy_(y) (written back with select_scatter)."""
+
+    def forward(self, x, y):
+        z = x * 1
+        z.unbind(0)[1].copy_(y)
+        return z + 0
+
+
+class UnbindOfInput(torch.nn.Module):
+    """An output of unbind(1) of a user input added to in place, and read after."""
+
+    def forward(self, x):
+        u = x.unbind(1)
+        u[2].add_(1)
+        return x * 2, u[2] * 3
+
+
+class UnfoldOfIntermediate(torch.nn.Module):
+    """a.unfold(0, 2, 2).mul_(2): torch writes it back with unfold_backward; ExportLens refuses it."""
+
+    def forward(self, x):
+        a = x + 1
+        a.unfold(0, 2, 2).mul_(2)
+        return a * 1
+
+
+class UnfoldReadAfterBaseChanged(torch.nn.Module):
+    """Overlapping windows of an intermediate, read after a row of it was changed in place."""
+
+    def forward(self, x):
+        a = x + 1
+        u = a.unfold(1, 2, 1)
+        a[0].mul_(2)
+        return u * 1
 
 
 # Mutations through a chain of views (a view of a view): torch's functionalization
@@ -618,6 +710,29 @@ LOWERING_CASES = [
     ("folded_matvec_added_in_place", "m = x @ v (3-D by 1-D); m[1] += z: written back into the sum Core ATen's "
      "matmul views.",
      _eval(FoldedMatVecAddedInPlace), lambda: (torch.randn(2, 3, 4), torch.randn(3)), False),
+    ("diagonal_of_input", "x.diagonal().add_(1) on a user input: written back with diagonal_scatter.",
+     _eval(DiagonalOfInput), lambda: (torch.randn(3, 3),), False),
+    ("diagonal_of_intermediate", "a.diagonal(1).mul_(3) on an intermediate; a and the diagonal read after.",
+     _eval(DiagonalOfIntermediate), lambda: (torch.randn(3, 4),), False),
+    ("as_strided_of_intermediate", "a.as_strided((2, 2), (1, 2)).add_(1): written back with as_strided_scatter.",
+     _eval(AsStridedOfIntermediate), lambda: (torch.randn(3, 3),), False),
+    ("split_of_input", "a, b, c = x.split(2) of 5 rows; a.add_(1): slice_scatter into the input; c read "
+     "again through a split made again.",
+     _eval(SplitOfInput), lambda: (torch.randn(5, 3),), False),
+    ("split_of_intermediate", "The last output of split_with_sizes([3, 2], 1) and chunk(2)[1] of an "
+     "intermediate mutated in place.",
+     _eval(SplitOfIntermediate), lambda: (torch.randn(4, 5),), False),
+    ("unbind_of_intermediate", "z.unbind(0)[1].copy_(y): written back with select_scatter (Core ATen: its "
+     "arange/eq/where).",
+     _eval(UnbindOfIntermediate), lambda: (torch.randn(3, 4), torch.randn(4)), False),
+    ("unbind_of_input", "x.unbind(1)[2].add_(1) on a user input, read after.",
+     _eval(UnbindOfInput), lambda: (torch.randn(2, 3),), False),
+    ("unfold_of_intermediate", "a.unfold(0, 2, 2).mul_(2): torch writes it back with unfold_backward, "
+     "which ExportLens refuses (known_differences.h).",
+     _eval(UnfoldOfIntermediate), lambda: (torch.randn(6, 3),), False),
+    ("unfold_read_after_base_changed", "u = a.unfold(1, 2, 1); a[0].mul_(2); u * 1: the windows made again from "
+     "the changed intermediate.",
+     _eval(UnfoldReadAfterBaseChanged), lambda: (torch.randn(3, 4),), False),
     # Where the retrace puts a symbolic size (one case per class the corpus showed).
     ("sizes_class_token_cat", "A class token cat after a patch embedding (ViT / BEiT / DINOv2): the lowering "
      "rebuilds the cat's 1 + H*W right after the cat, and the program's own 1 + H*W gives way to it.",
@@ -652,10 +767,17 @@ def write_lowering_cases(out_root):
             f.write(str(ep))
         record = {}
         record["functional"], _ = _lower(ep, {}, os.path.join(out_dir, "functional.txt"))
-        record["core"], _ = _lower(ep, None, os.path.join(out_dir, "core.txt"))
+        record["core"], core = _lower(ep, None, os.path.join(out_dir, "core.txt"))
         for level in ("functional", "core"):
             if record[level]["status"] != "ok":
                 raise RuntimeError(f"lowering case {name}/{level}: torch fails: {record[level]['error']}")
+        # Values, for comparing the lowered program's run with torch's: the
+        # inputs, the eager model's outputs and the Core ATen program's, each
+        # run on copies (a buffer the program mutates is shared with the model).
+        torch.save(args, os.path.join(out_dir, "inputs.pt"))
+        for program, file in ((copy.deepcopy(model), "outputs.pt"), (copy.deepcopy(core).module(), "core_outputs.pt")):
+            torch.save(_as_tuple(program(*[a.clone() for a in args])), os.path.join(out_dir, file))
+        record["core"]["outputs"] = "core_outputs.pt"
         with open(os.path.join(out_dir, "decomp.json"), "w") as f:
             json.dump(record, f, indent=1)
             f.write("\n")
