@@ -132,35 +132,35 @@ const ir::Node* Functionalizer::track_root(const ir::Node* old) {
   }
 }
 
-ir::Argument Functionalizer::replay(const Link& link, ir::Argument base) {
-  if (link.how.multi) return replay_output(link, std::move(base));
-  const ir::Node* shape = link.how.made ? link.how.made : link.view;
-  auto arg = [&](const ir::Argument& a) { return link.how.made ? a : map(a); };
-  std::vector<ir::Argument> args{std::move(base)};
-  for (size_t i = 1; i < shape->args.size(); ++i) args.push_back(arg(shape->args[i]));
-  std::vector<ir::NamedArgument> kwargs;
-  for (const auto& kw : shape->kwargs) kwargs.push_back({kw.name, arg(kw.value)});
-  const std::string key = op_key(shape->target);
-  // A view of the program made again has the view's sizes, where no shape rule tells them (diagonal).
-  if (!link.how.made && !b_.decomposes(key))
-    return b_.emit(shape->target, std::move(args), std::move(kwargs), &link.view->value, /*reinfer=*/true);
-  return b_.call(key, std::move(args), std::move(kwargs));
-}
-
-ir::Argument Functionalizer::replay_output(const Link& link, ir::Argument base) {
-  // As torch regenerates it: the multi-output op again (its rule, at a level
-  // that decomposes it), then the output's getitem.
-  const ir::Node* op = link.how.multi;
+ir::Argument Functionalizer::apply_again(const ir::Node* op, ir::Argument base) {
   std::vector<ir::Argument> args{std::move(base)};
   for (size_t i = 1; i < op->args.size(); ++i) args.push_back(map(op->args[i]));
   std::vector<ir::NamedArgument> kwargs;
   for (const auto& kw : op->kwargs) kwargs.push_back({kw.name, map(kw.value)});
   const std::string key = op_key(op->target);
-  ir::Argument outputs = b_.decomposes(key) ? b_.call(key, std::move(args), std::move(kwargs))
-                                            : b_.emit(op->target, std::move(args), std::move(kwargs), &op->value, true);
+  if (b_.decomposes(key)) return b_.call(key, std::move(args), std::move(kwargs));
+  // Made again as it is, it has the node's sizes, where no shape rule tells them (diagonal).
+  return b_.emit(op->target, std::move(args), std::move(kwargs), &op->value, /*reinfer=*/true);
+}
+
+ir::Argument Functionalizer::replay(const Link& link, ir::Argument base) {
+  if (link.how.multi) return replay_output(link, std::move(base));
+  if (!link.how.made) return apply_again(link.view, std::move(base));
+  // A rule's view: its arguments are values of the new graph already.
+  const ir::Node* made = link.how.made;
+  std::vector<ir::Argument> args{std::move(base)};
+  args.insert(args.end(), made->args.begin() + 1, made->args.end());
+  return b_.call(op_key(made->target), std::move(args), made->kwargs);
+}
+
+ir::Argument Functionalizer::replay_output(const Link& link, ir::Argument base) {
+  // As torch regenerates it: the multi-output op again, then the output's getitem.
+  const ir::Node* op = link.how.multi;
+  ir::Argument outputs = apply_again(op, std::move(base));
   if (const ir::ArgumentList* l = outputs.list()) {
     if (link.how.output < 0 || size_t(link.how.output) >= l->items.size())
-      throw DecompositionError("'" + link.view->name + "': " + key + " has no output " + std::to_string(link.how.output));
+      throw DecompositionError("'" + link.view->name + "': " + op_key(op->target) + " has no output " +
+                               std::to_string(link.how.output));
     return l->items[size_t(link.how.output)];
   }
   return b_.emit(link.view->target, {outputs, link.how.output}, {}, &link.view->value);

@@ -104,6 +104,9 @@ class Functionalizer {
   const ir::Node* track_root(const ir::Node* old);
   /// The view ops from `old`'s root to `old`, root first (aliases left out).
   std::vector<Link> chain_of(const ir::Node* old) const;
+  /// `op`, a node of the input program, applied again to `base`, its other
+  /// arguments mapped: by its rule where this level decomposes it.
+  ir::Argument apply_again(const ir::Node* op, ir::Argument base);
   /// `link`'s view op applied to `base`.
   ir::Argument replay(const Link& link, ir::Argument base);
   /// replay() of an output of a multi-output view op.
