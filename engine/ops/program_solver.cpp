@@ -147,15 +147,7 @@ class Propagation {
   /// Dim) gets the expression it had, and the memos downstream find it by
   /// identity. Copies of a guard text share their parsed expression.
   std::optional<symbolic::Expr> translate(const symbolic::Expr& recorded) const {
-    const auto bound_to = [this](const std::string& s) { return source_expr(s); };
-    if (symbolic::SolveMemo* memo = env_.memo()) return memo->substituted(recorded, bound_to);
-    std::map<std::string, symbolic::Expr> subs;
-    for (const std::string& s : recorded.free_symbols()) {
-      auto e = bound_to(s);
-      if (!e) return std::nullopt;
-      subs.emplace(s, *e);
-    }
-    return recorded.substitute(subs);
+    return in_bound_symbols(recorded, [this](const std::string& s) { return source_expr(s); });
   }
 
 
@@ -227,24 +219,22 @@ class Propagation {
       if (it == file_symbols_.end()) return std::nullopt;
       return env_.replace(it->second);
     };
-    std::optional<symbolic::Expr> out;
-    if (symbolic::SolveMemo* memo = env_.memo()) {
-      out = memo->substituted(e, bound_to);
-    } else {
-      std::map<std::string, symbolic::Expr> subs;
-      bool known = true;
-      for (const std::string& s : e.free_symbols()) {
-        auto b = bound_to(s);
-        if (!b) {
-          known = false;
-          break;
-        }
-        subs.emplace(s, *b);
-      }
-      if (known) out = subs.empty() ? e : e.substitute(subs);
-    }
+    const std::optional<symbolic::Expr> out = in_bound_symbols(e, bound_to);
     translated_.emplace(e, out);
     return out;
+  }
+
+  /// `e` with each free symbol replaced by what `bound_to` says it is bound
+  /// to (nullopt when one is unbound), through the solve's memo when it has one.
+  std::optional<symbolic::Expr> in_bound_symbols(const symbolic::Expr& e, const symbolic::SolveMemo::BoundTo& bound_to) const {
+    if (symbolic::SolveMemo* memo = env_.memo()) return memo->substituted(e, bound_to);
+    std::map<std::string, symbolic::Expr> subs;
+    for (const std::string& s : e.free_symbols()) {
+      auto b = bound_to(s);
+      if (!b) return std::nullopt;
+      subs.emplace(s, *b);
+    }
+    return subs.empty() ? e : e.substitute(subs);
   }
 
   void seed_placeholders() {
