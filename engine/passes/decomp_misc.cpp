@@ -2,7 +2,8 @@
 // sum, rsub, square, clamp_min/max, zeros/ones(_like), new_ones/zeros/full,
 // arange, masked_fill, where with a scalar operand, floor_divide, empty_like, and the composite kernels of item, type_as, pad
 // (constant), var and diff; ops that are others under another name
-// (min.other is minimum, __and__ is bitwise_and, lift_fresh_copy is clone).
+// (min.other is minimum, __and__ is bitwise_and, lift_fresh_copy is clone,
+// detach and lift_fresh are alias).
 #include <algorithm>
 #include <numeric>
 
@@ -294,6 +295,9 @@ void add_misc_decompositions(DecompositionTable& t) {
   t.set(rule("aten.__or__.Tensor", f, "at::native::__or__", same_as("aten.bitwise_or.Tensor")));
   t.set(rule("aten.__xor__.Tensor", f, "at::native::__xor__", same_as("aten.bitwise_xor.Tensor")));
   t.set(rule("aten.diff.default", f, "at::native::diff", diff));
+  // torch._decomp's nop_decomposition: Core ATen has no detach, only its alias.
+  for (const char* op : {"aten.detach.default", "aten.lift_fresh.default"})
+    t.set(rule(op, f, "torch._decomp nop_decomposition", same_as("aten.alias.default")));
 }
 
 void add_functional_misc_decompositions(DecompositionTable& t) {

@@ -68,6 +68,16 @@ void Functionalizer::note_view(const ir::Node* old) {
 
 void Functionalizer::note_alias(const ir::Node* old, const ir::Node* of) { views_[old] = ViewOf{of, true}; }
 
+void Functionalizer::note_detached_view(const ir::Node* old, ir::Node* view, ir::Node* detached) {
+  const ir::Node* base = old->args.empty() ? nullptr : old->args[0].node();
+  if (!base) return;
+  // The view op's node stands for itself, a view of the base made by this op.
+  views_[view] = ViewOf{base, false, view};
+  bind(view, ir::Argument(view));
+  views_[old] = ViewOf{view, false, detached};
+  bind(old, ir::Argument(detached));
+}
+
 void Functionalizer::note_view_output(const ir::Node* old, const ir::Node* parent, int64_t index) {
   if (!parent->args.empty())
     if (const ir::Node* base = parent->args[0].node()) views_[old] = ViewOf{base, false, nullptr, parent, index};

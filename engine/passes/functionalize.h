@@ -20,6 +20,8 @@
 //    that intermediate (view(add, [s*b, d])) and the value is read again
 //    through a regenerated view, as torch's functionalization sees the view
 //    the decomposition made;
+//  * a view autograd hands out detached (view.dtype) is that view op, then a
+//    detach of it: two links of the chain, the detach's inverse the identity;
 //  * an input whose value changed (a buffer, a user input) is returned as an
 //    extra output: BUFFER_MUTATION / USER_INPUT_MUTATION in the signature.
 //
@@ -50,6 +52,10 @@ class Functionalizer {
   /// result, an alias of the tensor it mutated).
   void note_view(const ir::Node* old);
   void note_alias(const ir::Node* old, const ir::Node* of);
+  /// `old`'s value is `detached`, a detach of `view`, which applied `old`'s
+  /// view op (view.dtype) to `old`'s first argument: two views, as torch's
+  /// functionalization sees a view autograd detached.
+  void note_detached_view(const ir::Node* old, ir::Node* view, ir::Node* detached);
   /// `old` (a getitem) is output `index` of `parent`, a multi-output view op
   /// (split, unbind, ...): a view of the parent's first argument.
   void note_view_output(const ir::Node* old, const ir::Node* parent, int64_t index);

@@ -234,8 +234,15 @@ class Lowering {
     operands_as_tuples(n->target, args);
     normalize_positional(n->target, args, kwargs);
     ir::Argument result = b.emit(n->target, std::move(args), std::move(kwargs), &n->value, relaid);
+    const ViewOp* view = find_view_op(n->target);
+    if (view && view->detached && result.node()) {
+      // As autograd hands it out in torch's retrace: detached (Core ATen: alias).
+      ir::Node* detached = b.call1("aten.detach.default", {result});
+      f.note_detached_view(n, result.node(), detached);
+      return;
+    }
     f.bind(n, result);
-    if (find_view_op(n->target)) f.note_view(n);
+    if (view) f.note_view(n);
   }
 
   /// A wrapper HOP's body, lowered in place: its placeholders stand for the

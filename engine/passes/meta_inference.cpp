@@ -212,9 +212,41 @@ std::optional<Dims> split_output_strides(const std::string& op, const ir::Node& 
   return std::nullopt;
 }
 
+/// view.dtype(self, dtype), which the shape rules do not tell apart from the
+/// reshaping view: the elements reinterpreted, laid out as at::native's
+/// view_dtype does it (the last dim, of stride 1, and every other stride
+/// and the storage offset scaled by the ratio of the element sizes).
+ir::ValueInfo dtype_view_value(const ir::Node& n) {
+  const ir::TensorMeta* in = input_meta(n);
+  const auto* dtype = n.args.size() > 1 ? std::get_if<ir::ScalarType>(&n.args[1].v) : nullptr;
+  if (!in || !dtype || in->strides.size() != in->sizes.size())
+    throw MetaInferenceError("view.dtype: needs a tensor with strides and a dtype");
+  ir::TensorMeta m = *in;
+  m.dtype = *dtype;
+  const int from = ir::element_size(in->dtype), to = ir::element_size(*dtype);
+  if (from == to) return ir::ValueInfo::of(std::move(m));
+  if (m.sizes.empty() || m.strides.back() != ir::SymInt(1))
+    throw MetaInferenceError("view.dtype to another element size needs a last dim of stride 1");
+  auto scale = [&](const ir::SymInt& v) -> ir::SymInt {
+    if (from > to) return sym_mul(v, ir::SymInt(int64_t{from / to}));
+    const auto i = v.expr.as_integer();
+    if (!i || *i % (to / from) != 0)
+      throw MetaInferenceError("view.dtype to a larger element: a size or stride not a multiple of " +
+                               std::to_string(to / from));
+    return ir::SymInt(*i / (to / from));
+  };
+  m.sizes.back() = scale(m.sizes.back());
+  for (size_t d = 0; d + 1 < m.strides.size(); ++d) m.strides[d] = scale(m.strides[d]);
+  m.storage_offset = scale(m.storage_offset);
+  return ir::ValueInfo::of(std::move(m));
+}
+
 }  // namespace
 
 ir::ValueInfo MetaInference::infer(const ir::Node& node) {
+  if (node.target.is_torch_op() && node.target.op_namespace() == "aten" && node.target.op_name() == "view" &&
+      node.target.overload() == "dtype")
+    return dtype_view_value(node);
   const ops::ShapeRule* rule = ops::find_shape_rule(node.target);
   if (!rule) throw MetaInferenceError("no symbolic shape rule for " + node.target.qualified());
   std::unordered_map<const ir::Node*, SymValue> inputs;

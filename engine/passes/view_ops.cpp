@@ -28,6 +28,12 @@ ir::Argument reshape_back(const WriteBackCall& c) {
   return c.b.call("aten.view.default", {c.src, c.b.sym_list(c.b.sizes(c.base.node()))});
 }
 
+/// As torch's view_dtype_inverse: the new elements read again as the base's
+/// dtype. Made below autograd: no detach follows it.
+ir::Argument dtype_back(const WriteBackCall& c) {
+  return c.b.emit(ir::op_target("aten.view.dtype"), {c.src, c.b.dtype(c.base.node())}, {});
+}
+
 ir::Argument unsqueeze_back(const WriteBackCall& c) {
   return c.b.call("aten.squeeze.dim", {c.src, c.arg(1, int64_t{0})});
 }
@@ -146,38 +152,55 @@ ir::Argument unbind_back(const WriteBackCall& c) {
   return c.b.call("aten.select_scatter.default", {c.base, c.src, c.arg(1, int64_t{0}), c.output});
 }
 
+// Keyed by overload: an op's other overloads may be no view (slice.t of a
+// list, _unsafe_view.out) or a view with another inverse (view.dtype
+// reinterprets the elements: written back as view.dtype, not as a reshape).
 const ViewOp kViewOps[] = {
-    {"view", reshape_back},          {"_unsafe_view", reshape_back}, {"reshape", reshape_back},
-    {"select", select_back},         {"slice", slice_back},          {"permute", permute_back},
-    {"transpose", transpose_back},   {"t", t_back},                  {"unsqueeze", unsqueeze_back},
-    {"squeeze", squeeze_back},       {"alias", identity_back, true}, {"detach", identity_back, true},
-    {"expand", nullptr},             {"flatten", reshape_back},      {"unflatten", reshape_back},
-    {"view_as", reshape_back},       {"lift_fresh", identity_back, true},
-    {"diagonal", diagonal_back},     {"as_strided", as_strided_back},
+    {"view.default", reshape_back},        {"view.dtype", dtype_back, false, true},
+    {"_unsafe_view.default", reshape_back}, {"reshape.default", reshape_back},
+    {"select.int", select_back},           {"slice.Tensor", slice_back},
+    {"permute.default", permute_back},     {"transpose.int", transpose_back},
+    {"t.default", t_back},                 {"unsqueeze.default", unsqueeze_back},
+    {"squeeze.default", squeeze_back},     {"squeeze.dim", squeeze_back},
+    {"squeeze.dims", squeeze_back},        {"alias.default", identity_back, true},
+    {"detach.default", identity_back, true}, {"expand.default", nullptr},
+    {"flatten.using_ints", reshape_back},  {"unflatten.int", reshape_back},
+    {"view_as.default", reshape_back},     {"lift_fresh.default", identity_back, true},
+    {"diagonal.default", diagonal_back},   {"as_strided.default", as_strided_back},
     // Views whose write-back is not made yet (unfold's is unfold_backward, with
     // its own Core ATen decomposition): made again when their base changed, a
     // mutation through one refused rather than lowered wrong.
-    {"unfold", nullptr},             {"view_as_real", nullptr},      {"view_as_complex", nullptr},
-    {"real", nullptr},               {"imag", nullptr},              {"_reshape_alias", nullptr},
-    {"_conj", nullptr},              {"_neg_view", nullptr},
+    {"unfold.default", nullptr},           {"view_as_real.default", nullptr},
+    {"view_as_complex.default", nullptr},  {"real.default", nullptr},
+    {"imag.default", nullptr},             {"_reshape_alias.default", nullptr},
+    {"_conj.default", nullptr},            {"_neg_view.default", nullptr},
 };
 
 const ViewOp kMultiOutputViewOps[] = {
-    {"split", split_back},
-    {"split_with_sizes", split_with_sizes_back},
-    {"chunk", chunk_of_back},
-    {"unbind", unbind_back},
-    {"tensor_split", nullptr},  // refused, as above
-    {"hsplit", nullptr},
-    {"vsplit", nullptr},
-    {"dsplit", nullptr},
+    {"split.Tensor", split_back},
+    {"split_with_sizes.default", split_with_sizes_back},
+    {"chunk.default", chunk_of_back},
+    {"unbind.int", unbind_back},
+    // Refused, as above. split.sizes and split.default are split_with_sizes
+    // under other names, which export never records (it records split_with_sizes).
+    {"split.sizes", nullptr},
+    {"split.default", nullptr},
+    {"tensor_split.sections", nullptr},
+    {"tensor_split.indices", nullptr},
+    {"tensor_split.tensor_indices_or_sections", nullptr},
+    {"hsplit.int", nullptr},
+    {"hsplit.array", nullptr},
+    {"vsplit.int", nullptr},
+    {"vsplit.array", nullptr},
+    {"dsplit.int", nullptr},
+    {"dsplit.array", nullptr},
 };
 
 const ViewOp* find_in(const ir::Target& t, const ViewOp* begin, const ViewOp* end) {
-  if (!t.is_torch_op()) return nullptr;
-  const std::string name = t.op_name();
+  if (!t.is_torch_op() || t.op_namespace() != "aten") return nullptr;
+  const std::string op = t.op_name() + "." + t.overload();
   for (const ViewOp* v = begin; v != end; ++v)
-    if (v->name == name) return v;
+    if (v->op == op) return v;
   return nullptr;
 }
 
@@ -187,6 +210,13 @@ const ViewOp* find_view_op(const ir::Target& t) { return find_in(t, std::begin(k
 
 const ViewOp* find_multi_output_view_op(const ir::Target& t) {
   return find_in(t, std::begin(kMultiOutputViewOps), std::end(kMultiOutputViewOps));
+}
+
+std::vector<std::string_view> view_op_overloads() {
+  std::vector<std::string_view> out;
+  for (const ViewOp& v : kViewOps) out.push_back(v.op);
+  for (const ViewOp& v : kMultiOutputViewOps) out.push_back(v.op);
+  return out;
 }
 
 }  // namespace exportlens::passes

@@ -3,11 +3,13 @@
 // their first argument (a view is made again from its base when the base
 // changed) and how a mutation through such a view is written back into its
 // base (torch's FunctionalInverses: select -> select_scatter, view -> view
-// to the base's sizes, permute -> the inverse permute, diagonal ->
-// diagonal_scatter, ...). A second table holds the multi-output view ops
+// to the base's sizes, view.dtype -> view.dtype to the base's dtype, permute
+// -> the inverse permute, diagonal -> diagonal_scatter, ...), each overload
+// on its own. A second table holds the multi-output view ops
 // (split, unbind, ...), whose outputs, taken by getitem, are views too.
 #include <functional>
 #include <string_view>
+#include <vector>
 
 #include "engine/ir/node.h"
 
@@ -31,13 +33,16 @@ struct WriteBackCall {
 using WriteBack = ir::Argument (*)(const WriteBackCall&);
 
 struct ViewOp {
-  std::string_view name;  // the op's name without namespace and overload ("slice")
+  std::string_view op;  // the aten op's name and overload ("slice.Tensor", "view.dtype")
   /// How a mutation through the view is written back; null where it cannot be
   /// (an expand's elements alias each other: torch refuses to mutate it) or is
   /// not made yet (unfold): such a mutation is refused.
   WriteBack write_back;
   /// The view is its base (alias, detach): its new value is its base's.
   bool identity = false;
+  /// Autograd hands the view out detached (view.dtype: not differentiable), so
+  /// torch's retrace follows it with a detach, a view of the view.
+  bool detached = false;
 };
 
 /// The view op `t` calls, or null where `t` makes no view (or several).
@@ -45,5 +50,7 @@ const ViewOp* find_view_op(const ir::Target& t);
 /// The multi-output view op `t` calls (split, unbind, ...), whose every
 /// output is a view of its first argument; null where `t` is none.
 const ViewOp* find_multi_output_view_op(const ir::Target& t);
+/// Every overload of both tables ("view.dtype", "split.Tensor").
+std::vector<std::string_view> view_op_overloads();
 
 }  // namespace exportlens::passes

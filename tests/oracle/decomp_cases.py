@@ -276,6 +276,33 @@ class UnfoldReadAfterBaseChanged(torch.nn.Module):
         return u * 1
 
 
+class ViewDtypeOfIntermediate(torch.nn.Module):
+    """An intermediate's bits reinterpreted as int32 and added to in place: a dtype view, not a reshape."""
+
+    def forward(self, x):
+        h = x * 2
+        h.view(torch.int32).add_(1)
+        return h + 1
+
+
+class ViewDtypeResized(torch.nn.Module):
+    """float32 viewed as float16 (the last dim doubles), multiplied in place, both read after."""
+
+    def forward(self, x):
+        h = x * 2
+        v = h.view(torch.float16)
+        v.mul_(2)
+        return h + 1, v
+
+
+class ViewDtypeOfInput(torch.nn.Module):
+    """A row of a user input's int32 view or-ed in place: through a select of a dtype view, into the input."""
+
+    def forward(self, x):
+        x.view(torch.int32)[0].bitwise_or_(1)
+        return x * 2
+
+
 # Mutations through a chain of views (a view of a view): torch's functionalization
 # writes the new value back through every view's inverse, innermost first, from
 # views made again from the root, and makes each view read later again from the
@@ -608,8 +635,18 @@ def write_facts(out_root):
                 continue
             if cia and op not in preservable:
                 always.append(str(op))
+    # View ops: the first result aliases an argument, which it does not write.
+    # Every registered schema (dir(torch.ops.aten) lists only the ops loaded so far).
+    views = []
+    for schema in torch._C._jit_get_all_schemas():
+        if not schema.name.startswith("aten::"):
+            continue
+        alias = schema.returns[0].alias_info if schema.returns else None
+        if alias is not None and not alias.is_write:
+            views.append(f"{schema.name[len('aten::'):]}.{schema.overload_name or 'default'}")
     with open(path, "w") as f:
-        json.dump({"core_aten_ops": sorted(core), "always_decomposed": sorted(always)}, f, indent=1)
+        json.dump({"core_aten_ops": sorted(core), "always_decomposed": sorted(always), "view_overloads": sorted(set(views))},
+                  f, indent=1)
         f.write("\n")
 
 
@@ -733,6 +770,20 @@ LOWERING_CASES = [
     ("unfold_read_after_base_changed", "u = a.unfold(1, 2, 1); a[0].mul_(2); u * 1: the windows made again from "
      "the changed intermediate.",
      _eval(UnfoldReadAfterBaseChanged), lambda: (torch.randn(3, 4),), False),
+    ("view_dtype_of_intermediate", "h.view(torch.int32).add_(1) on an intermediate: written back with "
+     "view.dtype to the base's float32, not a reshape; every dtype view is followed by a detach.",
+     _eval(ViewDtypeOfIntermediate), lambda: (torch.randn(3, 4),), False),
+    ("view_dtype_of_intermediate_strict", "ViewDtypeOfIntermediate exported with strict=True.",
+     _eval(ViewDtypeOfIntermediate), lambda: (torch.randn(3, 4),), True),
+    # Inputs exact in float16, so that no half of a float32 reads as a float16 NaN or overflows.
+    ("view_dtype_resized", "h.view(torch.float16).mul_(2): the view's last dim is twice the base's; h and the "
+     "view read after (the view made again from the written-back h).",
+     _eval(ViewDtypeResized), lambda: (torch.randn(3, 4).half().float(),), False),
+    ("view_dtype_resized_strict", "ViewDtypeResized exported with strict=True.",
+     _eval(ViewDtypeResized), lambda: (torch.randn(3, 4).half().float(),), True),
+    ("view_dtype_of_input", "x.view(torch.int32)[0].bitwise_or_(1) on a user input: select_scatter into a dtype "
+     "view made again, view.dtype back into the input.",
+     _eval(ViewDtypeOfInput), lambda: (torch.randn(3, 4),), False),
     # Where the retrace puts a symbolic size (one case per class the corpus showed).
     ("sizes_class_token_cat", "A class token cat after a patch embedding (ViT / BEiT / DINOv2): the lowering "
      "rebuilds the cat's 1 + H*W right after the cat, and the program's own 1 + H*W gives way to it.",

@@ -23,6 +23,7 @@
 #include "engine/passes/ir_levels.h"
 #include "engine/passes/node_expansion.h"
 #include "engine/passes/provenance.h"
+#include "engine/passes/view_ops.h"
 #include "engine/serde/pt2_reader.h"
 #include "passes/program_builder.h"
 #include "support/fixtures.h"
@@ -86,6 +87,23 @@ class TestDecompositions : public QObject {
     always.insert("aten.lift_fresh_copy.default");
     for (const auto& op : passes::functionalization_rules().ops())
       QVERIFY2(always.count(op), qPrintable(QString::fromStdString(op) + " is not decomposed by torch's empty table"));
+  }
+
+  void view_table_holds_torchs_view_overloads() {
+    // Functionalization's view table names overloads: each one a view in torch's
+    // schema (its result aliases an argument it does not write), so that an
+    // overload that is no view, or another one (view.dtype), is not taken for it.
+    const auto facts = read_json(fixtures_dir() + "/decomp_facts.json");
+    std::set<std::string> views;
+    for (const auto& v : facts["view_overloads"].toArray()) views.insert(v.toString().toStdString());
+    QVERIFY2(views.count("view.dtype") && views.count("split.Tensor"), "torch's view overloads look incomplete");
+    for (std::string_view op : passes::view_op_overloads()) {
+      // No alias in its schema, but torch's Core ATen makes it a view (torch._decomp
+      // _unsafe_view) before functionalization sees it: the matmul fold's view of its mm.
+      if (op == "_unsafe_view.default") continue;
+      QVERIFY2(views.count(std::string(op)), qPrintable(QString::fromUtf8(op.data(), int(op.size())) +
+                                                         " is no view overload of torch's"));
+    }
   }
 
   // ---- every fixture against torch ----------------------------------------------------

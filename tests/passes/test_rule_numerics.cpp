@@ -278,6 +278,7 @@ std::vector<Sample> samples() {
   for (const char* op : {"aten.__and__.Tensor", "aten.__or__.Tensor", "aten.__xor__.Tensor"})
     add(op, "", {{{3, 4}, false, true}, {{4}, false, true}}, [op](P& p, const Args& a) { return p.call("out", op, {a[0], a[1]}); });
   unary("aten.lift_fresh_copy.default", {3, 4});
+  for (const char* op : {"aten.detach.default", "aten.lift_fresh.default"}) unary(op, {3, 4});
   add("aten.diff.default", "prepend", {{{3, 5}}, {{3, 1}}}, [](P& p, const Args& a) {
     return p.call("out", "aten.diff.default", {a[0], int64_t{1}, int64_t{-1}, a[1]});
   });
@@ -336,7 +337,8 @@ std::vector<Sample> samples() {
       "aten.squeeze.dim", "aten.stack.default", "aten.select_scatter.default", "aten.sum.default", "aten.square.default",
       "aten.rsub.Tensor", "aten.pad.default", "aten.zeros_like.default", "aten.ones_like.default",
       "aten.masked_fill.Scalar", "aten.mv.default", "aten.dot.default", "aten.matmul.default",
-      "aten.lift_fresh_copy.default", "aten.diff.default", "aten.floor_divide.Scalar", "aten.min.other", "aten.max.other"};
+      "aten.lift_fresh_copy.default", "aten.detach.default", "aten.lift_fresh.default",
+      "aten.diff.default", "aten.floor_divide.Scalar", "aten.min.other", "aten.max.other"};
   for (auto& sample : s) sample.int64_too = integer_ops.count(sample.op) > 0;
   return s;
 }
