@@ -3,7 +3,9 @@
 // (decomp.json, from ep.run_decompositions), a linear node expands to
 // permute + addmm, a provenance step selects its origin at its level, the
 // histogram counts what torch's programs call, the side-by-side view links
-// corresponding nodes, and a lowering that fails leaves the window as it was.
+// corresponding nodes, a lowering that fails leaves the window as it was, and
+// a file `exportlens decompose --out` wrote is named as what it holds (its
+// first entry, in the switch, histogram, provenance and Compare levels).
 #include <QtTest>
 
 #include <QAction>
@@ -21,6 +23,7 @@
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTemporaryDir>
 
 #include <memory>
 #include <stdexcept>
@@ -42,6 +45,7 @@
 #include "ui/levels/node_expander.h"
 #include "ui/levels/side_by_side_view.h"
 #include "ui/shell/main_window.h"
+#include "support/exportlens_process.h"
 #include "support/screenshot.h"
 
 using namespace exportlens;
@@ -415,6 +419,80 @@ class TestIrLevels : public QObject {
     // Asked again, it lowers: book_mlp has no conv2d, so the table lowers it as the core one does.
     QVERIFY(switch_and_wait(custom));
     verify_shown_ops(oracle_ops(decomp_oracle(QStringLiteral("book_mlp")).value(QStringLiteral("core")).toObject()));
+  }
+
+  // A program saved lowered (decompose --out, as torch's run_decompositions
+  // then save: the ATEN dialect) is no training program: the first entry says
+  // what the file holds, everywhere a level is named.
+  void savedLoweredFileNamesItsLevel_data() {
+    QTest::addColumn<QString>("level");
+    QTest::addColumn<QString>("label");
+    QTest::newRow("core") << "core" << "Core ATen (as saved)";
+    QTest::newRow("functional") << "functional" << "Functional (as saved)";
+  }
+  void savedLoweredFileNamesItsLevel() {
+    QFETCH(QString, level);
+    QFETCH(QString, label);
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    const QString file = tmp.filePath(QStringLiteral("book_mlp_%1.pt2").arg(level));
+    const auto r = testing::run_exportlens(
+        {"decompose", fixture_file(QStringLiteral("book_mlp"), QStringLiteral("program.pt2")), "--ir", level, "--out", file});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QSignalSpy shown(window_.get(), &MainWindow::programShown);
+    window_->openFile(file);
+    QVERIFY(shown.wait(60000));
+    // What the file holds: torch's lowering of book_mlp at that level, of the ATEN dialect.
+    const ir::ExportedProgram* program = window_->programModel()->program();
+    QVERIFY(program);
+    QCOMPARE(program->verifiers, std::vector<std::string>{"ATEN"});
+    verify_shown_ops(oracle_ops(decomp_oracle(QStringLiteral("book_mlp")).value(level).toObject()));
+    // The switch and the View menu.
+    QComboBox* box = levels()->levelBox();
+    QCOMPARE(box->itemText(0), label);
+    QCOMPARE(box->currentText(), label);
+    QCOMPARE(box->itemText(1), QStringLiteral("Functional"));
+    QCOMPARE(box->itemText(2), QStringLiteral("Core ATen"));
+    QCOMPARE(level_action(LevelChoice::training())->text(), label);
+    QCOMPARE(controller()->current().label(), label);
+    QCOMPARE(window_->programModel()->level().label(), label);
+    // The histogram's first column.
+    ui::HistogramPanel* histogram = levels()->histogramPanel();
+    histogram->computeAll();
+    QCOMPARE(histogram->model()->headerData(1, Qt::Horizontal).toString(), label);
+    // Provenance: a node lowered again from the file comes from the file's program.
+    QVERIFY(switch_and_wait(LevelChoice::core()));
+    window_->programModel()->selectNode(QStringLiteral("addmm"));
+    const auto& chain = levels()->inspectorPanel()->model()->chain();
+    QVERIFY(!chain.isEmpty());
+    QCOMPARE(chain.constLast().level, LevelChoice::training());
+    QCOMPARE(chain.constLast().level.label(), label);
+    QCOMPARE(levels()->inspectorPanel()->model()->index(chain.size() - 1, ui::ProvenanceModel::Level).data().toString(),
+             QStringLiteral("← ") + label);
+    // Compare levels: both panes' first entry.
+    ui::SideBySideView* compare = levels()->compareView();
+    window_->centralTabs()->setCurrentWidget(compare);
+    compare->setLevel(ui::SideBySideView::Left, LevelChoice::training());
+    compare->setLevel(ui::SideBySideView::Right, LevelChoice::core());
+    QTRY_VERIFY_WITH_TIMEOUT(compare->program(ui::SideBySideView::Left) && compare->program(ui::SideBySideView::Right),
+                             30000);
+    for (auto* pane : compare->findChildren<QComboBox*>()) QCOMPARE(pane->itemText(0), label);
+    QCOMPARE(compare->level(ui::SideBySideView::Left).label(), label);
+    window_->centralTabs()->setCurrentWidget(window_->graphView());
+    if (level == QLatin1String("core")) {
+      QVERIFY(switch_and_wait(LevelChoice::training()));
+      levels()->histogramDock()->show();
+      levels()->histogramDock()->raise();
+      window_->programModel()->selectNode(QStringLiteral("addmm"));
+      window_->graphView()->fitAll();
+      QTest::qWait(50);
+      testing::save_screenshot(window_.get(), QStringLiteral("ir_saved_core_file.png"));
+    }
+    // A training file again: its first entry is Training.
+    QVERIFY(open_and_wait(QStringLiteral("book_mlp")));
+    QCOMPARE(box->itemText(0), QStringLiteral("Training"));
+    QCOMPARE(box->currentText(), QStringLiteral("Training"));
+    QCOMPARE(level_action(LevelChoice::training())->text(), QStringLiteral("Training"));
   }
 
   void customTableMatchesTorch() {

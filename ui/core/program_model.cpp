@@ -14,7 +14,7 @@ void ProgramModel::setOpened(LoadedProgramPtr opened) {
   solve_facts_.clear();
   spec_edited_ = false;
   run_times_.clear();
-  setShown(LevelChoice::training(), opened_);
+  setShown(opened_ ? LevelChoice::opened(*opened_->program) : LevelChoice::training(), opened_);
   emit solveChanged();
   emit runFinished();
   emit programOpened();

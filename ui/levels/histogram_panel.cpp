@@ -43,7 +43,7 @@ HistogramPanel::HistogramPanel(IrLevelController* controller, QWidget* parent)
 }
 
 QList<LevelChoice> HistogramPanel::levels() const {
-  return {LevelChoice::training(), LevelChoice::functional(), core_};
+  return {controller_->opened(), LevelChoice::functional(), core_};
 }
 
 void HistogramPanel::computeAll() { controller_->prepare(levels(), false); }

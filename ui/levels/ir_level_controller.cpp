@@ -80,9 +80,10 @@ void IrLevelController::setTraining(const LoadedProgramPtr& training) {
   shown_.clear();
   warnings_.clear();
   errors_.clear();
-  choices_ = level_choices();  // a library may have registered tables since
+  // A library may have registered tables since; the first entry says what the file holds.
+  choices_ = level_choices(training ? LevelChoice::opened(*training->program) : LevelChoice::training());
   training_ = training;
-  current_ = LevelChoice::training();
+  current_ = choices_.first();
   if (training) {
     programs_.insert(current_.key(), training->program);
     shown_.insert(current_.key(), training);
@@ -93,13 +94,20 @@ void IrLevelController::setTraining(const LoadedProgramPtr& training) {
 
 ProgramPtr IrLevelController::program(const LevelChoice& choice) const { return programs_.value(choice.key()); }
 
+LevelChoice IrLevelController::entry(const LevelChoice& choice) const {
+  for (const LevelChoice& c : choices_)
+    if (c == choice) return c;
+  return choice;
+}
+
 bool IrLevelController::satisfied(const Job& job) const {
   if (!job.show && errors_.contains(job.choice.key())) return true;  // not again in the background
   return job.layOut ? shown_.contains(job.choice.key()) : programs_.contains(job.choice.key());
 }
 
-void IrLevelController::switchTo(const LevelChoice& choice) {
+void IrLevelController::switchTo(const LevelChoice& requested) {
   if (!training_) return;
+  const LevelChoice choice = entry(requested);
   // The latest request wins: earlier ones still fill the cache, without showing.
   running_.show = false;
   for (Job& job : queue_) job.show = false;
@@ -114,7 +122,7 @@ void IrLevelController::switchTo(const LevelChoice& choice) {
 void IrLevelController::prepare(const QList<LevelChoice>& levels, bool layOut) {
   if (!training_) return;
   for (const LevelChoice& choice : levels) {
-    const Job job{choice, layOut, false};
+    const Job job{entry(choice), layOut, false};
     if (!satisfied(job)) queue_.append(job);
   }
   if (!jobs_.isBusy()) startNext();

@@ -32,12 +32,15 @@ class IrLevelController : public QObject {
 
   /// Fonts used to size node boxes (those the canvas paints with).
   void setNodeFont(const QFont& font) { node_font_ = font; }
-  /// A newly opened program: forgets every level, shows Training.
+  /// A newly opened program: forgets every level, shows it (the first entry,
+  /// named after what the file holds: LevelChoice::opened).
   void setTraining(const LoadedProgramPtr& training);
 
   const QList<LevelChoice>& choices() const { return choices_; }
   /// Re-reads the registered tables (a library loaded since may have added some).
-  void refreshChoices() { choices_ = level_choices(); }
+  void refreshChoices() { choices_ = level_choices(opened()); }
+  /// The first entry: the opened file's own program, as the switch names it.
+  LevelChoice opened() const { return choices_.value(0, LevelChoice::training()); }
   LevelChoice current() const { return current_; }
   /// The shown level's program (laid out); null before a program is opened.
   LoadedProgramPtr currentProgram() const { return shown_.value(current_.key()); }
@@ -78,6 +81,8 @@ class IrLevelController : public QObject {
     bool layOut = false;
     bool show = false;
   };
+  /// The switch's entry for `choice` (its label), or `choice` where it has none.
+  LevelChoice entry(const LevelChoice& choice) const;
   bool satisfied(const Job& job) const;
   void startNext();
   void finish(const JobOutcome<LevelJobResult>& outcome);

@@ -23,6 +23,7 @@
 #include "ui/levels/expansion_item.h"
 #include "ui/levels/histogram_panel.h"
 #include "ui/levels/ir_level_controller.h"
+#include "ui/levels/level_box.h"
 #include "ui/levels/level_inspector_panel.h"
 #include "ui/levels/level_relation.h"
 #include "ui/levels/node_expander.h"
@@ -65,7 +66,7 @@ void IrLevelsUi::createSwitch() {
 
 void IrLevelsUi::rebuildChoices() {
   const QSignalBlocker quiet(box_);
-  box_->clear();
+  fill_level_box(*box_, controller_->choices());
   for (QAction* action : std::as_const(level_actions_)) {
     parts_.window->removeAction(action);
     delete action;
@@ -74,7 +75,6 @@ void IrLevelsUi::rebuildChoices() {
   const QList<LevelChoice>& choices = controller_->choices();
   for (int i = 0; i < choices.size(); ++i) {
     const LevelChoice choice = choices[i];
-    box_->addItem(choice.label(), choice.key());
     auto* action = new QAction(choice.label(), level_group_);
     action->setCheckable(true);
     action->setData(choice.key());
@@ -129,12 +129,12 @@ void IrLevelsUi::setTraining(const LoadedProgramPtr& program) {
   controller_->setNodeFont(parts_.window->font());
   expander_->setNodeFont(parts_.window->font());
   controller_->setTraining(program);
-  if (box_->count() != controller_->choices().size()) rebuildChoices();
+  if (!lists_levels(*box_, controller_->choices())) rebuildChoices();  // the first entry names the file
 }
 
 void IrLevelsUi::refreshChoices() {
   controller_->refreshChoices();
-  if (box_->count() != controller_->choices().size()) rebuildChoices();
+  if (!lists_levels(*box_, controller_->choices())) rebuildChoices();
 }
 
 // ---- following the controller -------------------------------------------------

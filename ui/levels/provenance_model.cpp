@@ -40,6 +40,7 @@ QList<ProvenanceStep> provenance_chain(const ir::Node& node, const LevelChoice& 
     // The origin's own record, when that level is lowered already (its source line is the authority).
     if (auto program = programs ? programs(above) : nullptr) {
       if (const ir::Node* origin = program->graph().find(origins[i].node)) step.source = source_of(*origin);
+      if (above.rank() == 0) step.level = LevelChoice::opened(*program);  // named as the switch names the file
     }
     chain.append(step);
   }

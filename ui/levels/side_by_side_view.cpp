@@ -10,6 +10,7 @@
 #include "ui/canvas/graph_view.h"
 #include "ui/canvas/node_item.h"
 #include "ui/levels/ir_level_controller.h"
+#include "ui/levels/level_box.h"
 #include "ui/levels/level_relation.h"
 
 namespace exportlens::ui {
@@ -77,8 +78,7 @@ void SideBySideView::fillBoxes() {
   for (Pane& pane : panes_) {
     const QString keep = pane.box->currentData().toString();
     const QSignalBlocker quiet(pane.box);
-    pane.box->clear();
-    for (const LevelChoice& choice : controller_->choices()) pane.box->addItem(choice.label(), choice.key());
+    fill_level_box(*pane.box, controller_->choices());
     const int index = pane.box->findData(keep);
     pane.box->setCurrentIndex(index >= 0 ? index : 0);
   }
@@ -89,7 +89,7 @@ LevelChoice SideBySideView::level(Side side) const {
   const QString key = panes_[side].box->currentData().toString();
   for (const LevelChoice& choice : controller_->choices())
     if (choice.key() == key) return choice;
-  return LevelChoice::training();
+  return controller_->opened();
 }
 
 void SideBySideView::setLevel(Side side, const LevelChoice& level) {
@@ -106,7 +106,7 @@ void SideBySideView::showEvent(QShowEvent* event) {
 
 void SideBySideView::refresh() {
   if (!controller_) return;  // a pair: shown as given
-  if (controller_->choices().size() != panes_[Left].box->count()) fillBoxes();
+  if (!lists_levels(*panes_[Left].box, controller_->choices())) fillBoxes();
   controller_->prepare({level(Left), level(Right)}, true);
   showPrograms();
 }
