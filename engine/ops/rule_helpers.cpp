@@ -21,9 +21,10 @@ std::vector<Expr> broadcast_shapes(RuleContext& ctx, const std::vector<Expr>& a,
     } else if (ctx.known_one(sb, rule)) {
       out[i] = sa;
     } else {
-      ctx.check_equal(sa, sb, rule,
-                      "The size of tensor a (" + sa.str() + ") must match the size of tensor b (" + sb.str() +
-                          ") at non-singleton dimension " + std::to_string(i));
+      ctx.check_equal(sa, sb, rule, [&] {
+        return "The size of tensor a (" + sa.str() + ") must match the size of tensor b (" + sb.str() +
+               ") at non-singleton dimension " + std::to_string(i);
+      });
       out[i] = sa;
     }
   }

@@ -53,7 +53,7 @@ SymValue split_pieces(RuleContext& ctx, const SymTensor& self, size_t dim, const
     n = std::max<int64_t>((*size.as_integer() + *split.as_integer() - 1) / *split.as_integer(), 1);
   } else {
     // at::split: std::max(((size + split - 1) / split).guard_int(), 1)
-    const Expr count = ctx.simplify(Expr::floordiv(size + split - Expr(1), split));
+    const Expr count = ctx.simplify(ctx.floordiv(size + split - Expr(1), split));
     n = std::max<int64_t>(ctx.env.specialize(count, ctx.origin("split: the number of pieces")), 1);
   }
   std::vector<SymValue> parts;
@@ -111,7 +111,7 @@ SymValue chunk(RuleContext& ctx) {
   const SymTensor self = ctx.tensor(0, "self");
   const size_t dim = size_t(ctx.wrap_dim(ctx.static_integer_or(2, "dim", 0), self.rank()));
   const Expr chunks = ctx.integer(1, "chunks");
-  const Expr split = ctx.simplify(Expr::floordiv(self.sizes[dim] + chunks - Expr(1), chunks));
+  const Expr split = ctx.simplify(ctx.floordiv(self.sizes[dim] + chunks - Expr(1), chunks));
   return split_pieces(ctx, self, dim, split);
 }
 

@@ -24,27 +24,27 @@ std::vector<Expr> infer_size(RuleContext& ctx, const std::vector<Expr>& shape, c
       infer = i;
       continue;
     }
-    if (!non_negative) ctx.check(Expr::ge(d, zero), "view: sizes are non-negative", "invalid shape dimension " + d.str());
+    if (!non_negative)
+      ctx.check(Expr::ge(d, zero), "view: sizes are non-negative",
+                [&] { return "invalid shape dimension " + d.str(); });
     known.push_back(d);
   }
   const Expr newsize = ctx.simplify(product(known));
-  auto shape_text = [&]() {
-    std::string s = "[";
+  auto invalid_shape = [&]() {
+    std::string s = "shape '[";
     for (size_t i = 0; i < out.size(); ++i) s += (i ? ", " : "") + out[i].str();
-    return s + "]";
+    return s + "]' is invalid for input of size " + numel.str();
   };
   if (!infer) {
-    ctx.check_equal(numel, newsize, "view: numel == product of the new sizes",
-                    "shape '" + shape_text() + "' is invalid for input of size " + numel.str());
+    ctx.check_equal(numel, newsize, "view: numel == product of the new sizes", invalid_shape);
     return out;
   }
   if (compare(ctx.env.bound(newsize).lower, symbolic::Num::integer(1)) < 0)
     ctx.check(Expr::ne(newsize, zero), "view: -1 needs a non-zero product of the other sizes");
-  const Expr remainder = ctx.simplify(Expr::mod(numel, newsize));
+  const Expr remainder = ctx.simplify(ctx.mod(numel, newsize));
   if (!(remainder == zero))
-    ctx.check(Expr::eq(remainder, zero), "view: numel divisible by the other sizes",
-              "shape '" + shape_text() + "' is invalid for input of size " + numel.str());
-  out[*infer] = ctx.simplify(Expr::floordiv(numel, newsize));
+    ctx.check(Expr::eq(remainder, zero), "view: numel divisible by the other sizes", invalid_shape);
+  out[*infer] = ctx.simplify(ctx.floordiv(numel, newsize));
   return out;
 }
 
@@ -205,7 +205,7 @@ SymValue pixel_shuffle(RuleContext& ctx) {
   const int64_t r = ctx.static_integer(1, "upscale_factor");
   std::vector<Expr> out(self.sizes.begin(), self.sizes.end() - 3);
   const size_t n = self.rank();
-  out.push_back(ctx.simplify(Expr::floordiv(self.sizes[n - 3], Expr(r * r))));
+  out.push_back(ctx.simplify(ctx.floordiv(self.sizes[n - 3], Expr(r * r))));
   out.push_back(self.sizes[n - 2] * r);
   out.push_back(self.sizes[n - 1] * r);
   return shaped(out, self.dtype);

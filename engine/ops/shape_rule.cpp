@@ -3,6 +3,7 @@
 #include "engine/ir/argument_lookup.h"
 #include "engine/ir/op_key.h"
 #include "engine/ops/rule_helpers.h"
+#include "engine/symbolic/solve_memo.h"
 
 #include <algorithm>
 
@@ -173,15 +174,24 @@ bool RuleContext::guard_or_false(const Expr& condition, const char* rule) {
 bool RuleContext::guard_or_true(const Expr& condition, const char* rule) {
   return env.guard_or_true(condition, origin(rule));
 }
-void RuleContext::check(const Expr& condition, const char* rule, const std::string& message) {
+void RuleContext::check(const Expr& condition, const char* rule, const symbolic::CheckMessage& message) {
   env.check(condition, origin(rule), message);
 }
 
-void RuleContext::check_equal(const Expr& a, const Expr& b, const char* rule, const std::string& message) {
+void RuleContext::check_equal(const Expr& a, const Expr& b, const char* rule,
+                              const symbolic::CheckMessage& message) {
   if (a == b) return;
   const Expr sa = simplify(a), sb = simplify(b);
   if (sa == sb) return;
   check(Expr::eq(sa, sb), rule, message);
+}
+
+Expr RuleContext::floordiv(const Expr& a, const Expr& b) const {
+  return symbolic::built(env.memo(), Expr::Kind::FloorDiv, a, b);
+}
+
+Expr RuleContext::mod(const Expr& a, const Expr& b) const {
+  return symbolic::built(env.memo(), Expr::Kind::Mod, a, b);
 }
 
 bool RuleContext::known_one(const Expr& e, const char* rule) {

@@ -3,8 +3,10 @@
 #include "engine/symbolic/dim_constraints.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
+#include <unordered_set>
 #include <vector>
 
 #include "engine/symbolic/expr_node.h"
@@ -238,20 +240,19 @@ class DimConstraints::Impl {
   /// torch's simplify() made an exact division (CleanDiv) of a // b where a
   /// guard proved a % b == 0; the solver does not support CleanDiv.
   bool has_clean_division(const Expr& e) const {
-    if (!contains_kind(e, K::FloorDiv)) return false;
-    if (e.kind() == K::FloorDiv && env_.is_divisible(e.args()[0], e.args()[1])) return true;
-    return std::any_of(e.args().begin(), e.args().end(), [this](const Expr& a) { return has_clean_division(a); });
+    if (!env_.has_divisibility_facts()) return false;
+    std::unordered_set<const ExprNode*> seen;  // a guard repeats its subtrees: ask each once
+    const std::function<bool(const Expr&)> walk = [&](const Expr& x) {
+      if (!contains_kind(x, K::FloorDiv) || !seen.insert(x.node()).second) return false;
+      if (x.kind() == K::FloorDiv && env_.is_divisible(x.args()[0], x.args()[1])) return true;
+      return std::any_of(x.args().begin(), x.args().end(), walk);
+    };
+    return walk(e);
   }
 
-  static bool has_unsupported(const Expr& e) {
-    if (e.kind() == K::Max || e.kind() == K::Min) return true;
-    return std::any_of(e.args().begin(), e.args().end(), has_unsupported);
-  }
+  static bool has_unsupported(const Expr& e) { return contains_kind(e, K::Max) || contains_kind(e, K::Min); }
 
-  static bool has_power(const Expr& e) {
-    if (e.kind() == K::Pow) return true;
-    return std::any_of(e.args().begin(), e.args().end(), has_power);
-  }
+  static bool has_power(const Expr& e) { return contains_kind(e, K::Pow); }
 
   using Polynomial = std::vector<Rational>;  // coefficients of s^0, s^1, s^2
 
