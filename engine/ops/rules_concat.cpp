@@ -61,7 +61,7 @@ SymValue split_pieces(RuleContext& ctx, const SymTensor& self, size_t dim, const
     SymTensor p = self;
     if (i + 1 < n) p.sizes[dim] = split;
     else if (size.is_integer() && split.is_integer())
-      p.sizes[dim] = interned_integer(*size.as_integer() - *split.as_integer() * (n - 1));
+      p.sizes[dim] = Expr(*size.as_integer() - *split.as_integer() * (n - 1));
     else {
       p.sizes[dim] = ctx.simplify(size - split * Expr(n - 1));
       // at::split narrows the last piece: its length must not be negative (a guard, 4 <= s0 for s0 - 4).

@@ -68,6 +68,8 @@ class RuleContext {
   /// one: a re-solve divides the same (kilobyte-long) sizes again.
   Expr floordiv(const Expr& a, const Expr& b) const;
   Expr mod(const Expr& a, const Expr& b) const;
+  /// a `kind` b for a relation (Eq ... Ge), kept the same way.
+  Expr relation(Expr::Kind kind, const Expr& a, const Expr& b) const;
   /// torch._check(a == b) with the cheap cases (same expression, two constants) decided
   /// without building the relation.
   void check_equal(const Expr& a, const Expr& b, const char* rule, const symbolic::CheckMessage& message = {});

@@ -3,10 +3,9 @@
 #include "engine/symbolic/dim_constraints.h"
 
 #include <algorithm>
-#include <functional>
 #include <map>
 #include <set>
-#include <unordered_set>
+#include <unordered_map>
 #include <vector>
 
 #include "engine/symbolic/expr_node.h"
@@ -240,14 +239,14 @@ class DimConstraints::Impl {
   /// torch's simplify() made an exact division (CleanDiv) of a // b where a
   /// guard proved a % b == 0; the solver does not support CleanDiv.
   bool has_clean_division(const Expr& e) const {
-    if (!env_.has_divisibility_facts()) return false;
-    std::unordered_set<const ExprNode*> seen;  // a guard repeats its subtrees: ask each once
-    const std::function<bool(const Expr&)> walk = [&](const Expr& x) {
-      if (!contains_kind(x, K::FloorDiv) || !seen.insert(x.node()).second) return false;
-      if (x.kind() == K::FloorDiv && env_.is_divisible(x.args()[0], x.args()[1])) return true;
-      return std::any_of(x.args().begin(), x.args().end(), walk);
-    };
-    return walk(e);
+    if (!env_.has_divisibility_facts() || !contains_kind(e, K::FloorDiv)) return false;
+    // Guards repeat their subtrees, within one and across copies: each node is asked once.
+    if (auto it = clean_division_.find(e.node()); it != clean_division_.end()) return it->second.second;
+    const auto clean_below = [this](const Expr& a) { return has_clean_division(a); };
+    const bool clean = (e.kind() == K::FloorDiv && env_.is_divisible(e.args()[0], e.args()[1])) ||
+                       std::any_of(e.args().begin(), e.args().end(), clean_below);
+    clean_division_.emplace(e.node(), std::make_pair(e, clean));
+    return clean;
   }
 
   static bool has_unsupported(const Expr& e) { return contains_kind(e, K::Max) || contains_kind(e, K::Min); }
@@ -702,6 +701,8 @@ class DimConstraints::Impl {
 
   std::vector<std::pair<std::string, std::vector<std::string>>> symbol_to_source_;
   const ShapeEnv& env_;
+  // has_clean_division's answer by node (the Expr keeps the node alive, so its address stays its own).
+  mutable std::unordered_map<const ExprNode*, std::pair<Expr, bool>> clean_division_;
   std::set<std::string> marked_dynamic_;
   std::map<std::string, std::string> debug_names_;
   std::map<std::string, std::vector<LinearRelation>> univariate_;

@@ -42,15 +42,16 @@ const FactEntries& SolveMemo::fact_entries(const Expr& fact, const std::function
   return facts_.emplace(fact, std::move(entries)).first->second;
 }
 
-std::optional<Isolated> SolveMemo::isolate_for_range(const Expr& relation, const std::string& symbol,
-                                                     const std::vector<std::string>& names,
-                                                     const PositiveSymbol& backed) {
-  IsolateKey key{relation, symbol, {}};
-  key.backed.reserve(names.size());
-  for (const std::string& n : names) key.backed.push_back(backed(n));
+std::optional<Isolated> SolveMemo::isolated(const Expr& relation, const Expr& target, bool floordiv_inequality,
+                                             const std::vector<std::string>& names, const PositiveSymbol& backed) {
+  IsolateKey key{relation, target, floordiv_inequality, {}};
+  if (backed) {
+    key.backed.reserve(names.size());
+    for (const std::string& n : names) key.backed.push_back(backed(n));
+  }
   if (auto it = isolated_.find(key); it != isolated_.end()) return it->second;
   bound_size(isolated_, solutions_kept);
-  auto r = isolate(relation, Expr::symbol(symbol), true, backed);
+  auto r = isolate(relation, target, floordiv_inequality, backed);
   isolated_.emplace(std::move(key), r);
   return r;
 }

@@ -8,8 +8,8 @@
 //    guards, asked for after every node;
 //  * what knowing a guard adds to the facts (each relation it implies, in
 //    canonical form);
-//  * isolate()'s solutions for range refinement, by the relation, the symbol
-//    and which of its symbols are backed;
+//  * isolate()'s solutions (range refinement, replacements, divisibility),
+//    by the relation, what is solved for and which of its symbols are backed;
 //  * an expression's bound, with the ranges of its symbols it was computed
 //    from (the last few sets of ranges: a spec and its edit bound alike);
 //  * an expression without its trivial Max(1, x) (x >= 1 by the ranges),
@@ -58,10 +58,11 @@ class SolveMemo {
   Expr difference(const Expr& relation);
   /// What knowing `fact` adds to the facts (`compute()` when not kept).
   const FactEntries& fact_entries(const Expr& fact, const std::function<FactEntries()>& compute);
-  /// isolate(relation, symbol, floordiv_inequality = true, backed); `names`
-  /// are the relation's free symbols (the key holds which are backed).
-  std::optional<Isolated> isolate_for_range(const Expr& relation, const std::string& symbol,
-                                            const std::vector<std::string>& names, const PositiveSymbol& backed);
+  /// isolate(relation, target, floordiv_inequality, backed); `names` are
+  /// the relation's free symbols (the key holds which are backed; none are
+  /// asked when `backed` is empty).
+  std::optional<Isolated> isolated(const Expr& relation, const Expr& target, bool floordiv_inequality,
+                                   const std::vector<std::string>& names, const PositiveSymbol& backed);
   /// The bound of `e` kept with its free symbols' ranges (`range_of`), or
   /// `compute()` when no kept set of ranges is theirs now.
   using RangeOfName = std::function<ValueRange(const std::string& name)>;
@@ -93,15 +94,16 @@ class SolveMemo {
 
  private:
   struct IsolateKey {
-    Expr relation;
-    std::string symbol;
+    Expr relation, target;
+    bool floordiv_inequality;
     std::vector<bool> backed;
     bool operator==(const IsolateKey& o) const {
-      return relation == o.relation && symbol == o.symbol && backed == o.backed;
+      return relation == o.relation && target == o.target && floordiv_inequality == o.floordiv_inequality &&
+             backed == o.backed;
     }
   };
   struct IsolateKeyHash {
-    size_t operator()(const IsolateKey& k) const { return k.relation.hash() ^ std::hash<std::string>()(k.symbol); }
+    size_t operator()(const IsolateKey& k) const { return k.relation.hash() * 31 + k.target.hash(); }
   };
   struct BuildKey {
     Expr::Kind kind;
