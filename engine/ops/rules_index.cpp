@@ -90,7 +90,7 @@ SymValue index_select(RuleContext& ctx) {
   const SymTensor index = ctx.tensor(2, "index");
   if (self.rank() == 0) return SymValue::of(std::move(self));
   const size_t dim = size_t(ctx.wrap_dim(ctx.static_integer(1, "dim"), self.rank()));
-  self.sizes[dim] = product(index.sizes, 0, SIZE_MAX, ctx.env.memo());
+  self.sizes[dim] = ctx.product(index.sizes);
   return SymValue::of(std::move(self));
 }
 

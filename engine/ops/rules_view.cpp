@@ -29,7 +29,7 @@ std::vector<Expr> infer_size(RuleContext& ctx, const std::vector<Expr>& shape, c
                 [&] { return "invalid shape dimension " + d.str(); });
     known.push_back(d);
   }
-  const Expr newsize = ctx.simplify(product(known, 0, SIZE_MAX, ctx.env.memo()));
+  const Expr newsize = ctx.simplify(ctx.product(known));
   auto invalid_shape = [&]() {
     std::string s = "shape '[";
     for (size_t i = 0; i < out.size(); ++i) s += (i ? ", " : "") + out[i].str();
@@ -50,12 +50,12 @@ std::vector<Expr> infer_size(RuleContext& ctx, const std::vector<Expr>& shape, c
 
 SymValue view(RuleContext& ctx) {
   const SymTensor self = ctx.tensor(0, "self");
-  return shaped(infer_size(ctx, ctx.integers(1, "size"), product(self.sizes, 0, SIZE_MAX, ctx.env.memo())), self.dtype);
+  return shaped(infer_size(ctx, ctx.integers(1, "size"), ctx.product(self.sizes)), self.dtype);
 }
 
 SymValue view_as(RuleContext& ctx) {
   const SymTensor self = ctx.tensor(0, "self"), other = ctx.tensor(1, "other");
-  return shaped(infer_size(ctx, other.sizes, product(self.sizes, 0, SIZE_MAX, ctx.env.memo())), self.dtype);
+  return shaped(infer_size(ctx, other.sizes, ctx.product(self.sizes)), self.dtype);
 }
 
 SymValue flatten(RuleContext& ctx) {
@@ -64,7 +64,7 @@ SymValue flatten(RuleContext& ctx) {
   const int64_t start = ctx.wrap_dim(ctx.static_integer_or(1, "start_dim", 0), self.rank());
   const int64_t end = ctx.wrap_dim(ctx.static_integer_or(2, "end_dim", -1), self.rank());
   std::vector<Expr> out(self.sizes.begin(), self.sizes.begin() + start);
-  out.push_back(ctx.simplify(product(self.sizes, size_t(start), size_t(end) + 1, ctx.env.memo())));
+  out.push_back(ctx.simplify(ctx.product(self.sizes, size_t(start), size_t(end) + 1)));
   out.insert(out.end(), self.sizes.begin() + end + 1, self.sizes.end());
   return shaped(out, self.dtype);
 }

@@ -198,6 +198,10 @@ Expr RuleContext::relation(Expr::Kind kind, const Expr& a, const Expr& b) const 
   return symbolic::built(env.memo(), kind, a, b);
 }
 
+Expr RuleContext::product(const std::vector<Expr>& sizes, size_t begin, size_t end) const {
+  return ops::product(sizes, begin, end, env.memo());
+}
+
 bool RuleContext::known_one(const Expr& e, const char* rule) {
   if (auto v = e.as_integer()) return *v == 1;
   const symbolic::ValueRange r = env.bound(simplify(e));

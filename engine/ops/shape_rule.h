@@ -5,6 +5,7 @@
 //
 // Rules are registered by op key (engine/ir/op_key.h: "aten.add" for every
 // overload, or "aten.add.Tensor" for one) and looked up by a node's target.
+#include <cstdint>
 #include <functional>
 #include <initializer_list>
 #include <optional>
@@ -70,6 +71,8 @@ class RuleContext {
   Expr mod(const Expr& a, const Expr& b) const;
   /// a `kind` b for a relation (Eq ... Ge), kept the same way.
   Expr relation(Expr::Kind kind, const Expr& a, const Expr& b) const;
+  /// The product of sizes[begin, end) (1 for none), kept the same way.
+  Expr product(const std::vector<Expr>& sizes, size_t begin = 0, size_t end = SIZE_MAX) const;
   /// torch._check(a == b) with the cheap cases (same expression, two constants) decided
   /// without building the relation.
   void check_equal(const Expr& a, const Expr& b, const char* rule, const symbolic::CheckMessage& message = {});
