@@ -118,6 +118,13 @@ class Propagation {
     return i >= 0 && size_t(i) < values_.size() ? values_[size_t(i)] : none;
   }
 
+  /// source_expr(source), read once per solve: every recorded guard names its
+  /// sources again, and the binding does not change during a solve.
+  std::optional<symbolic::Expr> bound_source(const std::string& source) const {
+    if (auto it = sources_.find(source); it != sources_.end()) return it->second;
+    return sources_.emplace(source, source_expr(source)).first->second;
+  }
+
   /// The expression a source ("L['x'].size()[0]", ".stride()[i]", ".storage_offset()") has now.
   std::optional<symbolic::Expr> source_expr(const std::string& source) const {
     symbolic::SourceName s;
@@ -130,7 +137,7 @@ class Propagation {
         if (d.input == int(i)) sizes.push_back(d.expr);
       if (s.property == "size" && s.index >= 0 && size_t(s.index) < sizes.size()) return sizes[size_t(s.index)];
       if (s.property == "stride" && s.index >= 0 && size_t(s.index) < sizes.size())
-        return product(sizes, size_t(s.index) + 1);
+        return product(sizes, size_t(s.index) + 1, SIZE_MAX, env_.memo());
       if (s.property == "storage_offset") return symbolic::Expr(0);
       if (s.property.empty() && !p_.inputs_[i].is_tensor) {
         if (const ir::Node* n = p_.input_nodes_[i]; n && n->value.sym_int())
@@ -147,7 +154,7 @@ class Propagation {
   /// Dim) gets the expression it had, and the memos downstream find it by
   /// identity. Copies of a guard text share their parsed expression.
   std::optional<symbolic::Expr> translate(const symbolic::Expr& recorded) const {
-    return in_bound_symbols(recorded, [this](const std::string& s) { return source_expr(s); });
+    return in_bound_symbols(recorded, [this](const std::string& s) { return bound_source(s); });
   }
 
 
@@ -265,11 +272,11 @@ class Propagation {
       SymTensor t;
       t.dtype = m->dtype;
       t.device = m->device;
-      for (const auto& s : m->sizes) t.sizes.push_back(s.is_static() || s.hint ? interned_integer(hint_of(s)) : unbacked(fresh_unbacked));
+      for (const auto& s : m->sizes) t.sizes.push_back(s.is_static() || s.hint ? Expr(hint_of(s)) : unbacked(fresh_unbacked));
       return SymValue::of(std::move(t));
     }
     if (const ir::SymInt* s = v.sym_int())
-      return SymValue::of_int(s->is_static() || s->hint ? interned_integer(hint_of(*s)) : unbacked(fresh_unbacked));
+      return SymValue::of_int(s->is_static() || s->hint ? Expr(hint_of(*s)) : unbacked(fresh_unbacked));
     if (const ir::SymBool* b = v.sym_bool()) return SymValue::of_bool(symbolic::Expr::boolean(b->hint.value_or(true)));
     if (const ir::ValueTuple* tup = v.tuple()) {
       std::vector<SymValue> items;
@@ -418,6 +425,7 @@ class Propagation {
   std::unordered_map<const ir::Node*, SymValue> body_values_;  // nodes of wrapper HOPs' bodies
   std::map<std::string, symbolic::Expr> file_symbols_;  // the file's input symbols -> this spec's sizes
   std::unordered_map<symbolic::Expr, std::optional<symbolic::Expr>> translated_;  // in_spec_symbols' memo
+  mutable std::unordered_map<std::string, std::optional<symbolic::Expr>> sources_;  // bound_source's memo
   struct ExprsHash {
     size_t operator()(const std::vector<symbolic::Expr>& v) const {
       size_t h = v.size();

@@ -1,7 +1,8 @@
 #include "engine/ops/rule_helpers.h"
 
 #include <algorithm>
-#include <unordered_map>
+
+#include "engine/symbolic/solve_memo.h"
 
 namespace exportlens::ops {
 
@@ -21,45 +22,22 @@ std::vector<Expr> broadcast_shapes(RuleContext& ctx, const std::vector<Expr>& a,
     } else if (ctx.known_one(sb, rule)) {
       out[i] = sa;
     } else {
-      ctx.check_equal(sa, sb, rule,
-                      "The size of tensor a (" + sa.str() + ") must match the size of tensor b (" + sb.str() +
-                          ") at non-singleton dimension " + std::to_string(i));
+      ctx.check_equal(sa, sb, rule, [&] {
+        return "The size of tensor a (" + sa.str() + ") must match the size of tensor b (" + sb.str() +
+               ") at non-singleton dimension " + std::to_string(i);
+      });
       out[i] = sa;
     }
   }
   return out;
 }
 
-Expr interned_integer(int64_t v) {
-  thread_local std::unordered_map<int64_t, Expr> cache;
-  auto it = cache.find(v);
-  if (it != cache.end()) return it->second;
-  if (cache.size() > 4096) cache.clear();
-  return cache.emplace(v, Expr(v)).first->second;
-}
-
-namespace {
-struct PairHash {
-  size_t operator()(const std::pair<Expr, Expr>& p) const { return p.first.hash() * 31 + p.second.hash(); }
-};
-}  // namespace
-
-Expr multiply(const Expr& a, const Expr& b) {
-  if (a.is_integer() && *a.as_integer() == 1) return b;
-  if (b.is_integer() && *b.as_integer() == 1) return a;
-  thread_local std::unordered_map<std::pair<Expr, Expr>, Expr, PairHash> cache;
-  auto key = std::make_pair(a, b);
-  auto it = cache.find(key);
-  if (it != cache.end()) return it->second;
-  if (cache.size() > 65536) cache.clear();
-  return cache.emplace(std::move(key), a * b).first->second;
-}
-
-Expr product(const std::vector<Expr>& sizes, size_t begin, size_t end) {
+Expr product(const std::vector<Expr>& sizes, size_t begin, size_t end, symbolic::SolveMemo* memo) {
   end = std::min(end, sizes.size());
-  if (begin >= end) return interned_integer(1);
+  if (begin >= end) return Expr(1);
   Expr p = sizes[begin];
-  for (size_t i = begin + 1; i < end; ++i) p = multiply(p, sizes[i]);
+  for (size_t i = begin + 1; i < end; ++i)
+    if (!(sizes[i] == Expr(1))) p = p == Expr(1) ? sizes[i] : symbolic::built(memo, Expr::Kind::Mul, p, sizes[i]);
   return p;
 }
 

@@ -12,15 +12,11 @@ namespace exportlens::ops {
 std::vector<Expr> broadcast_shapes(RuleContext& ctx, const std::vector<Expr>& a, const std::vector<Expr>& b,
                                    const char* rule = "broadcast");
 
-/// A shared node for a small integer (rules and literals reuse them instead of
-/// rebuilding the same constant for every node).
-Expr interned_integer(int64_t v);
-
-/// a * b, memoized: the same shapes meet again in every block of a deep model.
-Expr multiply(const Expr& a, const Expr& b);
-
-/// The product of sizes (1 for a scalar).
-Expr product(const std::vector<Expr>& sizes, size_t begin = 0, size_t end = SIZE_MAX);
+/// The product of sizes (1 for a scalar), through `memo` when there is one:
+/// the same shapes meet again in every block of a deep model, and in every
+/// re-solve.
+Expr product(const std::vector<Expr>& sizes, size_t begin = 0, size_t end = SIZE_MAX,
+             symbolic::SolveMemo* memo = nullptr);
 
 /// torch's result type for a binary op on tensors (ints promote to the wider, floats win).
 ir::ScalarType promote(ir::ScalarType a, ir::ScalarType b);

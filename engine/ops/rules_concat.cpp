@@ -53,7 +53,7 @@ SymValue split_pieces(RuleContext& ctx, const SymTensor& self, size_t dim, const
     n = std::max<int64_t>((*size.as_integer() + *split.as_integer() - 1) / *split.as_integer(), 1);
   } else {
     // at::split: std::max(((size + split - 1) / split).guard_int(), 1)
-    const Expr count = ctx.simplify(Expr::floordiv(size + split - Expr(1), split));
+    const Expr count = ctx.simplify(ctx.floordiv(size + split - Expr(1), split));
     n = std::max<int64_t>(ctx.env.specialize(count, ctx.origin("split: the number of pieces")), 1);
   }
   std::vector<SymValue> parts;
@@ -61,7 +61,7 @@ SymValue split_pieces(RuleContext& ctx, const SymTensor& self, size_t dim, const
     SymTensor p = self;
     if (i + 1 < n) p.sizes[dim] = split;
     else if (size.is_integer() && split.is_integer())
-      p.sizes[dim] = interned_integer(*size.as_integer() - *split.as_integer() * (n - 1));
+      p.sizes[dim] = Expr(*size.as_integer() - *split.as_integer() * (n - 1));
     else {
       p.sizes[dim] = ctx.simplify(size - split * Expr(n - 1));
       // at::split narrows the last piece: its length must not be negative (a guard, 4 <= s0 for s0 - 4).
@@ -111,7 +111,7 @@ SymValue chunk(RuleContext& ctx) {
   const SymTensor self = ctx.tensor(0, "self");
   const size_t dim = size_t(ctx.wrap_dim(ctx.static_integer_or(2, "dim", 0), self.rank()));
   const Expr chunks = ctx.integer(1, "chunks");
-  const Expr split = ctx.simplify(Expr::floordiv(self.sizes[dim] + chunks - Expr(1), chunks));
+  const Expr split = ctx.simplify(ctx.floordiv(self.sizes[dim] + chunks - Expr(1), chunks));
   return split_pieces(ctx, self, dim, split);
 }
 

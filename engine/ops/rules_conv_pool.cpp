@@ -94,7 +94,10 @@ SymValue convolution_impl(RuleContext& ctx, bool transposed, size_t groups_index
   if (batched) out.push_back(x.sizes[0]);
   if (!transposed) {
     ctx.check_equal(in_channels, ctx.simplify(w.sizes[1] * groups), "convolution: input channels == weight.size(1) * groups",
-              "expected input to have " + (w.sizes[1] * groups).str() + " channels, got " + in_channels.str());
+                    [&] {
+                      return "expected input to have " + (w.sizes[1] * groups).str() + " channels, got " +
+                             in_channels.str();
+                    });
     // padding="same" pads to keep the size: the kernel always fits.
     if (!same)
       check_kernel_fits(ctx, std::vector<Expr>(x.sizes.begin() + long(c + 1), x.sizes.end()),
@@ -143,7 +146,7 @@ SymValue conv_transpose_nd(RuleContext& ctx) {
 }
 
 Expr pool_out(RuleContext& ctx, const Expr& in, const Expr& k, const Expr& s, const Expr& p, const Expr& d, bool ceil) {
-  Expr out = Expr::floordiv(in + Expr(2) * p - d * (k - Expr(1)) - Expr(1) + (ceil ? s - Expr(1) : Expr(0)), s) + Expr(1);
+  Expr out = ctx.floordiv(in + Expr(2) * p - d * (k - Expr(1)) - Expr(1) + (ceil ? s - Expr(1) : Expr(0)), s) + Expr(1);
   if (ceil && ctx.eval(Expr::ge((out - Expr(1)) * s, in + p), "pool: ceil_mode drops a window starting in the padding"))
     out = out - Expr(1);
   return ctx.simplify(out);

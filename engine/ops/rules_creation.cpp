@@ -21,7 +21,7 @@ SymValue arange(RuleContext& ctx) {
     if (ov == "start_step") step = ctx.integer_or(2, "step", 1);
   }
   ctx.check(Expr::ne(step, Expr(0)), "arange: step != 0");
-  const Expr length = step == Expr(1) ? end - start : Expr::floordiv(end - start + step - Expr(1), step);
+  const Expr length = step == Expr(1) ? end - start : ctx.floordiv(end - start + step - Expr(1), step);
   return shaped({ctx.simplify(Expr::max(length, Expr(0)))}, dtype_or(ctx, ST::Long));
 }
 

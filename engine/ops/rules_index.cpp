@@ -31,11 +31,11 @@ Expr slice_length(RuleContext& ctx, const Expr& size, const std::optional<Expr>&
   std::optional<Expr> length;
   if (start && end) {
     if (ctx.guard_or_false(Expr::ge(*end, *start), "slice: end >= start"))
-      length = Expr::floordiv(*end - *start + step - Expr(1), step);
+      length = ctx.floordiv(*end - *start + step - Expr(1), step);
     else if (ctx.guard_or_false(Expr::ge(*start, *end), "slice: start >= end"))
       length = Expr(0);
     else
-      length = Expr::floordiv(Expr::max(*end - *start, Expr(0)) + step - Expr(1), step);
+      length = ctx.floordiv(Expr::max(*end - *start, Expr(0)) + step - Expr(1), step);
   }
   if (!length) {
     const Expr u = ctx.env.create_unbacked(ctx.origin("slice: data-dependent length"));
@@ -62,8 +62,9 @@ SymValue narrow(RuleContext& ctx) {
   const size_t dim = size_t(ctx.wrap_dim(ctx.static_integer(1, "dim"), self.rank()));
   const Expr start = ctx.integer(2, "start"), length = ctx.integer(3, "length");
   const Expr size = self.sizes[dim];
-  ctx.check(Expr::le(start, size - length), "narrow: start + length <= size",
-            "start (" + start.str() + ") + length (" + length.str() + ") exceeds dimension size (" + size.str() + ").");
+  ctx.check(Expr::le(start, size - length), "narrow: start + length <= size", [&] {
+    return "start (" + start.str() + ") + length (" + length.str() + ") exceeds dimension size (" + size.str() + ").";
+  });
   self.sizes[dim] = slice_length(ctx, size, start, ctx.simplify(start + length), Expr(1));
   return SymValue::of(std::move(self));
 }
@@ -89,7 +90,7 @@ SymValue index_select(RuleContext& ctx) {
   const SymTensor index = ctx.tensor(2, "index");
   if (self.rank() == 0) return SymValue::of(std::move(self));
   const size_t dim = size_t(ctx.wrap_dim(ctx.static_integer(1, "dim"), self.rank()));
-  self.sizes[dim] = product(index.sizes);
+  self.sizes[dim] = ctx.product(index.sizes);
   return SymValue::of(std::move(self));
 }
 

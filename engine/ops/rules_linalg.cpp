@@ -9,7 +9,9 @@ namespace {
 
 void check_inner(RuleContext& ctx, const Expr& a, const Expr& b, const char* rule) {
   ctx.check_equal(a, b, rule,
-            "mat1 and mat2 shapes cannot be multiplied (inner dims " + a.str() + " and " + b.str() + ")");
+                  [&] {
+                    return "mat1 and mat2 shapes cannot be multiplied (inner dims " + a.str() + " and " + b.str() + ")";
+                  });
 }
 
 SymValue mm(RuleContext& ctx) {

@@ -11,8 +11,9 @@ void check_trailing(RuleContext& ctx, const SymTensor& x, const std::vector<Expr
   if (normalized.size() > x.rank()) throw RuleError("layer_norm: normalized_shape is longer than the input's rank");
   const size_t off = x.rank() - normalized.size();
   for (size_t i = 0; i < normalized.size(); ++i)
-    ctx.check_equal(x.sizes[off + i], normalized[i], "layer_norm: trailing dims == normalized_shape",
-              "Given normalized_shape=" + normalized[i].str() + ", expected input with matching trailing size");
+    ctx.check_equal(x.sizes[off + i], normalized[i], "layer_norm: trailing dims == normalized_shape", [&] {
+      return "Given normalized_shape=" + normalized[i].str() + ", expected input with matching trailing size";
+    });
 }
 
 std::vector<Expr> stat_sizes(const SymTensor& x, size_t normalized_rank) {
@@ -91,7 +92,7 @@ SymValue group_norm(RuleContext& ctx) {
   const SymTensor x = ctx.tensor(0, "input");
   const Expr groups = ctx.integer(1, "num_groups");
   if (x.rank() >= 2)
-    ctx.check(Expr::eq(Expr::mod(x.sizes[1], groups), Expr(0)), "group_norm: channels divisible by groups");
+    ctx.check(Expr::eq(ctx.mod(x.sizes[1], groups), Expr(0)), "group_norm: channels divisible by groups");
   return same_shape(x);
 }
 

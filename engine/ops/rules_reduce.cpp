@@ -49,7 +49,8 @@ SymValue histc(RuleContext& ctx) {
   const SymTensor self = ctx.tensor(0, "self");
   if (!ir::is_floating(self.dtype)) throw RuleError("\"histogram_cpu\" not implemented for this dtype");
   const Expr bins = ctx.integer_or(1, "bins", 100);
-  ctx.check(Expr::gt(bins, Expr(0)), "histc: bins > 0", "histc(): bins must be > 0, but got " + bins.str());
+  ctx.check(Expr::gt(bins, Expr(0)), "histc: bins > 0",
+            [&] { return "histc(): bins must be > 0, but got " + bins.str(); });
   return shaped({bins}, self.dtype);
 }
 

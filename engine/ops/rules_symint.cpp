@@ -23,12 +23,12 @@ SymValue sym_size(RuleContext& ctx) {
   return SymValue::of_int(ctx.simplify(t.sizes[dim]));
 }
 
-SymValue sym_numel(RuleContext& ctx) { return SymValue::of_int(ctx.simplify(product(ctx.tensor(0, "self").sizes))); }
+SymValue sym_numel(RuleContext& ctx) { return SymValue::of_int(ctx.simplify(ctx.product(ctx.tensor(0, "self").sizes))); }
 
 SymValue sym_stride(RuleContext& ctx) {  // contiguous strides: the product of the later sizes
   const SymTensor t = ctx.tensor(0, "self");
   const size_t dim = size_t(ctx.wrap_dim(ctx.static_integer(1, "dim"), t.rank()));
-  return SymValue::of_int(ctx.simplify(product(t.sizes, dim + 1)));
+  return SymValue::of_int(ctx.simplify(ctx.product(t.sizes, dim + 1)));
 }
 
 template <typename F>

@@ -24,38 +24,38 @@ std::vector<Expr> infer_size(RuleContext& ctx, const std::vector<Expr>& shape, c
       infer = i;
       continue;
     }
-    if (!non_negative) ctx.check(Expr::ge(d, zero), "view: sizes are non-negative", "invalid shape dimension " + d.str());
+    if (!non_negative)
+      ctx.check(Expr::ge(d, zero), "view: sizes are non-negative",
+                [&] { return "invalid shape dimension " + d.str(); });
     known.push_back(d);
   }
-  const Expr newsize = ctx.simplify(product(known));
-  auto shape_text = [&]() {
-    std::string s = "[";
+  const Expr newsize = ctx.simplify(ctx.product(known));
+  auto invalid_shape = [&]() {
+    std::string s = "shape '[";
     for (size_t i = 0; i < out.size(); ++i) s += (i ? ", " : "") + out[i].str();
-    return s + "]";
+    return s + "]' is invalid for input of size " + numel.str();
   };
   if (!infer) {
-    ctx.check_equal(numel, newsize, "view: numel == product of the new sizes",
-                    "shape '" + shape_text() + "' is invalid for input of size " + numel.str());
+    ctx.check_equal(numel, newsize, "view: numel == product of the new sizes", invalid_shape);
     return out;
   }
   if (compare(ctx.env.bound(newsize).lower, symbolic::Num::integer(1)) < 0)
-    ctx.check(Expr::ne(newsize, zero), "view: -1 needs a non-zero product of the other sizes");
-  const Expr remainder = ctx.simplify(Expr::mod(numel, newsize));
+    ctx.check(ctx.relation(Expr::Kind::Ne, newsize, zero), "view: -1 needs a non-zero product of the other sizes");
+  const Expr remainder = ctx.simplify(ctx.mod(numel, newsize));
   if (!(remainder == zero))
-    ctx.check(Expr::eq(remainder, zero), "view: numel divisible by the other sizes",
-              "shape '" + shape_text() + "' is invalid for input of size " + numel.str());
-  out[*infer] = ctx.simplify(Expr::floordiv(numel, newsize));
+    ctx.check(ctx.relation(Expr::Kind::Eq, remainder, zero), "view: numel divisible by the other sizes", invalid_shape);
+  out[*infer] = ctx.simplify(ctx.floordiv(numel, newsize));
   return out;
 }
 
 SymValue view(RuleContext& ctx) {
   const SymTensor self = ctx.tensor(0, "self");
-  return shaped(infer_size(ctx, ctx.integers(1, "size"), product(self.sizes)), self.dtype);
+  return shaped(infer_size(ctx, ctx.integers(1, "size"), ctx.product(self.sizes)), self.dtype);
 }
 
 SymValue view_as(RuleContext& ctx) {
   const SymTensor self = ctx.tensor(0, "self"), other = ctx.tensor(1, "other");
-  return shaped(infer_size(ctx, other.sizes, product(self.sizes)), self.dtype);
+  return shaped(infer_size(ctx, other.sizes, ctx.product(self.sizes)), self.dtype);
 }
 
 SymValue flatten(RuleContext& ctx) {
@@ -64,7 +64,7 @@ SymValue flatten(RuleContext& ctx) {
   const int64_t start = ctx.wrap_dim(ctx.static_integer_or(1, "start_dim", 0), self.rank());
   const int64_t end = ctx.wrap_dim(ctx.static_integer_or(2, "end_dim", -1), self.rank());
   std::vector<Expr> out(self.sizes.begin(), self.sizes.begin() + start);
-  out.push_back(ctx.simplify(product(self.sizes, size_t(start), size_t(end) + 1)));
+  out.push_back(ctx.simplify(ctx.product(self.sizes, size_t(start), size_t(end) + 1)));
   out.insert(out.end(), self.sizes.begin() + end + 1, self.sizes.end());
   return shaped(out, self.dtype);
 }
@@ -205,7 +205,7 @@ SymValue pixel_shuffle(RuleContext& ctx) {
   const int64_t r = ctx.static_integer(1, "upscale_factor");
   std::vector<Expr> out(self.sizes.begin(), self.sizes.end() - 3);
   const size_t n = self.rank();
-  out.push_back(ctx.simplify(Expr::floordiv(self.sizes[n - 3], Expr(r * r))));
+  out.push_back(ctx.simplify(ctx.floordiv(self.sizes[n - 3], Expr(r * r))));
   out.push_back(self.sizes[n - 2] * r);
   out.push_back(self.sizes[n - 1] * r);
   return shaped(out, self.dtype);

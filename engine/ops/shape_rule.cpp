@@ -3,6 +3,7 @@
 #include "engine/ir/argument_lookup.h"
 #include "engine/ir/op_key.h"
 #include "engine/ops/rule_helpers.h"
+#include "engine/symbolic/solve_memo.h"
 
 #include <algorithm>
 
@@ -46,7 +47,7 @@ SymValue RuleContext::convert(const ir::Argument& a) const {
   if (const ir::Node* n = a.node()) return value_of_(n);
   if (a.is_none()) return SymValue::none();
   if (auto* b = std::get_if<bool>(&a.v)) return SymValue::of_bool(Expr::boolean(*b));
-  if (auto* i = std::get_if<int64_t>(&a.v)) return SymValue::of_int(interned_integer(*i));
+  if (auto* i = std::get_if<int64_t>(&a.v)) return SymValue::of_int(Expr(*i));
   if (auto* d = std::get_if<double>(&a.v)) return SymValue::of_float(*d);
   if (const ir::ArgumentList* l = a.list()) {
     std::vector<SymValue> items;
@@ -89,13 +90,13 @@ std::vector<SymTensor> RuleContext::tensors(size_t index, std::string_view name)
 Expr RuleContext::integer(size_t index, std::string_view name) const {
   SymValue v = value(index, name);
   if (v.kind == SymValue::Kind::Int) return v.scalar;
-  if (v.kind == SymValue::Kind::Bool) return interned_integer(v.scalar.kind() == Expr::Kind::True ? 1 : 0);
+  if (v.kind == SymValue::Kind::Bool) return Expr(v.scalar.kind() == Expr::Kind::True ? 1 : 0);
   throw RuleError(describe_node(node) + ": argument " + (name.empty() ? std::to_string(index) : std::string(name)) +
                   " is not an integer");
 }
 
 Expr RuleContext::integer_or(size_t index, std::string_view name, int64_t fallback) const {
-  return has(index, name) ? integer(index, name) : interned_integer(fallback);
+  return has(index, name) ? integer(index, name) : Expr(fallback);
 }
 
 std::optional<Expr> RuleContext::optional_integer(size_t index, std::string_view name) const {
@@ -173,15 +174,32 @@ bool RuleContext::guard_or_false(const Expr& condition, const char* rule) {
 bool RuleContext::guard_or_true(const Expr& condition, const char* rule) {
   return env.guard_or_true(condition, origin(rule));
 }
-void RuleContext::check(const Expr& condition, const char* rule, const std::string& message) {
+void RuleContext::check(const Expr& condition, const char* rule, const symbolic::CheckMessage& message) {
   env.check(condition, origin(rule), message);
 }
 
-void RuleContext::check_equal(const Expr& a, const Expr& b, const char* rule, const std::string& message) {
+void RuleContext::check_equal(const Expr& a, const Expr& b, const char* rule,
+                              const symbolic::CheckMessage& message) {
   if (a == b) return;
   const Expr sa = simplify(a), sb = simplify(b);
   if (sa == sb) return;
-  check(Expr::eq(sa, sb), rule, message);
+  check(symbolic::built(env.memo(), Expr::Kind::Eq, sa, sb), rule, message);
+}
+
+Expr RuleContext::floordiv(const Expr& a, const Expr& b) const {
+  return symbolic::built(env.memo(), Expr::Kind::FloorDiv, a, b);
+}
+
+Expr RuleContext::mod(const Expr& a, const Expr& b) const {
+  return symbolic::built(env.memo(), Expr::Kind::Mod, a, b);
+}
+
+Expr RuleContext::relation(Expr::Kind kind, const Expr& a, const Expr& b) const {
+  return symbolic::built(env.memo(), kind, a, b);
+}
+
+Expr RuleContext::product(const std::vector<Expr>& sizes, size_t begin, size_t end) const {
+  return ops::product(sizes, begin, end, env.memo());
 }
 
 bool RuleContext::known_one(const Expr& e, const char* rule) {

@@ -5,6 +5,7 @@
 //
 // Rules are registered by op key (engine/ir/op_key.h: "aten.add" for every
 // overload, or "aten.add.Tensor" for one) and looked up by a node's target.
+#include <cstdint>
 #include <functional>
 #include <initializer_list>
 #include <optional>
@@ -62,11 +63,19 @@ class RuleContext {
   bool eval(const Expr& condition, const char* rule);
   bool guard_or_false(const Expr& condition, const char* rule);
   bool guard_or_true(const Expr& condition, const char* rule);
-  void check(const Expr& condition, const char* rule, const std::string& message = "");
+  void check(const Expr& condition, const char* rule, const symbolic::CheckMessage& message = {});
   Expr simplify(const Expr& e) const { return env.replace(e); }
+  /// a // b and torch's a % b, kept by the program's solve memo when there is
+  /// one: a re-solve divides the same (kilobyte-long) sizes again.
+  Expr floordiv(const Expr& a, const Expr& b) const;
+  Expr mod(const Expr& a, const Expr& b) const;
+  /// a `kind` b for a relation (Eq ... Ge), kept the same way.
+  Expr relation(Expr::Kind kind, const Expr& a, const Expr& b) const;
+  /// The product of sizes[begin, end) (1 for none), kept the same way.
+  Expr product(const std::vector<Expr>& sizes, size_t begin = 0, size_t end = SIZE_MAX) const;
   /// torch._check(a == b) with the cheap cases (same expression, two constants) decided
   /// without building the relation.
-  void check_equal(const Expr& a, const Expr& b, const char* rule, const std::string& message = "");
+  void check_equal(const Expr& a, const Expr& b, const char* rule, const symbolic::CheckMessage& message = {});
   /// guard_or_false(e == 1): false without a guard when the range excludes 1.
   bool known_one(const Expr& e, const char* rule);
   /// Python-style dim wrapping against a rank (checks the range).

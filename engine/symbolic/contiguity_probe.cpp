@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <functional>
 
-namespace exportlens::symbolic {
+#include "engine/symbolic/solve_memo.h"
 
+namespace exportlens::symbolic {
 
 Strides contiguous_strides(const std::vector<Expr>& sizes) {
   Strides s(sizes.size(), Expr(1));
@@ -57,6 +58,18 @@ std::optional<Strides> view_strides(const std::string& op, const std::vector<std
 
 namespace {
 
+using K = Expr::Kind;
+
+/// The probes' relations and products, through the program's memo: every
+/// re-solve asks about the same kilobyte-long sizes and strides again.
+Expr build(ShapeEnv& env, K kind, const Expr& a, const Expr& b) { return built(env.memo(), kind, a, b); }
+
+Expr product(ShapeEnv& env, const std::vector<Expr>& sizes) {
+  Expr numel(1);
+  for (const Expr& s : sizes) numel = build(env, K::Mul, numel, s);
+  return numel;
+}
+
 /// check_contiguous_sizes_strides(false_if_dde=True).
 bool contiguous(symbolic::ShapeEnv& env, const std::vector<Expr>& sizes, const Strides& strides,
                 const symbolic::Provenance& origin) {
@@ -64,11 +77,12 @@ bool contiguous(symbolic::ShapeEnv& env, const std::vector<Expr>& sizes, const S
   for (size_t i = sizes.size(); i-- > 0;) {
     const Expr& x = sizes[i];
     const Expr& y = strides[i];
-    if (env.guard_or_false(Expr::eq(x, Expr(1)), origin)) continue;
-    if (env.guard_or_true(Expr::ne(y, expected), origin) && env.guard_or_true(Expr::ne(y, expected_max), origin))
+    if (env.guard_or_false(build(env, K::Eq, x, Expr(1)), origin)) continue;
+    if (env.guard_or_true(build(env, K::Ne, y, expected), origin) &&
+        env.guard_or_true(build(env, K::Ne, y, expected_max), origin))
       return false;
-    expected_max = expected_max * Expr::max(x, Expr(1));
-    expected = expected * x;
+    expected_max = build(env, K::Mul, expected_max, build(env, K::Max, x, Expr(1)));
+    expected = build(env, K::Mul, expected, x);
   }
   return true;
 }
@@ -78,9 +92,9 @@ bool channels_last(symbolic::ShapeEnv& env, const std::vector<Expr>& sizes, cons
                    const std::vector<size_t>& order, const symbolic::Provenance& origin) {
   Expr expected(1);
   for (size_t idx : order) {
-    if (env.guard_or_false(Expr::eq(sizes[idx], Expr(1)), origin)) continue;
-    if (env.guard_or_true(Expr::ne(strides[idx], expected), origin)) return false;
-    expected = expected * sizes[idx];
+    if (env.guard_or_false(build(env, K::Eq, sizes[idx], Expr(1)), origin)) continue;
+    if (env.guard_or_true(build(env, K::Ne, strides[idx], expected), origin)) return false;
+    expected = build(env, K::Mul, expected, sizes[idx]);
   }
   return true;
 }
@@ -94,10 +108,14 @@ struct SizeStride {
 /// SymInt.__gt__): the guard reads `s > 1`, as torch's does.
 bool stride_less(symbolic::ShapeEnv& env, const SizeStride& a, const SizeStride& b, const symbolic::Provenance& origin) {
   const bool reflected = a.stride.as_integer() && !b.stride.as_integer();
-  if (env.guard_or_false(reflected ? Expr::gt(b.stride, a.stride) : Expr::lt(a.stride, b.stride), origin)) return true;
-  const bool divides = env.guard_or_false(Expr::eq(a.stride, Expr(0)), origin) ||
-                       env.guard_or_false(Expr::eq(Expr::mod(b.stride, a.stride), Expr(0)), origin);
-  return divides && env.guard_or_true(reflected ? Expr::ne(b.stride, a.stride) : Expr::ne(a.stride, b.stride), origin);
+  const auto relation = [&](K kind) {
+    return reflected ? build(env, kind == K::Lt ? K::Gt : kind, b.stride, a.stride)
+                     : build(env, kind, a.stride, b.stride);
+  };
+  if (env.guard_or_false(relation(K::Lt), origin)) return true;
+  const bool divides = env.guard_or_false(build(env, K::Eq, a.stride, Expr(0)), origin) ||
+                       env.guard_or_false(build(env, K::Eq, build(env, K::Mod, b.stride, a.stride), Expr(0)), origin);
+  return divides && env.guard_or_true(relation(K::Ne), origin);
 }
 
 /// CPython 3.11's list.sort on fewer than 64 items, comparison for comparison:
@@ -131,10 +149,8 @@ void python_sort(std::vector<SizeStride>& v, const std::function<bool(const Size
 bool non_overlapping_and_dense_or_false(symbolic::ShapeEnv& env, const std::vector<Expr>& sizes,
                                         const Strides& strides, const symbolic::Provenance& origin) {
   if (sizes.size() != strides.size()) return false;
-  Expr numel(1);
-  for (const Expr& s : sizes) numel = numel * s;
-  if (env.guard_or_false(Expr::lt(numel, Expr(2)), origin)) return true;
-  if (sizes.size() == 1) return env.guard_or_false(Expr::eq(strides[0], Expr(1)), origin);
+  if (env.guard_or_false(build(env, K::Lt, product(env, sizes), Expr(2)), origin)) return true;
+  if (sizes.size() == 1) return env.guard_or_false(build(env, K::Eq, strides[0], Expr(1)), origin);
   std::vector<SizeStride> pairs;
   for (size_t i = 0; i < sizes.size(); ++i) pairs.push_back({sizes[i], strides[i]});
   python_sort(pairs, [&](const SizeStride& a, const SizeStride& b) { return stride_less(env, a, b, origin); });
@@ -172,21 +188,16 @@ void probe_contiguous(symbolic::ShapeEnv& env, const std::vector<Expr>& sizes, c
   bool numel_decided = false;
   for (const Expr& s : sizes) numel_decided = numel_decided || at_least(env, s, 2);
   for (const Expr& s : sizes) numel_decided = numel_decided && at_least(env, s, 1);
-  if (!numel_decided) {
-    Expr numel(1);
-    for (const Expr& s : sizes) numel = numel * s;
-    if (env.guard_or_false(Expr::lt(numel, Expr(2)), origin)) return;
-  }
+  if (!numel_decided && env.guard_or_false(build(env, K::Lt, product(env, sizes), Expr(2)), origin)) return;
   for (size_t i = sizes.size(); i-- > 0;)
-    if (!at_least(env, sizes[i], 2)) env.guard_or_false(Expr::eq(sizes[i], Expr(1)), origin);
+    if (!at_least(env, sizes[i], 2)) env.guard_or_false(build(env, K::Eq, sizes[i], Expr(1)), origin);
 }
 
 void probe_contiguity(symbolic::ShapeEnv& env, const std::vector<Expr>& sizes, const Strides& strides,
                       const symbolic::Provenance& origin) {
   if (sizes.size() != strides.size()) return;
-  Expr numel(1);
-  for (const Expr& s : sizes) numel = numel * s;
-  if (env.guard_or_false(Expr::lt(numel, Expr(2)), origin)) return;  // is_contiguous: numel < 2
+  // is_contiguous: numel < 2
+  if (env.guard_or_false(build(env, K::Lt, product(env, sizes), Expr(2)), origin)) return;
   if (contiguous(env, sizes, strides, origin)) return;
   if (sizes.size() == 4) channels_last(env, sizes, strides, {1, 3, 2, 0}, origin);
   if (sizes.size() == 5) channels_last(env, sizes, strides, {1, 4, 3, 2, 0}, origin);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <unordered_map>
 #include <vector>
 
 #include "engine/symbolic/expr_node.h"
@@ -238,20 +239,19 @@ class DimConstraints::Impl {
   /// torch's simplify() made an exact division (CleanDiv) of a // b where a
   /// guard proved a % b == 0; the solver does not support CleanDiv.
   bool has_clean_division(const Expr& e) const {
-    if (!contains_kind(e, K::FloorDiv)) return false;
-    if (e.kind() == K::FloorDiv && env_.is_divisible(e.args()[0], e.args()[1])) return true;
-    return std::any_of(e.args().begin(), e.args().end(), [this](const Expr& a) { return has_clean_division(a); });
+    if (!env_.has_divisibility_facts() || !contains_kind(e, K::FloorDiv)) return false;
+    // Guards repeat their subtrees, within one and across copies: each node is asked once.
+    if (auto it = clean_division_.find(e.node()); it != clean_division_.end()) return it->second.second;
+    const auto clean_below = [this](const Expr& a) { return has_clean_division(a); };
+    const bool clean = (e.kind() == K::FloorDiv && env_.is_divisible(e.args()[0], e.args()[1])) ||
+                       std::any_of(e.args().begin(), e.args().end(), clean_below);
+    clean_division_.emplace(e.node(), std::make_pair(e, clean));
+    return clean;
   }
 
-  static bool has_unsupported(const Expr& e) {
-    if (e.kind() == K::Max || e.kind() == K::Min) return true;
-    return std::any_of(e.args().begin(), e.args().end(), has_unsupported);
-  }
+  static bool has_unsupported(const Expr& e) { return contains_kind(e, K::Max) || contains_kind(e, K::Min); }
 
-  static bool has_power(const Expr& e) {
-    if (e.kind() == K::Pow) return true;
-    return std::any_of(e.args().begin(), e.args().end(), has_power);
-  }
+  static bool has_power(const Expr& e) { return contains_kind(e, K::Pow); }
 
   using Polynomial = std::vector<Rational>;  // coefficients of s^0, s^1, s^2
 
@@ -701,6 +701,8 @@ class DimConstraints::Impl {
 
   std::vector<std::pair<std::string, std::vector<std::string>>> symbol_to_source_;
   const ShapeEnv& env_;
+  // has_clean_division's answer by node (the Expr keeps the node alive, so its address stays its own).
+  mutable std::unordered_map<const ExprNode*, std::pair<Expr, bool>> clean_division_;
   std::set<std::string> marked_dynamic_;
   std::map<std::string, std::string> debug_names_;
   std::map<std::string, std::vector<LinearRelation>> univariate_;

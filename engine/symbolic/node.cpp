@@ -92,11 +92,29 @@ Expr ExprBuilder::raw(Expr::Kind kind, std::vector<Expr> args, Flavor flavor) {
   return finish(std::move(node));
 }
 
-Expr ExprBuilder::number(Num n) {
+namespace {
+
+Expr make_number(const Num& n) {
   auto node = std::make_shared<ExprNode>();
   node->kind = n.is_infinite() ? Expr::Kind::Infinity : Expr::Kind::Integer;
   node->number = n;
-  return finish(std::move(node));
+  return ExprBuilder::finish(std::move(node));
+}
+
+}  // namespace
+
+Expr ExprBuilder::number(Num n) {
+  // Small integers are asked for everywhere (the 1 and 0 of every size check):
+  // one immutable node each, made once, instead of a node per use.
+  constexpr int64_t kLeast = -128, kMost = 1024;
+  static const std::vector<Expr> small = [] {
+    std::vector<Expr> v;
+    v.reserve(size_t(kMost - kLeast + 1));
+    for (int64_t i = kLeast; i <= kMost; ++i) v.push_back(make_number(Num::integer(i)));
+    return v;
+  }();
+  if (!n.is_infinite() && n.value >= kLeast && n.value <= kMost) return small[size_t(n.value - kLeast)];
+  return make_number(n);
 }
 
 Assumptions ExprBuilder::default_assumptions(const std::string& name) {

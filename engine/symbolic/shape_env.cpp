@@ -3,10 +3,10 @@
 // linear shape arithmetic that exported programs use.
 #include "engine/symbolic/shape_env.h"
 
-#include <numeric>
-
 #include <algorithm>
 #include <climits>
+#include <functional>
+#include <numeric>
 
 #include "engine/symbolic/expr_node.h"
 #include "engine/symbolic/solve.h"
@@ -22,9 +22,15 @@ bool is_size_symbol_name(const std::string& n) {
   return n.size() > 1 && n[0] == 's' && std::isdigit(static_cast<unsigned char>(n[1]));
 }
 
-void collect(const Expr& e, K kind, std::vector<Expr>& out) {
-  if (e.kind() == kind) out.push_back(e);
-  for (const Expr& a : e.args()) collect(a, kind, out);
+/// The first node of `kind` in e (preorder) that `wanted` accepts. Only
+/// subtrees holding that kind are walked, and the walk stops at the first:
+/// kilobyte-long guards are asked this after every guard.
+std::optional<Expr> first_of(const Expr& e, K kind, const std::function<bool(const Expr&)>& wanted) {
+  if (!contains_kind(e, kind)) return std::nullopt;
+  if (e.kind() == kind && wanted(e)) return e;
+  for (const Expr& a : e.args())
+    if (auto found = first_of(a, kind, wanted)) return found;
+  return std::nullopt;
 }
 
 bool has_kind(const Expr& e, K kind) { return contains_kind(e, kind); }
@@ -152,7 +158,11 @@ Expr ShapeEnv::replace(const Expr& e) const {
   for (const std::string& s : e.free_symbols())
     if (auto r = replacements_.find(s); r != replacements_.end()) used.emplace(s, r->second);
   Expr out = used.empty() ? e : e.substitute(used);
-  if (has_kind(out, K::Max)) out = drop_trivial_max(out);
+  if (has_kind(out, K::Max)) {
+    const Expr substituted = out;
+    const auto compute = [&] { return drop_trivial_max(substituted); };
+    out = memo_ ? memo_->without_trivial_max(substituted, range_of_name(), compute) : compute();
+  }
   replace_cache_.emplace(e, out);
   return out;
 }
@@ -177,35 +187,35 @@ Expr ShapeEnv::drop_trivial_max(const Expr& e) const {
   return rebuild(e, args);
 }
 
+std::function<ValueRange(const std::string&)> ShapeEnv::range_of_name() const {
+  return [this](const std::string& name) {
+    const SymbolRecord* rec = find_symbol(name);
+    return rec ? rec->range : ValueRange::unknown();
+  };
+}
+
 ValueRange ShapeEnv::range_of_symbol(const Expr& symbol) const {
   const SymbolRecord* r = find_symbol(symbol.symbol_name());
   return r ? r->range : ValueRange::unknown();
 }
 
+// The same large expressions (recorded guards of windowed models: kilobytes
+// of nested floordivs) are bounded again after every guard, and again in
+// every re-solve, while their symbols' ranges rarely change: with a memo,
+// a bound is kept with the ranges it was computed from.
 ValueRange ShapeEnv::bound(const Expr& e) const {
-  if (e.args().empty()) return bound_expr(e, [this](const Expr& s) { return range_of_symbol(s); }, memo_);
+  const auto range_of = [this](const Expr& s) { return range_of_symbol(s); };
+  if (e.args().empty()) return bound_expr(e, range_of, memo_);
   if (cache_version_ != version_) {
     replace_cache_.clear();
     bound_cache_.clear();
     cache_version_ = version_;
   }
   if (auto it = bound_cache_.find(e); it != bound_cache_.end()) return it->second;
-  const ValueRange r = bound_expr(e, [this](const Expr& s) { return range_of_symbol(s); }, memo_);
+  const auto compute = [&] { return bound_expr(e, range_of, memo_); };
+  const ValueRange r = memo_ ? memo_->bound(e, range_of_name(), compute) : compute();
   bound_cache_.emplace(e, r);
   return r;
-}
-
-// The same large relations (recorded guards of windowed models: kilobytes of
-// nested floordivs) are asked again after every guard while their symbols'
-// ranges rarely change: with a memo, their bound is kept with the ranges it
-// was computed from, and reused while those ranges are the same.
-ValueRange ShapeEnv::bound_of_relation(const Expr& e) const {
-  if (!memo_) return bound(e);
-  const auto range_of = [this](const std::string& name) {
-    const SymbolRecord* rec = find_symbol(name);
-    return rec ? rec->range : ValueRange::unknown();
-  };
-  return memo_->bound(e, range_of, [&] { return bound(e); });
 }
 
 std::optional<bool> ShapeEnv::static_truth(const Expr& condition) const {
@@ -213,7 +223,7 @@ std::optional<bool> ShapeEnv::static_truth(const Expr& condition) const {
   if (e.kind() == K::True) return true;
   if (e.kind() == K::False) return false;
   if (auto f = known_fact(e)) return f;
-  const ValueRange r = bound_of_relation(e);
+  const ValueRange r = bound(e);
   if (r.is_singleton()) return r.lower.value != 0;
   return std::nullopt;
 }
@@ -228,22 +238,31 @@ std::optional<int64_t> ShapeEnv::static_value(const Expr& e) const {
 }
 
 std::optional<int64_t> ShapeEnv::hint(const Expr& e) const {
-  std::map<std::string, int64_t> values;
-  for (const std::string& s : e.free_symbols()) {
-    const SymbolRecord* r = find_symbol(s);
-    if (!r || !r->hint) return std::nullopt;
-    values.emplace(s, *r->hint);
-  }
-  try {
-    return e.evaluate(values);
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
+  const auto hint_of = [this](const std::string& name) -> std::optional<int64_t> {
+    const SymbolRecord* r = find_symbol(name);
+    return r ? r->hint : std::nullopt;
+  };
+  const auto compute = [&]() -> std::optional<int64_t> {
+    std::map<std::string, int64_t> values;
+    for (const std::string& s : e.free_symbols()) {
+      const std::optional<int64_t> h = hint_of(s);
+      if (!h) return std::nullopt;
+      values.emplace(s, *h);
+    }
+    try {
+      return e.evaluate(values);
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+  };
+  // Kilobyte-long guards are hinted again in every solve: the memo keeps them.
+  if (memo_ && !e.args().empty()) return memo_->hint(e, hint_of, compute);
+  return compute();
 }
 
 bool ShapeEnv::is_divisible(const Expr& base, const Expr& divisor) const {
   if (divisible_.empty()) return false;
-  return divisible_.count(replace(Expr::mod(base, divisor))) != 0;
+  return divisible_.count(replace(built(memo_, K::Mod, base, divisor))) != 0;
 }
 
 bool ShapeEnv::has_unbacked(const Expr& e) const {
@@ -425,11 +444,11 @@ bool ShapeEnv::guard_or_true(const Expr& condition, const Provenance& origin) {
   return decide(condition, origin, true);
 }
 
-void ShapeEnv::check(const Expr& condition, const Provenance& origin, const std::string& message) {
+void ShapeEnv::check(const Expr& condition, const Provenance& origin, const CheckMessage& message) {
   auto fail = [&]() {
+    const std::string text = message.str();
     throw CheckFailedError(condition, origin,
-                           (message.empty() ? "check failed: " + condition.str() : message) + " (" +
-                               origin.describe() + ")");
+                           (text.empty() ? "check failed: " + condition.str() : text) + " (" + origin.describe() + ")");
   };
   if (auto s = static_truth(condition)) {
     if (!*s) fail();
@@ -489,10 +508,8 @@ void ShapeEnv::maybe_guard_relation(const Expr& guard, const Provenance& origin)
   if (g.kind() != K::Eq) return;
   const Expr lhs = g.args()[0], rhs = g.args()[1];
   if (!has_kind(g, K::Mod)) {
-    std::vector<Expr> divs;
-    collect(g, K::FloorDiv, divs);
-    for (const Expr& d : divs)
-      if (!(d.args()[1] == Expr(1))) return;  // torch: NotImplementedError, no replacement
+    const auto by_other_than_one = [](const Expr& d) { return !(d.args()[1] == Expr(1)); };
+    if (first_of(g, K::FloorDiv, by_other_than_one)) return;  // torch: NotImplementedError, no replacement
     auto trivial = [this](const Expr& a, const Expr& b) {
       return a.is_symbol() && is_unbacked(a) && !has_unbacked(b);
     };
@@ -502,15 +519,14 @@ void ShapeEnv::maybe_guard_relation(const Expr& guard, const Provenance& origin)
       set_replacement(rhs, replace(lhs), "trivial_rhs", origin);
     } else {
       const Expr target = Expr::symbol(keyed.front().second);
-      const auto r = isolate(g, target, false);
+      const auto r = memo_ ? memo_->isolated(g, target, false, {}, {}) : isolate(g, target, false);
       if (r && r->integral() && !has_unbacked(r->rhs)) set_replacement(target, replace(r->rhs), "solve", origin);
     }
   } else {
-    std::vector<Expr> mods;
-    collect(g, K::Mod, mods);
-    const auto r = isolate(g, mods.front(), false);
+    const Expr mod = *first_of(g, K::Mod, [](const Expr&) { return true; });
+    const auto r = memo_ ? memo_->isolated(g, mod, false, {}, {}) : isolate(g, mod, false);
     if (r && r->integral() && r->rhs == Expr(0)) {
-      divisible_.insert(mods.front());
+      divisible_.insert(mod);
     }
   }
 }
@@ -525,11 +541,11 @@ void ShapeEnv::refine_ranges(const Expr& relation, const Provenance& origin) {
     return rec && rec->hint.has_value();
   };
   for (const std::string& name : names) {
-    const Expr s = Expr::symbol(name);
     auto it = symbols_.find(name);
     if (it == symbols_.end()) continue;
+    const Expr s = it->second.symbol;
     // Pure in the relation, the symbol and which symbols are backed: a memo keeps it across solves.
-    const auto r = memo_ ? memo_->isolate_for_range(e, name, names, backed) : isolate(e, s, true, backed);
+    const auto r = memo_ ? memo_->isolated(e, s, true, names, backed) : isolate(e, s, true, backed);
     if (!r || !r->integral()) continue;
     const ValueRange vr = it->second.range;
     Num lower = vr.lower, upper = vr.upper;

@@ -10,6 +10,7 @@
 // become constants); unbacked symbols start at [-int_oo, int_oo]. Symbols are
 // named as torch names them (symbol_names.h). No LibTorch, no Qt.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -18,6 +19,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "engine/symbolic/check_message.h"
 #include "engine/symbolic/expr.h"
 #include "engine/symbolic/guard.h"
 #include "engine/symbolic/symbol_names.h"
@@ -113,6 +115,7 @@ class ShapeEnv {
   /// Whether a guard established base % divisor == 0 (torch's `divisible`; its
   /// simplify then turns base // divisor into an exact CleanDiv).
   bool is_divisible(const Expr& base, const Expr& divisor) const;
+  bool has_divisibility_facts() const { return !divisible_.empty(); }
 
   // ---- guards (hint-guided) -----------------------------------------------
 
@@ -126,7 +129,7 @@ class ShapeEnv {
   bool guard_or_true(const Expr& condition, const Provenance& origin);
   /// torch._check(condition): a guard when hinted, a runtime assert when
   /// data-dependent. Throws CheckFailedError when false for the hints.
-  void check(const Expr& condition, const Provenance& origin, const std::string& message = "");
+  void check(const Expr& condition, const Provenance& origin, const CheckMessage& message = {});
   /// int(e): specialize to the hint, recording Eq(e, hint).
   int64_t specialize(const Expr& e, const Provenance& origin);
   /// torch.sym_constrain_range: narrow a symbol's range (no guard).
@@ -144,6 +147,8 @@ class ShapeEnv {
   std::string new_symbol_name(const std::string& source);
   void log_line(std::string line);
   Expr drop_trivial_max(const Expr& e) const;
+  /// A symbol's range by its name (what the memo's ranged tables ask).
+  std::function<ValueRange(const std::string&)> range_of_name() const;
   bool decide(const Expr& condition, const Provenance& origin, std::optional<bool> fallback);
   void record_guard(const Expr& guard, const Provenance& origin);
   void maybe_guard_relation(const Expr& guard, const Provenance& origin);
@@ -158,7 +163,6 @@ class ShapeEnv {
   // (New facts and divisibility do not change either.)
   void bump_version() { ++version_; }
   const Expr& canonical(const Expr& relation) const;
-  ValueRange bound_of_relation(const Expr& e) const;
 
   SolveMemo* memo_ = nullptr;
   SymbolNamer namer_;

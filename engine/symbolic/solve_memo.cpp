@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <stdexcept>
 
 #include "engine/symbolic/shape_env.h"
 
@@ -41,31 +42,61 @@ const FactEntries& SolveMemo::fact_entries(const Expr& fact, const std::function
   return facts_.emplace(fact, std::move(entries)).first->second;
 }
 
-std::optional<Isolated> SolveMemo::isolate_for_range(const Expr& relation, const std::string& symbol,
-                                                     const std::vector<std::string>& names,
-                                                     const PositiveSymbol& backed) {
-  IsolateKey key{relation, symbol, {}};
-  key.backed.reserve(names.size());
-  for (const std::string& n : names) key.backed.push_back(backed(n));
+std::optional<Isolated> SolveMemo::isolated(const Expr& relation, const Expr& target, bool floordiv_inequality,
+                                             const std::vector<std::string>& names, const PositiveSymbol& backed) {
+  IsolateKey key{relation, target, floordiv_inequality, {}};
+  if (backed) {
+    key.backed.reserve(names.size());
+    for (const std::string& n : names) key.backed.push_back(backed(n));
+  }
   if (auto it = isolated_.find(key); it != isolated_.end()) return it->second;
   bound_size(isolated_, solutions_kept);
-  auto r = isolate(relation, Expr::symbol(symbol), true, backed);
+  auto r = isolate(relation, target, floordiv_inequality, backed);
   isolated_.emplace(std::move(key), r);
   return r;
 }
 
+template <typename T>
+T SolveMemo::ranged(std::unordered_map<Expr, Ranged<T>>& table, const Expr& e, const RangeOfName& range_of,
+                    const std::function<T()>& compute) {
+  auto it = table.find(e);
+  if (it == table.end()) {
+    bound_size(table, solutions_kept);
+    it = table.emplace(e, Ranged<T>{e.free_symbols(), {}}).first;
+  }
+  Ranged<T>& entry = it->second;
+  std::vector<ValueRange> ranges;
+  ranges.reserve(entry.symbols.size());
+  for (const std::string& name : entry.symbols) ranges.push_back(range_of(name));
+  for (const auto& [kept_ranges, value] : entry.kept)
+    if (kept_ranges == ranges) return value;
+  T value = compute();
+  if (entry.kept.size() >= bindings_kept) entry.kept.erase(entry.kept.begin());
+  entry.kept.emplace_back(std::move(ranges), value);
+  return value;
+}
+
 ValueRange SolveMemo::bound(const Expr& e, const RangeOfName& range_of, const std::function<ValueRange()>& compute) {
-  if (auto it = bounds_.find(e); it != bounds_.end()) {
-    const auto& ranges = it->second.ranges;
-    if (std::all_of(ranges.begin(), ranges.end(), [&](const auto& r) { return range_of(r.first) == r.second; }))
+  return ranged(bounds_, e, range_of, compute);
+}
+
+Expr SolveMemo::without_trivial_max(const Expr& e, const RangeOfName& range_of, const std::function<Expr()>& compute) {
+  return ranged(without_max_, e, range_of, compute);
+}
+
+std::optional<int64_t> SolveMemo::hint(const Expr& e, const HintOfName& hint_of,
+                                       const std::function<std::optional<int64_t>()>& compute) {
+  if (auto it = hints_.find(e); it != hints_.end()) {
+    const auto& hints = it->second.hints;
+    if (std::all_of(hints.begin(), hints.end(), [&](const auto& h) { return hint_of(h.first) == h.second; }))
       return it->second.value;
   }
-  RangedBound entry;
-  for (const std::string& name : e.free_symbols()) entry.ranges.emplace_back(name, range_of(name));
+  HintedValue entry;
+  for (const std::string& name : e.free_symbols()) entry.hints.emplace_back(name, hint_of(name));
   entry.value = compute();
-  bound_size(bounds_, solutions_kept);
-  const ValueRange value = entry.value;
-  bounds_.insert_or_assign(e, std::move(entry));
+  bound_size(hints_, relations_kept);
+  const std::optional<int64_t> value = entry.value;
+  hints_.insert_or_assign(e, std::move(entry));
   return value;
 }
 
@@ -90,6 +121,39 @@ std::optional<Expr> SolveMemo::substituted(const Expr& e, const BoundTo& bound_t
   if (entry.kept.size() >= bindings_kept) entry.kept.erase(entry.kept.begin());
   entry.kept.push_back({std::move(values), out});
   return out;
+}
+
+namespace {
+
+Expr build(Expr::Kind kind, const Expr& a, const Expr& b) {
+  switch (kind) {
+    case Expr::Kind::FloorDiv: return Expr::floordiv(a, b);
+    case Expr::Kind::Mod: return Expr::mod(a, b);
+    case Expr::Kind::Mul: return a * b;
+    case Expr::Kind::Max: return Expr::max(a, b);
+    case Expr::Kind::Eq: return Expr::eq(a, b);
+    case Expr::Kind::Ne: return Expr::ne(a, b);
+    case Expr::Kind::Lt: return Expr::lt(a, b);
+    case Expr::Kind::Le: return Expr::le(a, b);
+    case Expr::Kind::Gt: return Expr::gt(a, b);
+    case Expr::Kind::Ge: return Expr::ge(a, b);
+    default: throw std::logic_error("SolveMemo::built: not a binary construction");
+  }
+}
+
+}  // namespace
+
+Expr SolveMemo::built(Expr::Kind kind, const Expr& a, const Expr& b) {
+  BuildKey key{kind, a, b};
+  if (auto it = built_.find(key); it != built_.end()) return it->second;
+  bound_size(built_, relations_kept);
+  const Expr out = build(kind, a, b);
+  built_.emplace(std::move(key), out);
+  return out;
+}
+
+Expr built(SolveMemo* memo, Expr::Kind kind, const Expr& a, const Expr& b) {
+  return memo ? memo->built(kind, a, b) : build(kind, a, b);
 }
 
 const std::string& SolveMemo::text(const Expr& e) {
@@ -119,7 +183,7 @@ const std::string& SolveMemo::python_text(const Expr& e, const NameOf& name_of,
 
 size_t SolveMemo::size() const {
   return canonical_.size() + difference_.size() + facts_.size() + isolated_.size() + bounds_.size() +
-         substituted_.size() + text_.size() + python_.size();
+         without_max_.size() + hints_.size() + built_.size() + substituted_.size() + text_.size() + python_.size();
 }
 
 }  // namespace exportlens::symbolic

@@ -8,14 +8,22 @@
 //    guards, asked for after every node;
 //  * what knowing a guard adds to the facts (each relation it implies, in
 //    canonical form);
-//  * isolate()'s solutions for range refinement, by the relation, the symbol
-//    and which of its symbols are backed;
-//  * a relation's bound, with the ranges of its symbols it was computed from
-//    (reused while those ranges are the same);
+//  * isolate()'s solutions (range refinement, replacements, divisibility),
+//    by the relation, what is solved for and which of its symbols are backed;
+//  * an expression's bound, with the ranges of its symbols it was computed
+//    from (the last few sets of ranges: a spec and its edit bound alike);
+//  * an expression without its trivial Max(1, x) (x >= 1 by the ranges),
+//    kept the same way;
+//  * an expression's hint (its value for the example inputs), with the
+//    hints of its symbols;
 //  * an expression with its symbols substituted (a recorded guard in a
 //    spec's symbols), for the last few bindings of each expression: a spec
 //    edit that binds them alike gets the same expression back, and the memos
 //    above then find it by identity;
+//  * an expression built from two operands (a // b, torch's a % b, a * b,
+//    Max(a, b), a relation), by its operands: the view rule divides a
+//    kilobyte-long numel and the contiguity probes compare kilobyte-long
+//    strides, and canonicalizing them is costly;
 //  * a guard's printed text (sympy's str, and the Python form for the
 //    symbols' names), which every solve reports.
 //
@@ -25,6 +33,7 @@
 // thread-safe); the owner lends it out. Each table is emptied when it grows
 // past its bound (specs the user keeps trying add entries).
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -49,18 +58,29 @@ class SolveMemo {
   Expr difference(const Expr& relation);
   /// What knowing `fact` adds to the facts (`compute()` when not kept).
   const FactEntries& fact_entries(const Expr& fact, const std::function<FactEntries()>& compute);
-  /// isolate(relation, symbol, floordiv_inequality = true, backed); `names`
-  /// are the relation's free symbols (the key holds which are backed).
-  std::optional<Isolated> isolate_for_range(const Expr& relation, const std::string& symbol,
-                                            const std::vector<std::string>& names, const PositiveSymbol& backed);
+  /// isolate(relation, target, floordiv_inequality, backed); `names` are
+  /// the relation's free symbols (the key holds which are backed; none are
+  /// asked when `backed` is empty).
+  std::optional<Isolated> isolated(const Expr& relation, const Expr& target, bool floordiv_inequality,
+                                   const std::vector<std::string>& names, const PositiveSymbol& backed);
   /// The bound of `e` kept with its free symbols' ranges (`range_of`), or
-  /// `compute()` when one of them changed since.
+  /// `compute()` when no kept set of ranges is theirs now.
   using RangeOfName = std::function<ValueRange(const std::string& name)>;
   ValueRange bound(const Expr& e, const RangeOfName& range_of, const std::function<ValueRange()>& compute);
+  /// ShapeEnv's drop_trivial_max of `e` (`compute()`), kept as bound() keeps bounds.
+  Expr without_trivial_max(const Expr& e, const RangeOfName& range_of, const std::function<Expr()>& compute);
+  /// The hint of `e` kept with its free symbols' hints (`hint_of`), or
+  /// `compute()` when one of them differs.
+  using HintOfName = std::function<std::optional<int64_t>(const std::string& name)>;
+  std::optional<int64_t> hint(const Expr& e, const HintOfName& hint_of,
+                              const std::function<std::optional<int64_t>()>& compute);
   /// `e` with each free symbol replaced by `bound_to(name)`; nullopt when
   /// one of them is unbound.
   using BoundTo = std::function<std::optional<Expr>(const std::string& name)>;
   std::optional<Expr> substituted(const Expr& e, const BoundTo& bound_to);
+
+  /// a `kind` b: FloorDiv, Mod (torch's %), Mul, Max or a relation (Eq ... Ge).
+  Expr built(Expr::Kind kind, const Expr& a, const Expr& b);
 
   /// e.str().
   const std::string& text(const Expr& e);
@@ -74,19 +94,38 @@ class SolveMemo {
 
  private:
   struct IsolateKey {
-    Expr relation;
-    std::string symbol;
+    Expr relation, target;
+    bool floordiv_inequality;
     std::vector<bool> backed;
     bool operator==(const IsolateKey& o) const {
-      return relation == o.relation && symbol == o.symbol && backed == o.backed;
+      return relation == o.relation && target == o.target && floordiv_inequality == o.floordiv_inequality &&
+             backed == o.backed;
     }
   };
   struct IsolateKeyHash {
-    size_t operator()(const IsolateKey& k) const { return k.relation.hash() ^ std::hash<std::string>()(k.symbol); }
+    size_t operator()(const IsolateKey& k) const { return k.relation.hash() * 31 + k.target.hash(); }
   };
-  struct RangedBound {
-    std::vector<std::pair<std::string, ValueRange>> ranges;
-    ValueRange value;
+  struct BuildKey {
+    Expr::Kind kind;
+    Expr a, b;
+    bool operator==(const BuildKey& o) const { return kind == o.kind && a == o.a && b == o.b; }
+  };
+  struct BuildKeyHash {
+    size_t operator()(const BuildKey& k) const { return (k.a.hash() * 31 + k.b.hash()) * 31 + size_t(k.kind); }
+  };
+  /// A value computed from an expression and its free symbols' ranges,
+  /// for the last few sets of ranges.
+  template <typename T>
+  struct Ranged {
+    std::vector<std::string> symbols;                         // the expression's free symbols
+    std::vector<std::pair<std::vector<ValueRange>, T>> kept;  // by their ranges, oldest first
+  };
+  template <typename T>
+  T ranged(std::unordered_map<Expr, Ranged<T>>& table, const Expr& e, const RangeOfName& range_of,
+           const std::function<T()>& compute);
+  struct HintedValue {
+    std::vector<std::pair<std::string, std::optional<int64_t>>> hints;
+    std::optional<int64_t> value;
   };
   struct Substitution {
     std::vector<std::optional<Expr>> bound_to;  // by the entry's sources
@@ -106,10 +145,16 @@ class SolveMemo {
   std::unordered_map<Expr, FactEntries> facts_;
   std::unordered_map<Expr, Expr> difference_;
   std::unordered_map<IsolateKey, std::optional<Isolated>, IsolateKeyHash> isolated_;
-  std::unordered_map<Expr, RangedBound> bounds_;
+  std::unordered_map<Expr, Ranged<ValueRange>> bounds_;
+  std::unordered_map<Expr, Ranged<Expr>> without_max_;
+  std::unordered_map<Expr, HintedValue> hints_;
   std::unordered_map<Expr, Substitutions> substituted_;
+  std::unordered_map<BuildKey, Expr, BuildKeyHash> built_;
   std::unordered_map<Expr, std::string> text_;
   std::unordered_map<Expr, PythonText> python_;
 };
+
+/// a `kind` b (as SolveMemo::built), through `memo` when there is one.
+Expr built(SolveMemo* memo, Expr::Kind kind, const Expr& a, const Expr& b);
 
 }  // namespace exportlens::symbolic
