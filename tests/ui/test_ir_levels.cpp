@@ -160,6 +160,18 @@ class TestIrLevels : public QObject {
     return controller()->current() == choice && window_->programModel()->loaded() == controller()->currentProgram();
   }
 
+  // The Compare levels tab, the opened program on the left and Core ATen on
+  // the right, once both are laid out; null if they are not within 30 s.
+  ui::SideBySideView* compare_opened_with_core() {
+    ui::SideBySideView* compare = levels()->compareView();
+    window_->centralTabs()->setCurrentWidget(compare);
+    compare->setLevel(ui::SideBySideView::Left, LevelChoice::training());
+    compare->setLevel(ui::SideBySideView::Right, LevelChoice::core());
+    const bool ready = QTest::qWaitFor(
+        [&] { return compare->program(ui::SideBySideView::Left) && compare->program(ui::SideBySideView::Right); }, 30000);
+    return ready ? compare : nullptr;
+  }
+
   // The window shows `ops` everywhere: model, canvas, code.
   void verify_shown_ops(const QStringList& expected) {
     const ir::ExportedProgram* program = window_->programModel()->program();
@@ -333,12 +345,8 @@ class TestIrLevels : public QObject {
   }
 
   void sideBySideLinksCorrespondingNodes() {
-    ui::SideBySideView* compare = levels()->compareView();
-    window_->centralTabs()->setCurrentWidget(compare);
-    compare->setLevel(ui::SideBySideView::Left, LevelChoice::training());
-    compare->setLevel(ui::SideBySideView::Right, LevelChoice::core());
-    QTRY_VERIFY_WITH_TIMEOUT(compare->program(ui::SideBySideView::Left) && compare->program(ui::SideBySideView::Right),
-                             30000);
+    ui::SideBySideView* compare = compare_opened_with_core();
+    QVERIFY(compare);
     compare->selectNode(ui::SideBySideView::Left, QStringLiteral("linear"));
     QCOMPARE(compare->selectedNodes(ui::SideBySideView::Right), (QStringList{"addmm", "permute"}));
     compare->selectNode(ui::SideBySideView::Right, QStringLiteral("permute_1"));
@@ -470,12 +478,8 @@ class TestIrLevels : public QObject {
     QCOMPARE(levels()->inspectorPanel()->model()->index(chain.size() - 1, ui::ProvenanceModel::Level).data().toString(),
              QStringLiteral("← ") + label);
     // Compare levels: both panes' first entry.
-    ui::SideBySideView* compare = levels()->compareView();
-    window_->centralTabs()->setCurrentWidget(compare);
-    compare->setLevel(ui::SideBySideView::Left, LevelChoice::training());
-    compare->setLevel(ui::SideBySideView::Right, LevelChoice::core());
-    QTRY_VERIFY_WITH_TIMEOUT(compare->program(ui::SideBySideView::Left) && compare->program(ui::SideBySideView::Right),
-                             30000);
+    ui::SideBySideView* compare = compare_opened_with_core();
+    QVERIFY(compare);
     for (auto* pane : compare->findChildren<QComboBox*>()) QCOMPARE(pane->itemText(0), label);
     QCOMPARE(compare->level(ui::SideBySideView::Left).label(), label);
     window_->centralTabs()->setCurrentWidget(window_->graphView());
