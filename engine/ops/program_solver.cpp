@@ -157,7 +157,6 @@ class Propagation {
     return in_bound_symbols(recorded, [this](const std::string& s) { return bound_source(s); });
   }
 
-
  private:
   /// The node's user source line and op label, as the prepared program read
   /// them once (a wrapper body's node: read now).

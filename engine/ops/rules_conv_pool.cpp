@@ -156,7 +156,7 @@ Expr pool_out(RuleContext& ctx, const Expr& in, const Expr& k, const Expr& s, co
 /// one torch._check over all spatial dims each: average pooling in 3-D checks
 /// the input against the kernel; every output size must be at least 1. In
 /// 1-D, avg_pool1d and max_pool1d_with_indices run the 2-D meta on a height
-/// of 1 (max_pool1d's own CPU kernel reads the sizes as ints: not modelled).
+/// of 1 (max_pool1d checks its own sizes: see max_pool1d below).
 void check_pool_sizes(RuleContext& ctx, const std::vector<Expr>& in, const std::vector<Expr>& k,
                       const std::vector<Expr>& out, bool average, bool with_indices) {
   if (in.size() == 3 && average)
@@ -184,7 +184,13 @@ SymValue pool_impl(RuleContext& ctx, size_t n, bool with_dilation, bool with_ind
   return SymValue::list({shaped(out, x.dtype), shaped(out, ir::ScalarType::Long)});
 }
 
-SymValue max_pool1d(RuleContext& ctx) { return pool_impl(ctx, 1, true, false); }
+/// max_pool1d's own size check (check_max_pool1d) reads the length as an int
+/// (guard_int): the length specializes to its size.
+SymValue max_pool1d(RuleContext& ctx) {
+  const SymTensor x = ctx.tensor(0, "self");
+  if (x.rank() >= 2) ctx.env.specialize(x.sizes.back(), ctx.origin("max_pool1d: the length read as an int"));
+  return pool_impl(ctx, 1, true, false);
+}
 SymValue max_pool2d(RuleContext& ctx) { return pool_impl(ctx, 2, true, false); }
 SymValue max_pool3d(RuleContext& ctx) { return pool_impl(ctx, 3, true, false); }
 SymValue max_pool2d_idx(RuleContext& ctx) { return pool_impl(ctx, 2, true, true); }

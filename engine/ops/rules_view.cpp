@@ -1,8 +1,10 @@
 // Views and reshapes. view/reshape infer a -1 the way torch's infer_size does
-// (numel % newsize == 0 guards divisibility; without -1, numel == newsize);
-// flatten multiplies (s2*s3, no guard); expand checks size == 1 or == target.
+// (numel % newsize == 0 guards divisibility; without -1, numel == newsize),
+// then, on a contiguous input, run torch's reshape algorithm with its guards
+// (reshape_view.h), as flatten does; expand checks size == 1 or == target.
 #include <algorithm>
 
+#include "engine/ops/reshape_view.h"
 #include "engine/ops/rule_helpers.h"
 
 namespace exportlens::ops {
@@ -48,14 +50,20 @@ std::vector<Expr> infer_size(RuleContext& ctx, const std::vector<Expr>& shape, c
   return out;
 }
 
+/// `shape` (-1 inferred) as torch's view meta lays it out over `self`.
+std::vector<Expr> reshaped(RuleContext& ctx, const SymTensor& self, const std::vector<Expr>& shape) {
+  const std::vector<Expr> out = infer_size(ctx, shape, ctx.product(self.sizes));
+  return recorded_contiguous(ctx.arg(0)->node()) ? reshape_contiguous(ctx, self.sizes, out) : out;
+}
+
 SymValue view(RuleContext& ctx) {
   const SymTensor self = ctx.tensor(0, "self");
-  return shaped(infer_size(ctx, ctx.integers(1, "size"), ctx.product(self.sizes)), self.dtype);
+  return shaped(reshaped(ctx, self, ctx.integers(1, "size")), self.dtype);
 }
 
 SymValue view_as(RuleContext& ctx) {
   const SymTensor self = ctx.tensor(0, "self"), other = ctx.tensor(1, "other");
-  return shaped(infer_size(ctx, other.sizes, ctx.product(self.sizes)), self.dtype);
+  return shaped(reshaped(ctx, self, other.sizes), self.dtype);
 }
 
 SymValue flatten(RuleContext& ctx) {
@@ -63,9 +71,12 @@ SymValue flatten(RuleContext& ctx) {
   if (self.rank() == 0) return shaped({Expr(1)}, self.dtype);
   const int64_t start = ctx.wrap_dim(ctx.static_integer_or(1, "start_dim", 0), self.rank());
   const int64_t end = ctx.wrap_dim(ctx.static_integer_or(2, "end_dim", -1), self.rank());
+  if (start == end) return shaped(self.sizes, self.dtype);
   std::vector<Expr> out(self.sizes.begin(), self.sizes.begin() + start);
   out.push_back(ctx.simplify(ctx.product(self.sizes, size_t(start), size_t(end) + 1)));
   out.insert(out.end(), self.sizes.begin() + end + 1, self.sizes.end());
+  // flatten is a reshape to these sizes: torch's view algorithm, with its guards.
+  if (recorded_contiguous(ctx.arg(0)->node())) out = reshape_contiguous(ctx, self.sizes, out);
   return shaped(out, self.dtype);
 }
 

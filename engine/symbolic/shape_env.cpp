@@ -33,8 +33,6 @@ std::optional<Expr> first_of(const Expr& e, K kind, const std::function<bool(con
   return std::nullopt;
 }
 
-bool has_kind(const Expr& e, K kind) { return contains_kind(e, kind); }
-
 Expr negation(const Expr& relation) { return Expr::logical_not(relation); }
 
 /// The same node kind over new operands, through the canonical constructors.
@@ -147,7 +145,7 @@ bool ShapeEnv::is_unbacked(const Expr& symbol) const {
 
 Expr ShapeEnv::replace(const Expr& e) const {
   if (e.args().empty() && !e.is_symbol()) return e;
-  if (replacements_.empty() && !has_kind(e, K::Max)) return e;
+  if (replacements_.empty() && !contains_kind(e, K::Max)) return e;
   if (cache_version_ != version_) {
     replace_cache_.clear();
     bound_cache_.clear();
@@ -158,7 +156,7 @@ Expr ShapeEnv::replace(const Expr& e) const {
   for (const std::string& s : e.free_symbols())
     if (auto r = replacements_.find(s); r != replacements_.end()) used.emplace(s, r->second);
   Expr out = used.empty() ? e : e.substitute(used);
-  if (has_kind(out, K::Max)) {
+  if (contains_kind(out, K::Max)) {
     const Expr substituted = out;
     const auto compute = [&] { return drop_trivial_max(substituted); };
     out = memo_ ? memo_->without_trivial_max(substituted, range_of_name(), compute) : compute();
@@ -180,7 +178,7 @@ Expr ShapeEnv::drop_trivial_max(const Expr& e) const {
   bool changed = false;
   std::vector<Expr> args;
   for (const Expr& a : e.args()) {
-    args.push_back(has_kind(a, K::Max) ? drop_trivial_max(a) : a);
+    args.push_back(contains_kind(a, K::Max) ? drop_trivial_max(a) : a);
     changed = changed || !(args.back() == a);
   }
   if (!changed) return e;
@@ -227,7 +225,6 @@ std::optional<bool> ShapeEnv::static_truth(const Expr& condition) const {
   if (r.is_singleton()) return r.lower.value != 0;
   return std::nullopt;
 }
-
 
 std::optional<int64_t> ShapeEnv::static_value(const Expr& e) const {
   const Expr r = replace(e);
@@ -316,7 +313,6 @@ Expr canonical_relation(const Expr& relation) {
   }
   return make_relation(kind, d, Expr(0));
 }
-
 
 const Expr& ShapeEnv::canonical(const Expr& relation) const {
   if (auto it = canonical_cache_.find(relation); it != canonical_cache_.end()) return it->second;
@@ -507,7 +503,7 @@ void ShapeEnv::maybe_guard_relation(const Expr& guard, const Provenance& origin)
   refine_ranges(g, origin);
   if (g.kind() != K::Eq) return;
   const Expr lhs = g.args()[0], rhs = g.args()[1];
-  if (!has_kind(g, K::Mod)) {
+  if (!contains_kind(g, K::Mod)) {
     const auto by_other_than_one = [](const Expr& d) { return !(d.args()[1] == Expr(1)); };
     if (first_of(g, K::FloorDiv, by_other_than_one)) return;  // torch: NotImplementedError, no replacement
     auto trivial = [this](const Expr& a, const Expr& b) {
@@ -530,7 +526,6 @@ void ShapeEnv::maybe_guard_relation(const Expr& guard, const Provenance& origin)
     }
   }
 }
-
 
 void ShapeEnv::refine_ranges(const Expr& relation, const Provenance& origin) {
   const Expr e = replace(relation);

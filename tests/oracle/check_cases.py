@@ -196,6 +196,13 @@ MODELS.update({
     "conv3d_strided": (lambda: OneLayer(torch.nn.Conv3d(2, 4, 3, stride=2)), lambda: (r(2, 2, 9, 9, 9),)),
     "avg_pool4": (lambda: OneLayer(torch.nn.AvgPool2d(4)), lambda: (r(2, 3, 16, 16),)),
     "avg_pool3d4": (lambda: OneLayer(torch.nn.AvgPool3d(4)), lambda: (r(2, 3, 8, 8, 8),)),
+    "max_pool1d2": (lambda: OneLayer(torch.nn.MaxPool1d(2)), lambda: (r(2, 4, 20),)),
+    # Recurrent layers: their CPU kernels unbind the input over time, so the time dim specializes.
+    "lstm_batch_first": (lambda: OneLayer(torch.nn.LSTM(8, 16, num_layers=2, batch_first=True)),
+                         lambda: (r(2, 5, 8),)),
+    "gru_time_first": (lambda: OneLayer(torch.nn.GRU(8, 16)), lambda: (r(5, 2, 8),)),
+    "rnn_bidirectional": (lambda: OneLayer(torch.nn.RNN(8, 16, bidirectional=True, batch_first=True)),
+                          lambda: (r(2, 5, 8),)),
 })
 
 MODELS.update({
@@ -450,6 +457,18 @@ CASES += [
             "conv3d over sizes from 5"),
     _x_case("avg_pool4_named", "avg_pool4", 'Dim("batch"), None, Dim("height"), Dim("width")',
             "avg_pool2d(4): pool2d_shape_check's output size >= 1 needs height, width >= 4", refine=True),
+    _x_case("max_pool1d_named", "max_pool1d2", 'Dim("batch"), None, Dim("length")',
+            "max_pool1d reads the length as an int (check_max_pool1d's guard_int): length specializes to 20"),
+    _x_case("max_pool1d_batch_ok", "max_pool1d2", 'Dim("batch", max=64), None, None',
+            "max_pool1d with only its batch dynamic"),
+    _x_case("lstm_steps_named", "lstm_batch_first", 'Dim("batch"), Dim("steps"), None',
+            "a two-layer batch-first LSTM: unbinding over time specializes steps to 5"),
+    _x_case("lstm_batch_ok", "lstm_batch_first", 'Dim("batch", max=64), None, None',
+            "the LSTM with only its batch dynamic"),
+    _x_case("gru_steps_named", "gru_time_first", 'Dim("steps"), Dim("batch"), None',
+            "a time-first GRU: steps (dim 0) specializes"),
+    _x_case("rnn_steps_named", "rnn_bidirectional", 'Dim("batch"), Dim("steps"), None',
+            "a bidirectional batch-first RNN: steps specializes"),
     _x_case("avg_pool3d4_named", "avg_pool3d4", 'Dim("batch"), None, Dim("depth"), Dim("height"), Dim("width")',
             "avg_pool3d(4): the input against the kernel, then the output size", refine=True),
 ]
@@ -503,6 +522,12 @@ EXPECTED = {
     "conv3d_strided_ok": "ok",
     "avg_pool4_named": "violation",
     "avg_pool3d4_named": "violation",
+    "max_pool1d_named": "violation",
+    "max_pool1d_batch_ok": "ok",
+    "lstm_steps_named": "violation",
+    "lstm_batch_ok": "ok",
+    "gru_steps_named": "violation",
+    "rnn_steps_named": "violation",
     # torch's fixes give the kernel's minimum; an output of size 1 (the tensor_meta probe's != 1) still fails
     **{f"{name}_refined": "violation" for name in ("conv_kernel5_small_min", "conv_dilated_named", "conv1d_strided_named",
                                                   "conv3d_strided_named", "avg_pool4_named", "avg_pool3d4_named")},

@@ -104,28 +104,15 @@ inline constexpr KnownDifference kKnownDifferences[] = {
      "DynamicModelV2 asserts w.shape[0] <= 512, calls torch._check(x.shape[0] >= 4) and branches on "
      "w.shape[0] == x.shape[0] + 2 in user code"},
     {"check", "dynamic_model_v2_named", "rules only", "as dynamic_model_v2_auto: user-code asserts and branches"},
-    // Op guards the shape rules do not make yet; they come from the file only:
-    // torch's meta for view on symbolic sizes (_reshape_view_helper) splits and
-    // merges dims with guards of its own (and specializes where it cannot).
-    {"check", "op_view_by_halves_named", "rules only",
-     "view(s // 2, 2, -1): _reshape_view_helper's guards (s // 2 != s, s % (s // 2) == 0, s // (s // 2) == 2, ...)"},
-    {"check", "op_view_infer_named", "rules only",
-     "view(-1, 4): _reshape_view_helper cannot split the symbolic dim x0*x1 by 4 and specializes x1 to 4"},
+    // Op guards the shape rules do not make yet; they come from the file only.
     {"check", "patch_positions_side", "rules only",
-     "with one Dim for both sides, torch's message also lists the guards flatten(2)'s view meta makes "
-     "((side // 8)**2 != side // 8, (side // 8) % (side // 8)**2 != 0) and those of the position add's "
-     "output strides (Max(1, side // 8)**2 > 1, 1 % (side // 8)**2 != 0); the conv's own guards (side >= 8) "
-     "come from the conv rule"},
+     "with one Dim for both sides, torch's message also lists the guards of the position add's output strides "
+     "((side // 8)**2 > 1, 1 % (side // 8)**2 != 0); flatten(2)'s view guards and the conv's (side >= 8) "
+     "come from the rules"},
     // "node shape": that node's symbolic shape is compared as equal under the program's guards, not as text.
-    {"check", "strided_length_k1:flatten", "node shape",
-     "torch's flatten of the stride-32 conv's output is [s, 4]: its sizes are simplified with the range "
-     "L <= 32 its guard (1 + (L - 1)//32) == 1 gave; ExportLens keeps 4*((L - 1)//32) + 4 (equal in that range)"},
     {"check", "strided_length_k32:flatten", "node shape",
      "torch's flatten of the stride-32 conv's output is [s, 4] under its guard L // 32 == 1; ExportLens keeps "
      "4*(L // 32) (equal under that guard)"},
-    {"check", "op_view_by_halves:view", "node shape",
-     "torch's _reshape_view_helper rewrites view(s//2, 2, -1) as [(s//2), (s//((s//2))), s1]; ExportLens keeps "
-     "the requested sizes (equal under the recorded guards)"},
 
     // ---- tests/engine/test_runtime, tests/passes/test_rule_numerics: fixtures
     // whose outputs are not compared with torch's.

@@ -1,0 +1,24 @@
+#pragma once
+// torch's meta for view and reshape on symbolic sizes (torch/_refs'
+// _reshape_view_helper and its NOTE [Reshape Algorithm]), as far as it guards:
+// the requested dims are built left to right, merging input dims while
+// `accum % length != 0` and splitting where `accum != length`, and each of
+// those comparisons is a guard (`s // 2 != s`, `s % (s // 2) == 0`,
+// `(h // 8)*(w // 8) != h // 8`, ...). Its sizes are torch's: a split dim's
+// inner length is `s // (s // 2)`, not the requested 2.
+#include <vector>
+
+#include "engine/ops/shape_rule.h"
+
+namespace exportlens::ops {
+
+/// Whether the file records `n`'s value with contiguous strides (the view
+/// algorithm then runs on a contiguous input at any sizes the spec allows).
+bool recorded_contiguous(const ir::Node* n);
+
+/// The output sizes of reshaping a contiguous tensor of sizes `in` to
+/// `shape` (no -1: infer_size has run), making the algorithm's guards;
+/// `shape` itself where a size has no example value to decide them by.
+std::vector<Expr> reshape_contiguous(RuleContext& ctx, const std::vector<Expr>& in, const std::vector<Expr>& shape);
+
+}  // namespace exportlens::ops
