@@ -61,6 +61,30 @@ SymValue view(RuleContext& ctx) {
   return shaped(reshaped(ctx, self, ctx.integers(1, "size")), self.dtype);
 }
 
+/// view.dtype: the elements reinterpreted (at::native's view_dtype): the
+/// last dim scales by the ratio of the element sizes, and to a larger
+/// element it must divide (torch._check, a guard on a symbolic size).
+SymValue view_dtype(RuleContext& ctx) {
+  SymTensor self = ctx.tensor(0, "self");
+  const std::optional<ir::ScalarType> to = ctx.dtype(1, "dtype");
+  if (!to) throw RuleError("node " + ctx.node.name + ": view.dtype needs a dtype");
+  const int64_t from_size = ir::element_size(self.dtype), to_size = ir::element_size(*to);
+  self.dtype = *to;
+  if (from_size == to_size) return SymValue::of(self);
+  if (self.rank() == 0)
+    throw RuleError("node " + ctx.node.name + ": view.dtype of a 0-dim tensor to another element size");
+  Expr& last = self.sizes.back();
+  if (from_size > to_size) {
+    last = ctx.simplify(last * Expr(from_size / to_size));
+  } else {
+    const Expr ratio(to_size / from_size);
+    ctx.check(ctx.relation(Expr::Kind::Eq, ctx.mod(last, ratio), Expr(0)), "view.dtype: the last dim divides by the ratio",
+              [&] { return "self.size(-1) must be divisible by " + ratio.str() + " to view as a larger dtype"; });
+    last = ctx.simplify(ctx.floordiv(last, ratio));
+  }
+  return SymValue::of(self);
+}
+
 SymValue view_as(RuleContext& ctx) {
   const SymTensor self = ctx.tensor(0, "self"), other = ctx.tensor(1, "other");
   return shaped(reshaped(ctx, self, other.sizes), self.dtype);
@@ -226,6 +250,7 @@ SymValue pixel_shuffle(RuleContext& ctx) {
 
 void add_view_rules(RuleTable& t) {
   set_aten_rule(t, {"view", "_unsafe_view", "reshape", "view_copy", "_reshape_alias", "_reshape_copy"}, view);
+  t["aten.view.dtype"] = view_dtype;  // not a reshape: keyed by its overload
   set_aten_rule(t, {"view_as", "reshape_as"}, view_as);
   set_aten_rule(t, {"flatten"}, flatten);
   set_aten_rule(t, {"unflatten"}, unflatten);

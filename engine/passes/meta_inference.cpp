@@ -212,10 +212,11 @@ std::optional<Dims> split_output_strides(const std::string& op, const ir::Node& 
   return std::nullopt;
 }
 
-/// view.dtype(self, dtype), which the shape rules do not tell apart from the
-/// reshaping view: the elements reinterpreted, laid out as at::native's
-/// view_dtype does it (the last dim, of stride 1, and every other stride
-/// and the storage offset scaled by the ratio of the element sizes).
+/// view.dtype(self, dtype): the elements reinterpreted, laid out as
+/// at::native's view_dtype does it (the last dim, of stride 1, and every
+/// other stride and the storage offset scaled by the ratio of the element
+/// sizes). The shape rule (ops/rules_view.cpp) scales the sizes for the
+/// solver; the lowering needs the file's strides and offset scaled with them.
 ir::ValueInfo dtype_view_value(const ir::Node& n) {
   const ir::TensorMeta* in = input_meta(n);
   const auto* dtype = n.args.size() > 1 ? std::get_if<ir::ScalarType>(&n.args[1].v) : nullptr;

@@ -177,6 +177,16 @@ class PatchPositions(torch.nn.Module):
         return self.patch(x).flatten(2).transpose(1, 2) + self.pos
 
 
+class DtypeView(torch.nn.Module):
+    """x.view(dtype) then an op on the result, so the reinterpreted shape is used."""
+    def __init__(self, dtype):
+        super().__init__()
+        self.dtype = dtype
+
+    def forward(self, x):
+        return x.view(self.dtype) * 2
+
+
 class OneLayer(torch.nn.Module):
     """One convolution (1-D, 2-D or 3-D) or pooling layer, as torch's fake conv and pooling metas check it:
     the padded input against the dilated kernel (check_shape_forward: in + 2*pad >= dilation*(k - 1) + 1),
@@ -197,6 +207,9 @@ MODELS.update({
     "avg_pool4": (lambda: OneLayer(torch.nn.AvgPool2d(4)), lambda: (r(2, 3, 16, 16),)),
     "avg_pool3d4": (lambda: OneLayer(torch.nn.AvgPool3d(4)), lambda: (r(2, 3, 8, 8, 8),)),
     "max_pool1d2": (lambda: OneLayer(torch.nn.MaxPool1d(2)), lambda: (r(2, 4, 20),)),
+    # view.dtype reinterprets the elements: the last dim scales by the element sizes' ratio.
+    "view_dtype_smaller": (lambda: DtypeView(torch.float16), lambda: (r(2, 8),)),
+    "view_dtype_larger": (lambda: DtypeView(torch.float32), lambda: (r(2, 8).half(),)),
     # Recurrent layers: their CPU kernels unbind the input over time, so the time dim specializes.
     "lstm_batch_first": (lambda: OneLayer(torch.nn.LSTM(8, 16, num_layers=2, batch_first=True)),
                          lambda: (r(2, 5, 8),)),
@@ -461,6 +474,10 @@ CASES += [
             "max_pool1d reads the length as an int (check_max_pool1d's guard_int): length specializes to 20"),
     _x_case("max_pool1d_batch_ok", "max_pool1d2", 'Dim("batch", max=64), None, None',
             "max_pool1d with only its batch dynamic"),
+    _x_case("view_dtype_smaller_named", "view_dtype_smaller", 'Dim("batch"), Dim("features")',
+            "float32 viewed as float16: the last dim doubles, no guard"),
+    _x_case("view_dtype_larger_named", "view_dtype_larger", 'Dim("batch"), Dim("features")',
+            "float16 viewed as float32: the last dim must be even (a guard on features % 2)"),
     _x_case("lstm_steps_named", "lstm_batch_first", 'Dim("batch"), Dim("steps"), None',
             "a two-layer batch-first LSTM: unbinding over time specializes steps to 5"),
     _x_case("lstm_batch_ok", "lstm_batch_first", 'Dim("batch", max=64), None, None',
@@ -524,6 +541,8 @@ EXPECTED = {
     "avg_pool3d4_named": "violation",
     "max_pool1d_named": "violation",
     "max_pool1d_batch_ok": "ok",
+    "view_dtype_smaller_named": "ok",
+    "view_dtype_larger_named": "violation",
     "lstm_steps_named": "violation",
     "lstm_batch_ok": "ok",
     "gru_steps_named": "violation",
