@@ -515,12 +515,12 @@ void ShapeEnv::maybe_guard_relation(const Expr& guard, const Provenance& origin)
       set_replacement(rhs, replace(lhs), "trivial_rhs", origin);
     } else {
       const Expr target = Expr::symbol(keyed.front().second);
-      const auto r = memo_ ? memo_->isolated(g, target, false, {}, {}) : isolate(g, target, false);
+      const auto r = isolated(memo_, g, target, false);
       if (r && r->integral() && !has_unbacked(r->rhs)) set_replacement(target, replace(r->rhs), "solve", origin);
     }
   } else {
     const Expr mod = *first_of(g, K::Mod, [](const Expr&) { return true; });
-    const auto r = memo_ ? memo_->isolated(g, mod, false, {}, {}) : isolate(g, mod, false);
+    const auto r = isolated(memo_, g, mod, false);
     if (r && r->integral() && r->rhs == Expr(0)) {
       divisible_.insert(mod);
     }
@@ -540,7 +540,7 @@ void ShapeEnv::refine_ranges(const Expr& relation, const Provenance& origin) {
     if (it == symbols_.end()) continue;
     const Expr s = it->second.symbol;
     // Pure in the relation, the symbol and which symbols are backed: a memo keeps it across solves.
-    const auto r = memo_ ? memo_->isolated(e, s, true, names, backed) : isolate(e, s, true, backed);
+    const auto r = isolated(memo_, e, s, true, names, backed);
     if (!r || !r->integral()) continue;
     const ValueRange vr = it->second.range;
     Num lower = vr.lower, upper = vr.upper;

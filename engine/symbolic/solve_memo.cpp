@@ -56,71 +56,60 @@ std::optional<Isolated> SolveMemo::isolated(const Expr& relation, const Expr& ta
   return r;
 }
 
-template <typename T>
-T SolveMemo::ranged(std::unordered_map<Expr, Ranged<T>>& table, const Expr& e, const RangeOfName& range_of,
-                    const std::function<T()>& compute) {
+std::optional<Isolated> isolated(SolveMemo* memo, const Expr& relation, const Expr& target, bool floordiv_inequality,
+                                 const std::vector<std::string>& names, const PositiveSymbol& backed) {
+  return memo ? memo->isolated(relation, target, floordiv_inequality, names, backed)
+              : isolate(relation, target, floordiv_inequality, backed);
+}
+
+template <typename Binding, typename T>
+T SolveMemo::by_binding(ByBindingTable<Binding, T>& table, size_t most, const Expr& e,
+                        const std::function<Binding(const std::string&)>& binding_of,
+                        const std::function<T(const std::vector<std::string>&, const std::vector<Binding>&)>& compute) {
   auto it = table.find(e);
   if (it == table.end()) {
-    bound_size(table, solutions_kept);
-    it = table.emplace(e, Ranged<T>{e.free_symbols(), {}}).first;
+    bound_size(table, most);
+    it = table.emplace(e, ByBinding<Binding, T>{e.free_symbols(), {}}).first;
   }
-  Ranged<T>& entry = it->second;
-  std::vector<ValueRange> ranges;
-  ranges.reserve(entry.symbols.size());
-  for (const std::string& name : entry.symbols) ranges.push_back(range_of(name));
-  for (const auto& [kept_ranges, value] : entry.kept)
-    if (kept_ranges == ranges) return value;
-  T value = compute();
+  ByBinding<Binding, T>& entry = it->second;
+  std::vector<Binding> bindings;
+  bindings.reserve(entry.symbols.size());
+  for (const std::string& name : entry.symbols) bindings.push_back(binding_of(name));
+  for (const auto& [kept_bindings, value] : entry.kept)
+    if (kept_bindings == bindings) return value;
+  T value = compute(entry.symbols, bindings);
   if (entry.kept.size() >= bindings_kept) entry.kept.erase(entry.kept.begin());
-  entry.kept.emplace_back(std::move(ranges), value);
+  entry.kept.emplace_back(std::move(bindings), value);
   return value;
 }
 
 ValueRange SolveMemo::bound(const Expr& e, const RangeOfName& range_of, const std::function<ValueRange()>& compute) {
-  return ranged(bounds_, e, range_of, compute);
+  return by_binding<ValueRange, ValueRange>(bounds_, solutions_kept, e, range_of,
+                                            [&](const auto&, const auto&) { return compute(); });
 }
 
 Expr SolveMemo::without_trivial_max(const Expr& e, const RangeOfName& range_of, const std::function<Expr()>& compute) {
-  return ranged(without_max_, e, range_of, compute);
+  return by_binding<ValueRange, Expr>(without_max_, solutions_kept, e, range_of,
+                                      [&](const auto&, const auto&) { return compute(); });
 }
 
 std::optional<int64_t> SolveMemo::hint(const Expr& e, const HintOfName& hint_of,
                                        const std::function<std::optional<int64_t>()>& compute) {
-  if (auto it = hints_.find(e); it != hints_.end()) {
-    const auto& hints = it->second.hints;
-    if (std::all_of(hints.begin(), hints.end(), [&](const auto& h) { return hint_of(h.first) == h.second; }))
-      return it->second.value;
-  }
-  HintedValue entry;
-  for (const std::string& name : e.free_symbols()) entry.hints.emplace_back(name, hint_of(name));
-  entry.value = compute();
-  bound_size(hints_, relations_kept);
-  const std::optional<int64_t> value = entry.value;
-  hints_.insert_or_assign(e, std::move(entry));
-  return value;
+  return by_binding<std::optional<int64_t>, std::optional<int64_t>>(
+      hints_, relations_kept, e, hint_of, [&](const auto&, const auto&) { return compute(); });
 }
 
 std::optional<Expr> SolveMemo::substituted(const Expr& e, const BoundTo& bound_to) {
-  auto it = substituted_.find(e);
-  if (it == substituted_.end()) {
-    bound_size(substituted_, solutions_kept);
-    it = substituted_.emplace(e, Substitutions{e.free_symbols(), {}}).first;
-  }
-  Substitutions& entry = it->second;
-  std::vector<std::optional<Expr>> values;
-  values.reserve(entry.sources.size());
-  for (const std::string& s : entry.sources) values.push_back(bound_to(s));
-  for (const Substitution& kept : entry.kept)
-    if (kept.bound_to == values) return kept.expr;
-  std::optional<Expr> out;
-  if (std::all_of(values.begin(), values.end(), [](const auto& v) { return v.has_value(); })) {
+  const auto substitute = [&](const std::vector<std::string>& symbols,
+                              const std::vector<std::optional<Expr>>& values) -> std::optional<Expr> {
     std::map<std::string, Expr> subs;
-    for (size_t i = 0; i < entry.sources.size(); ++i) subs.emplace(entry.sources[i], *values[i]);
-    out = e.substitute(subs);
-  }
-  if (entry.kept.size() >= bindings_kept) entry.kept.erase(entry.kept.begin());
-  entry.kept.push_back({std::move(values), out});
-  return out;
+    for (size_t i = 0; i < symbols.size(); ++i) {
+      if (!values[i]) return std::nullopt;
+      subs.emplace(symbols[i], *values[i]);
+    }
+    return e.substitute(subs);
+  };
+  return by_binding<std::optional<Expr>, std::optional<Expr>>(substituted_, solutions_kept, e, bound_to, substitute);
 }
 
 namespace {

@@ -14,8 +14,8 @@
 //    from (the last few sets of ranges: a spec and its edit bound alike);
 //  * an expression without its trivial Max(1, x) (x >= 1 by the ranges),
 //    kept the same way;
-//  * an expression's hint (its value for the example inputs), with the
-//    hints of its symbols;
+//  * an expression's hint (its value for the example inputs), kept the
+//    same way with its symbols' hints;
 //  * an expression with its symbols substituted (a recorded guard in a
 //    spec's symbols), for the last few bindings of each expression: a spec
 //    edit that binds them alike gets the same expression back, and the memos
@@ -70,7 +70,7 @@ class SolveMemo {
   /// ShapeEnv's drop_trivial_max of `e` (`compute()`), kept as bound() keeps bounds.
   Expr without_trivial_max(const Expr& e, const RangeOfName& range_of, const std::function<Expr()>& compute);
   /// The hint of `e` kept with its free symbols' hints (`hint_of`), or
-  /// `compute()` when one of them differs.
+  /// `compute()` when no kept set of hints is theirs now.
   using HintOfName = std::function<std::optional<int64_t>(const std::string& name)>;
   std::optional<int64_t> hint(const Expr& e, const HintOfName& hint_of,
                               const std::function<std::optional<int64_t>()>& compute);
@@ -113,28 +113,22 @@ class SolveMemo {
   struct BuildKeyHash {
     size_t operator()(const BuildKey& k) const { return (k.a.hash() * 31 + k.b.hash()) * 31 + size_t(k.kind); }
   };
-  /// A value computed from an expression and its free symbols' ranges,
-  /// for the last few sets of ranges.
-  template <typename T>
-  struct Ranged {
-    std::vector<std::string> symbols;                         // the expression's free symbols
-    std::vector<std::pair<std::vector<ValueRange>, T>> kept;  // by their ranges, oldest first
+  /// A value computed from an expression and what each of its free symbols
+  /// is bound to now (its range, its hint, an expression), kept for the last
+  /// few bindings: a spec and its edit (the GUI's live edit) both find theirs.
+  template <typename Binding, typename T>
+  struct ByBinding {
+    std::vector<std::string> symbols;                       // the expression's free symbols
+    std::vector<std::pair<std::vector<Binding>, T>> kept;  // by the symbols' bindings, oldest first
   };
-  template <typename T>
-  T ranged(std::unordered_map<Expr, Ranged<T>>& table, const Expr& e, const RangeOfName& range_of,
-           const std::function<T()>& compute);
-  struct HintedValue {
-    std::vector<std::pair<std::string, std::optional<int64_t>>> hints;
-    std::optional<int64_t> value;
-  };
-  struct Substitution {
-    std::vector<std::optional<Expr>> bound_to;  // by the entry's sources
-    std::optional<Expr> expr;
-  };
-  struct Substitutions {
-    std::vector<std::string> sources;  // the expression's free symbols
-    std::vector<Substitution> kept;    // oldest first
-  };
+  template <typename Binding, typename T>
+  using ByBindingTable = std::unordered_map<Expr, ByBinding<Binding, T>>;
+  /// The kept value of `e` for its symbols' bindings now (`binding_of`), or
+  /// `compute(symbols, bindings)`, kept; the table is emptied past `most`.
+  template <typename Binding, typename T>
+  T by_binding(ByBindingTable<Binding, T>& table, size_t most, const Expr& e,
+               const std::function<Binding(const std::string&)>& binding_of,
+               const std::function<T(const std::vector<std::string>&, const std::vector<Binding>&)>& compute);
 
   struct PythonText {
     std::vector<std::string> symbols, names;
@@ -145,10 +139,10 @@ class SolveMemo {
   std::unordered_map<Expr, FactEntries> facts_;
   std::unordered_map<Expr, Expr> difference_;
   std::unordered_map<IsolateKey, std::optional<Isolated>, IsolateKeyHash> isolated_;
-  std::unordered_map<Expr, Ranged<ValueRange>> bounds_;
-  std::unordered_map<Expr, Ranged<Expr>> without_max_;
-  std::unordered_map<Expr, HintedValue> hints_;
-  std::unordered_map<Expr, Substitutions> substituted_;
+  ByBindingTable<ValueRange, ValueRange> bounds_;
+  ByBindingTable<ValueRange, Expr> without_max_;
+  ByBindingTable<std::optional<int64_t>, std::optional<int64_t>> hints_;
+  ByBindingTable<std::optional<Expr>, std::optional<Expr>> substituted_;
   std::unordered_map<BuildKey, Expr, BuildKeyHash> built_;
   std::unordered_map<Expr, std::string> text_;
   std::unordered_map<Expr, PythonText> python_;
@@ -156,5 +150,8 @@ class SolveMemo {
 
 /// a `kind` b (as SolveMemo::built), through `memo` when there is one.
 Expr built(SolveMemo* memo, Expr::Kind kind, const Expr& a, const Expr& b);
+/// isolate() (as SolveMemo::isolated), through `memo` when there is one.
+std::optional<Isolated> isolated(SolveMemo* memo, const Expr& relation, const Expr& target, bool floordiv_inequality,
+                                 const std::vector<std::string>& names = {}, const PositiveSymbol& backed = {});
 
 }  // namespace exportlens::symbolic
