@@ -481,12 +481,7 @@ void PreparedProgram::read_inputs() {
 PreparedProgram::Layout PreparedProgram::layout_of(const ir::Node& n) {
   const ir::TensorMeta* m = n.value.tensor();
   if (n.op != ir::OpKind::CallFunction || !m || m->strides.size() != m->sizes.size()) return Layout::Unknown;
-  std::vector<symbolic::Expr> sizes, strides;
-  for (size_t i = 0; i < m->rank(); ++i) {
-    sizes.push_back(m->sizes[i].expr);
-    strides.push_back(m->strides[i].expr);
-  }
-  return strides == symbolic::contiguous_strides(sizes) ? Layout::Contiguous : Layout::Strided;
+  return recorded_contiguous(&n) ? Layout::Contiguous : Layout::Strided;
 }
 
 void PreparedProgram::read_layouts() {

@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "engine/ops/rule_helpers.h"
-#include "engine/symbolic/contiguity_probe.h"
 
 namespace exportlens::ops {
 
@@ -19,17 +18,6 @@ Expr compared(const RuleContext& ctx, K kind, const Expr& lhs, const Expr& rhs) 
 }
 
 }  // namespace
-
-bool recorded_contiguous(const ir::Node* n) {
-  const ir::TensorMeta* m = n ? n->value.tensor() : nullptr;
-  if (!m || m->strides.size() != m->sizes.size()) return false;
-  std::vector<Expr> sizes, strides;
-  for (size_t i = 0; i < m->rank(); ++i) {
-    sizes.push_back(m->sizes[i].expr);
-    strides.push_back(m->strides[i].expr);
-  }
-  return strides == symbolic::contiguous_strides(sizes);
-}
 
 std::vector<Expr> reshape_contiguous(RuleContext& ctx, const std::vector<Expr>& in, const std::vector<Expr>& shape) {
   // The special cases before the algorithm: no elements, 0-d input or

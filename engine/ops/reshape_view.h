@@ -12,10 +12,6 @@
 
 namespace exportlens::ops {
 
-/// Whether the file records `n`'s value with contiguous strides (the view
-/// algorithm then runs on a contiguous input at any sizes the spec allows).
-bool recorded_contiguous(const ir::Node* n);
-
 /// The output sizes of reshaping a contiguous tensor of sizes `in` to
 /// `shape` (no -1: infer_size has run), making the algorithm's guards;
 /// `shape` itself where a size has no example value to decide them by.

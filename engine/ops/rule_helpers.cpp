@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "engine/symbolic/contiguity_probe.h"
 #include "engine/symbolic/solve_memo.h"
 
 namespace exportlens::ops {
@@ -39,6 +40,17 @@ Expr product(const std::vector<Expr>& sizes, size_t begin, size_t end, symbolic:
   for (size_t i = begin + 1; i < end; ++i)
     if (!(sizes[i] == Expr(1))) p = p == Expr(1) ? sizes[i] : symbolic::built(memo, Expr::Kind::Mul, p, sizes[i]);
   return p;
+}
+
+bool recorded_contiguous(const ir::Node* n) {
+  const ir::TensorMeta* m = n ? n->value.tensor() : nullptr;
+  if (!m || m->strides.size() != m->sizes.size()) return false;
+  std::vector<Expr> sizes, strides;
+  for (size_t i = 0; i < m->rank(); ++i) {
+    sizes.push_back(m->sizes[i].expr);
+    strides.push_back(m->strides[i].expr);
+  }
+  return strides == symbolic::contiguous_strides(sizes);
 }
 
 ir::ScalarType promote(ir::ScalarType a, ir::ScalarType b) {

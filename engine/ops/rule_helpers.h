@@ -18,6 +18,11 @@ std::vector<Expr> broadcast_shapes(RuleContext& ctx, const std::vector<Expr>& a,
 Expr product(const std::vector<Expr>& sizes, size_t begin = 0, size_t end = SIZE_MAX,
              symbolic::SolveMemo* memo = nullptr);
 
+/// Whether the file records `n`'s value with contiguous strides (so its layout
+/// is contiguous at any sizes a spec allows: the view algorithm and the
+/// solver's tensor_meta probe ask this).
+bool recorded_contiguous(const ir::Node* n);
+
 /// torch's result type for a binary op on tensors (ints promote to the wider, floats win).
 ir::ScalarType promote(ir::ScalarType a, ir::ScalarType b);
 
