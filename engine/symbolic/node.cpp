@@ -2,8 +2,8 @@
 // files share.
 #include <algorithm>
 #include <cctype>
-#include <iterator>
 #include <functional>
+#include <iterator>
 
 #include "engine/symbolic/expr_node.h"
 
@@ -43,10 +43,6 @@ SymbolList union_of_symbols(const std::vector<Expr>& args) {
   }
   return std::make_shared<const std::vector<std::string>>(std::move(merged));
 }
-
-}  // namespace
-
-namespace {
 
 size_t mix(size_t seed, size_t value) {
   return seed ^ (value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2));
