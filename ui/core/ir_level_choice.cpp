@@ -4,19 +4,31 @@
 
 #include "engine/ir/exported_program.h"
 #include "engine/passes/decomposition_table.h"
+#include "engine/passes/ir_levels.h"
 
 namespace exportlens::ui {
 namespace {
 const QString kCoreTable = QStringLiteral("core");
+
+/// Whether the Core ATen table would lower `program` further. A file saved at
+/// the functional level holds ops it decomposes (linear, conv2d, ...); one
+/// saved at Core ATen holds none, whatever ops torch's own Core ATen lowering
+/// keeps outside the Core ATen op list (roll, in a windowed transformer).
+bool core_lowers_further(const ir::ExportedProgram& program) {
+  const passes::DecompositionTable core = passes::decomposition_table("core");
+  for (const auto& [op, count] : passes::op_histogram(program))
+    if (core.find(op)) return true;
+  return false;
 }
+}  // namespace
 
 LevelChoice LevelChoice::opened(const ir::ExportedProgram& program) {
   LevelChoice out = training();
   const auto& dialects = program.verifiers;
   if (dialects.empty() || dialects.front() == "TRAINING") return out;
   if (dialects.front() == "ATEN")
-    out.saved = passes::non_core_ops(program).empty() ? QObject::tr("Core ATen (as saved)")
-                                                       : QObject::tr("Functional (as saved)");
+    out.saved =
+        core_lowers_further(program) ? QObject::tr("Functional (as saved)") : QObject::tr("Core ATen (as saved)");
   else  // another verifier's dialect (EDGE, ...), named as the file names it
     out.saved = QObject::tr("%1 (as saved)").arg(QString::fromStdString(dialects.front()));
   return out;

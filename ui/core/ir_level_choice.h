@@ -25,7 +25,7 @@ struct LevelChoice {
   static LevelChoice core(const QString& table = QStringLiteral("core")) { return {passes::IrLevel::Core, table}; }
   /// The first entry for a file holding `program`: Training, or by its dialect
   /// the level it was saved at ("Functional (as saved)", "Core ATen (as saved)"
-  /// where every op is in the Core ATen set).
+  /// where the Core ATen table would lower none of its ops).
   static LevelChoice opened(const ir::ExportedProgram& program);
 
   /// "training", "functional", "core", "core:double_conv2d": unique per choice.
