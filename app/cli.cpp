@@ -24,7 +24,7 @@ const std::vector<Command>& commands() {
   static const std::vector<Command> table = [] {
     std::vector<Command> all;
     for (auto family : {program_commands, run_commands, check_commands, trace_commands, decompose_commands,
-                        render_commands})
+                        render_commands, capture_commands})
       for (auto& c : family()) all.push_back(std::move(c));
     return all;
   }();
@@ -38,6 +38,12 @@ const Command* find_command(const std::string& name) {
 }
 
 }  // namespace
+
+std::filesystem::path executable_path() {
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::filesystem::path("exportlens") : self;
+}
 
 std::string main_help() {
   std::string h =

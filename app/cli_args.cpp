@@ -7,6 +7,10 @@ ParsedArgs parse_args(const std::vector<std::string>& args, const std::set<std::
   ParsedArgs out;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
+    if (a == "--") {
+      out.passthrough.assign(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
+      break;
+    }
     if (a.rfind("--", 0) != 0 && !(a.size() == 2 && a[0] == '-' && a != "-")) {
       out.positionals.push_back(a);
       continue;

@@ -20,6 +20,8 @@ struct ParsedArgs {
   std::map<std::string, std::string> options;  // "--out" -> "x.pt" (the last, when given twice)
   std::map<std::string, std::vector<std::string>> repeated;  // every value of an option given more than once
   std::set<std::string> flags;                 // "--random"
+  /// Everything after a lone "--", untouched (a script and its own arguments).
+  std::vector<std::string> passthrough;
 
   bool flag(const std::string& f) const { return flags.count(f) != 0; }
   std::optional<std::string> option(const std::string& o) const {

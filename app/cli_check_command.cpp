@@ -113,7 +113,7 @@ std::vector<Command> check_commands() {
   std::string usage = kUsage;
   usage.replace(usage.find("%ADDITIONAL%"), 12, additional_inputs_help());
   return {{"check", "solve a dynamic_shapes spec: guards, range constraints, violations, fixes", usage,
-           {"--spec", "--spec-json", "--limit", "--additional-inputs"}, {"--json", "--report", "-v", "--verbose"},
+           {"--spec", "--spec-json", "--limit", "--program", "--additional-inputs"}, {"--json", "--report", "-v", "--verbose"},
            cmd_check}};
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // One CLI command: its name, help and handler. Families of commands live in
 // their own files (cli_program_commands.cpp, ...) and are listed in cli.cpp.
+#include <filesystem>
 #include <functional>
 #include <set>
 #include <string>
@@ -11,6 +12,7 @@
 #include "engine/ops/solve_result.h"
 #include "engine/runtime/additional_inputs.h"
 #include "engine/serde/read_limits.h"
+#include "engine/sources/program_source.h"
 
 namespace exportlens::app {
 
@@ -76,6 +78,16 @@ std::vector<Command> check_commands();
 
 /// decompose (functional / Core ATen IR).
 std::vector<Command> decompose_commands();
+
+/// `info` of a capture folder (its attempts; --program N: one attempt's report)
+/// or of a torch trace log (what it holds).
+int info_capture(const ParsedArgs& a, sources::SourceKind kind);
+
+/// capture (a Python script's torch.export calls, failed or not).
+std::vector<Command> capture_commands();
+
+/// This executable's path (what finds the files installed beside it).
+std::filesystem::path executable_path();
 
 /// example, trace (tracing C++ models: the gallery, model libraries).
 std::vector<Command> trace_commands();

@@ -98,7 +98,7 @@ std::vector<Command> decompose_commands() {
        "cannot lower a node leave it as it is and say so on stderr.\n"
        "--load LIB.so loads a model library built against exportlens_sdk.h first:\n"
        "the tables it defines with EXPORTLENS_DECOMPOSITIONS can then be chosen.\n" + save_help() + file_help(),
-       {"--ir", "--table", "--load", "--limit", "--out"}, {"--tables"}, cmd_decompose},
+       {"--ir", "--table", "--load", "--limit", "--program", "--out"}, {"--tables"}, cmd_decompose},
   };
 }
 

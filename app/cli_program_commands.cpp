@@ -34,8 +34,11 @@ serde::ReadLimits limits_option(const ParsedArgs& a) {
 
 std::string file_help() {
   return "\nFILE.pt2 may also be a C++ model library (LIB.so: its only model is traced\n"
-         "with its own spec) or example:NAME (a built-in example, traced; `exportlens\n"
-         "example --list` lists them).\n"
+         "with its own spec), example:NAME (a built-in example, traced; `exportlens\n"
+         "example --list` lists them), a capture folder `exportlens capture` wrote\n"
+         "(--program N picks the attempt: its program, its draft program or the partial\n"
+         "graph its trace left; by default the first failed attempt) or a torch trace\n"
+         "log (TORCH_TRACE's file or folder: the graph it holds).\n"
          "\n--limit KEY=VALUE[,KEY=VALUE...] raises (or lowers) what a file may make\n"
          "ExportLens read, nest and allocate; the defaults:\n" +
          serde::describe_limits();
@@ -50,6 +53,7 @@ ir::ExportedProgram load_program_argument(const ParsedArgs& a, const std::string
   request.read = runtime::pt2_read_options();
   request.read.limits = limits_option(a);
   request.read.load_weights = weights == Weights::Load;
+  request.program = a.option("--program").value_or("");
   return sources::open_program(a.positionals[0], request);
 }
 
@@ -68,6 +72,10 @@ int cmd_print(const ParsedArgs& a) {
 int cmd_info(const ParsedArgs& a) {
   if (a.flag("--structure")) return info_structure(a);
   if (a.flag("--time")) throw UsageError("--time applies to info --structure");
+  if (a.positionals.size() == 1)
+    if (const auto kind = sources::match_source(a.positionals[0]);
+        kind == sources::SourceKind::Capture || kind == sources::SourceKind::TraceLog)
+      return info_capture(a, kind);
   const auto ep = load_program_at_ir(a, "info");
   std::cout << ir::format_summary(ep, ir::summarize(ep));
   if (a.option("--ir") == "core") std::cout << core_ir_report(ep);
@@ -100,7 +108,7 @@ std::vector<Command> program_commands() {
        "Prints the exported program in torch's print(ep) form; with --ir, lowered to\n"
        "that IR first (as `exportlens decompose`). The text is torch 2.13's; with\n"
        "--as-release, laid out as the torch release that wrote the file printed it.\n" + file_help(),
-       {"--ir", "--table", "--limit"}, {"--as-release"}, cmd_print},
+       {"--ir", "--table", "--limit", "--program"}, {"--as-release"}, cmd_print},
       {"info", "summary: op histogram, inputs/outputs, parameter count and bytes",
        "usage: exportlens info FILE.pt2 [--ir training|functional|core] [--table NAME]\n"
        "       exportlens info FILE.pt2 --structure [--time] [--ir ...]\n\n"
@@ -116,11 +124,11 @@ std::vector<Command> program_commands() {
        "nodes when re-solved with every dim Dim.AUTO). --time also runs the program\n"
        "once on random inputs and flags instances much slower or faster than their\n"
        "siblings.\n" + file_help(),
-       {"--ir", "--table", "--limit"}, {"--structure", "--time"}, cmd_info},
+       {"--ir", "--table", "--limit", "--program"}, {"--structure", "--time"}, cmd_info},
       {"dot", "print the graph as Graphviz DOT",
        "usage: exportlens dot FILE.pt2 [--no-clusters]\n\nPrints Graphviz DOT text; nodes are grouped in module-scope clusters\n"
        "unless --no-clusters is given.\n" + file_help(),
-       {"--limit"}, {"--no-clusters"}, cmd_dot},
+       {"--limit", "--program"}, {"--no-clusters"}, cmd_dot},
   };
 }
 

@@ -68,7 +68,7 @@ std::vector<Command> render_commands() {
        "The format comes from --format, else from OUT's suffix, else SVG. --ir\n"
        "lowers the program first, as `decompose` does. A PNG is drawn at 2 pixels\n"
        "per point, and smaller where its longer side would pass 16384 pixels.\n" + file_help(),
-       {"--format", "-o", "--ir", "--table", "--load", "--limit"}, {}, cmd_render},
+       {"--format", "-o", "--ir", "--table", "--load", "--limit", "--program"}, {}, cmd_render},
   };
 }
 

@@ -199,7 +199,7 @@ std::vector<Command> run_commands() {
        "memory (aten::from_file, aten::save, aten::_print, aten::set_, ...) is\n"
        "refused before any node runs; --allow-op names the ones you trust\n"
        "(`exportlens info` lists them).\n" + file_help(),
-       {"--inputs", "--out", "--seed", "--device", "--save-inputs", "--allow-op", "--limit", "--dtype", "--warmup",
+       {"--inputs", "--out", "--seed", "--device", "--save-inputs", "--allow-op", "--limit", "--program", "--dtype", "--warmup",
         "--repeat", "--compare", "--profile", "--trace"},
        {"--random", "--time", "--cuda-graph", "--compare-nodes"},
        cmd_run},

@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "engine/ir/graph.h"
-#include "engine/layout/cancel_token.h"
+#include "engine/base/cancel_token.h"
 #include "engine/layout/graph_layout.h"
 
 namespace exportlens::layout {

@@ -17,7 +17,7 @@
 #include "engine/ir/graph.h"
 #include "engine/ir/module_hierarchy.h"
 #include "engine/layout/box_layout.h"
-#include "engine/layout/cancel_token.h"
+#include "engine/base/cancel_token.h"
 #include "engine/layout/geometry.h"
 #include "engine/layout/scope_expansion.h"
 #include "engine/layout/stack_fold.h"

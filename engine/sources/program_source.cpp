@@ -6,6 +6,10 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "engine/base/error.h"
+#include "engine/capture/attempt_program.h"
+#include "engine/capture/capture_folder.h"
+#include "engine/capture/trace_log.h"
 #include "engine/sources/traced_sources.h"
 
 namespace exportlens::sources {
@@ -39,6 +43,32 @@ OpenOutcome open_example(const std::string& path, const OpenRequest& request) {
   return open_example_source(path.substr(std::string(kExampleScheme).size()), request);
 }
 
+// A capture's attempt: its program (exported, draft, or the partial graph);
+// an attempt that left none is an error naming why, for commands that need one.
+OpenOutcome open_capture(const std::string& path, const OpenRequest& request) {
+  const capture::Capture c = capture::read_capture(path, request.read.limits);
+  const capture::Attempt& attempt = capture::select_attempt(c, request.program);
+  const capture::AttemptDiagnosis diagnosis = capture::diagnose(c, attempt, request.read.limits);
+  std::string why;
+  auto program = capture::attempt_program(attempt, diagnosis, request.read, &why);
+  if (!program)
+    throw Error(ErrorKind::Input, {.file = path}, "attempt " + std::to_string(attempt.index) + " has no program: " + why);
+  OpenOutcome out;
+  out.program = std::move(program->program);
+  return out;
+}
+
+OpenOutcome open_trace_log(const std::string& path, const OpenRequest& request) {
+  const capture::AttemptDiagnosis diagnosis =
+      capture::diagnose(capture::read_trace_log(path, request.read.limits), request.read.limits);
+  std::string why;
+  auto program = capture::logged_program(diagnosis, request.read.limits, &why);
+  if (!program) throw Error(ErrorKind::Input, {.file = path}, why);
+  OpenOutcome out;
+  out.program = std::move(program->program);
+  return out;
+}
+
 const SourceFormat* format_of(SourceKind kind) {
   for (const SourceFormat& f : source_formats())
     if (f.kind == kind) return &f;
@@ -69,15 +99,24 @@ SourceKind by_bytes(const std::filesystem::path& path) {
 
 const std::vector<SourceFormat>& source_formats() {
   static const std::vector<SourceFormat> formats = {
-      {SourceKind::ExportedProgram, "Exported programs", {".pt2"}, "", is_zip, open_archive},
-      {SourceKind::ModelLibrary, "Model libraries", {".so", ".dylib", ".dll"}, "", is_binary, open_library},
-      {SourceKind::BuiltinExample, "Built-in examples", {}, kExampleScheme, nullptr, open_example},
+      {SourceKind::ExportedProgram, "Exported programs", {".pt2"}, "", is_zip, nullptr, open_archive},
+      {SourceKind::ModelLibrary, "Model libraries", {".so", ".dylib", ".dll"}, "", is_binary, nullptr, open_library},
+      {SourceKind::BuiltinExample, "Built-in examples", {}, kExampleScheme, nullptr, nullptr, open_example},
+      {SourceKind::Capture, "Captures of Python exports", {"manifest.json"}, "", nullptr, capture::is_capture,
+       open_capture},
+      {SourceKind::TraceLog, "torch trace logs", {".log"}, "", nullptr, capture::is_trace_log, open_trace_log},
   };
   return formats;
 }
 
 SourceKind match_source(const std::filesystem::path& path) {
-  if (const SourceKind kind = by_name(path); kind != SourceKind::Unknown) return kind;
+  // Formats told by what they hold first: a capture's manifest.json and a
+  // folder of logs have no suffix of their own, and a .log may be any log.
+  for (const SourceFormat& f : source_formats())
+    if (f.matches_path && f.matches_path(path)) return f.kind;
+  if (const SourceKind kind = by_name(path); kind != SourceKind::Unknown && kind != SourceKind::Capture &&
+                                             kind != SourceKind::TraceLog)
+    return kind;
   std::error_code ec;
   return std::filesystem::is_regular_file(path, ec) ? by_bytes(path) : SourceKind::Unknown;
 }
@@ -87,7 +126,8 @@ OpenOutcome open_source(const std::string& path, const OpenRequest& request) {
   if (!format) {
     std::error_code ec;
     throw std::runtime_error(path + (std::filesystem::exists(path, ec)
-                                         ? ": not a program source (a .pt2 archive, a model library or example:NAME)"
+                                         ? ": not a program source (a .pt2 archive, a model library, example:NAME, "
+                                           "a capture folder or a torch trace log)"
                                          : ": no such file"));
   }
   return format->open(path, request);

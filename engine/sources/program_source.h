@@ -22,12 +22,17 @@ enum class SourceKind {
   ExportedProgram,  // a .pt2 written by torch.export.save
   ModelLibrary,     // a shared library built against the SDK header
   BuiltinExample,   // "example:NAME": one of the built-in C++ examples
+  Capture,          // a folder `exportlens capture` wrote (or its manifest.json): every export call of a script
+  TraceLog,         // torch's structured trace log (TORCH_TRACE): a log file or its folder
 };
 
 /// How to open a source.
 struct OpenRequest {
   serde::ReadOptions read;  // .pt2: limits, and whether weights are inflated
   std::string model;        // a model library's model ("" = its only one)
+  /// Which program of a source that holds several: a capture's attempt ("2"; "" =
+  /// the first failed attempt, else the first).
+  std::string program;
   trace::TraceRequest trace;  // traced sources: spec instead of the model's own, guard log
 };
 
@@ -42,6 +47,8 @@ struct SourceFormat {
   std::string scheme;                 // "example:" for the built-in examples
   /// Whether a file's first bytes (at least 4) are this format's.
   bool (*matches_bytes)(const unsigned char* head);
+  /// Whether a file or folder is this format's, by what it holds (formats a suffix does not tell).
+  bool (*matches_path)(const std::filesystem::path& path);
   /// Opens `path`; a broken file throws (serde::Pt2Error, std::runtime_error)
   /// with one line naming what and where.
   OpenOutcome (*open)(const std::string& path, const OpenRequest& request);
@@ -53,7 +60,8 @@ inline constexpr char kExampleScheme[] = "example:";
 const std::vector<SourceFormat>& source_formats();
 
 /// What `path` is: by its scheme or suffix (case-insensitive), else by its
-/// first bytes when the file exists; Unknown when nothing tells.
+/// first bytes when the file exists, else (a folder) by what it holds;
+/// Unknown when nothing tells.
 SourceKind match_source(const std::filesystem::path& path);
 
 /// Opens `path` as the format match_source() finds; an unknown kind throws.

@@ -228,9 +228,9 @@ class TestLayout : public QObject {
   void cancel_stops_it() {
     ir::Graph g;
     build_mlp(g);
-    layout::CancelToken token;
+    CancelToken token;
     token.cancel();
-    QVERIFY_THROWS_EXCEPTION(layout::Cancelled, layout::layout_graph(g, {}, &token));
+    QVERIFY_THROWS_EXCEPTION(Cancelled, layout::layout_graph(g, {}, &token));
     // Graphviz is left usable.
     check_layout(g, layout::layout_graph(g));
   }

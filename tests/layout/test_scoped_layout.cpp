@@ -297,9 +297,9 @@ class TestScopedLayout : public QObject {
   void cancel_stops_it() {
     const auto p = open(QStringLiteral("nested_cnn"));
     layout::ScopedLayoutEngine engine(p->ep.graph(), p->hierarchy, folded_options(*p));
-    layout::CancelToken token;
+    CancelToken token;
     token.cancel();
-    QVERIFY_THROWS_EXCEPTION(layout::Cancelled, engine.compose(ScopeExpansion::everything(p->hierarchy), &token));
+    QVERIFY_THROWS_EXCEPTION(Cancelled, engine.compose(ScopeExpansion::everything(p->hierarchy), &token));
     QCOMPARE(engine.compose(ScopeExpansion(p->hierarchy.size())).levels_composed, size_t(1));
   }
 };

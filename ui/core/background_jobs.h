@@ -19,7 +19,7 @@
 #include <list>
 #include <memory>
 
-#include "engine/layout/cancel_token.h"
+#include "engine/base/cancel_token.h"
 
 namespace exportlens::ui {
 
@@ -27,20 +27,20 @@ namespace exportlens::ui {
 class JobContext {
  public:
   using ProgressSink = std::function<void(int percent, const QString& stage)>;
-  JobContext(std::shared_ptr<layout::CancelToken> token, ProgressSink sink)
+  JobContext(std::shared_ptr<CancelToken> token, ProgressSink sink)
       : token_(std::move(token)), sink_(std::move(sink)) {}
 
-  const std::shared_ptr<layout::CancelToken>& token() const { return token_; }
+  const std::shared_ptr<CancelToken>& token() const { return token_; }
   bool isCancelled() const { return token_->is_cancelled(); }
-  /// Throws layout::Cancelled once the job was cancelled.
+  /// Throws Cancelled once the job was cancelled.
   void checkCancelled() const {
-    if (isCancelled()) throw layout::Cancelled();
+    if (isCancelled()) throw Cancelled();
   }
   /// `percent` in [0, 100], rounded.
   void progress(double percent, const QString& stage) const { sink_(static_cast<int>(std::lround(percent)), stage); }
 
  private:
-  std::shared_ptr<layout::CancelToken> token_;
+  std::shared_ptr<CancelToken> token_;
   ProgressSink sink_;
 };
 
@@ -83,7 +83,7 @@ class BackgroundJobs {
 
   /// Runs `work` on a worker; `done` gets its outcome unless it is dropped first.
   void start(Work work, Done done) {
-    auto token = std::make_shared<layout::CancelToken>();
+    auto token = std::make_shared<CancelToken>();
     auto* watcher = new QFutureWatcher<JobOutcome<Result>>(owner_);
     jobs_.push_back({watcher, token, false});
     QObject::connect(watcher, &QFutureWatcherBase::progressValueChanged, owner_, [this, watcher](int value) {
@@ -120,12 +120,12 @@ class BackgroundJobs {
  private:
   struct Job {
     QFutureWatcher<JobOutcome<Result>>* watcher;
-    std::shared_ptr<layout::CancelToken> token;
+    std::shared_ptr<CancelToken> token;
     bool dropped;
   };
 
   static void run(QPromise<JobOutcome<Result>>& promise, const Work& work,
-                  const std::shared_ptr<layout::CancelToken>& token) {
+                  const std::shared_ptr<CancelToken>& token) {
     JobOutcome<Result> outcome;
     QElapsedTimer timer;
     timer.start();
@@ -135,7 +135,7 @@ class BackgroundJobs {
     });
     try {
       work(context, outcome.value);
-    } catch (const layout::Cancelled&) {
+    } catch (const Cancelled&) {
       outcome.cancelled = true;
     } catch (const std::exception& e) {
       fail(outcome, *token, QString::fromUtf8(e.what()));
@@ -146,7 +146,7 @@ class BackgroundJobs {
     promise.addResult(std::move(outcome));
   }
 
-  static void fail(JobOutcome<Result>& outcome, const layout::CancelToken& token, const QString& message) {
+  static void fail(JobOutcome<Result>& outcome, const CancelToken& token, const QString& message) {
     if (token.is_cancelled()) {
       outcome.cancelled = true;  // what broke was the stop we asked for
     } else {

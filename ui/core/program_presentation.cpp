@@ -13,7 +13,7 @@ namespace exportlens::ui {
 namespace {
 
 void check(const PresentationRequest& request) {
-  if (request.token && request.token->is_cancelled()) throw layout::Cancelled();
+  if (request.token && request.token->is_cancelled()) throw Cancelled();
 }
 
 // The dynamic-shapes views need this; a program it cannot handle still opens.

@@ -8,7 +8,7 @@
 #include <functional>
 #include <memory>
 
-#include "engine/layout/cancel_token.h"
+#include "engine/base/cancel_token.h"
 #include "ui/core/loaded_program.h"
 #include "ui/core/node_metrics.h"
 
@@ -19,7 +19,7 @@ struct PresentationRequest {
   QString displayName;
   NodeMetrics metrics;  // made on the GUI thread; measuring is reentrant
   qreal clusterLabelHeight = 16;
-  std::shared_ptr<layout::CancelToken> token;
+  std::shared_ptr<CancelToken> token;
 };
 
 /// Fraction of the work done in [0, 1] and what is being done.
@@ -37,7 +37,7 @@ std::shared_ptr<layout::ScopedLayoutEngine> make_layout_engine(const LoadedProgr
                                                                const NodeMetrics& metrics, qreal labelHeight,
                                                                bool weightsFolded);
 
-/// Lays out, prints and prepares `program`. Throws layout::Cancelled when the
+/// Lays out, prints and prepares `program`. Throws Cancelled when the
 /// request's token is cancelled, std::exception when the layout fails (a
 /// program whose shapes cannot be prepared still comes back, with prepareError).
 std::shared_ptr<LoadedProgram> present_program(std::shared_ptr<const ir::ExportedProgram> program,

@@ -14,7 +14,7 @@ RenderResult render_program_image(std::shared_ptr<const ir::ExportedProgram> pro
                                   const QString& path, const ImageOptions& options) {
   const QFont font = QApplication::font();
   PresentationRequest request{path, QFileInfo(path).fileName(), NodeMetrics(font), cluster_label_height(font),
-                              std::make_shared<layout::CancelToken>()};
+                              std::make_shared<CancelToken>()};
   const LoadedProgramPtr loaded = present_program(std::move(program), request);
   GraphScene scene;
   scene.setStyle(QApplication::palette(), font);
