@@ -35,6 +35,7 @@ int cmd_capture(const ParsedArgs& a) {
   request.output_dir = a.option("-o").value_or(a.option("--out").value_or("exportlens_capture"));
   request.python = a.option("--python").value_or("");
   request.draft = a.flag("--draft");
+  request.trace = a.option("--trace").value_or("");
   request.package_dir = capture::find_capture_package(executable_path());
   const bool json = a.flag("--json"), report = a.flag("--report");
   const capture::CaptureCommand command = [&] {
@@ -118,7 +119,8 @@ int info_capture(const ParsedArgs& a, sources::SourceKind kind) {
 
 std::vector<Command> capture_commands() {
   return {{"capture", "run a Python script and explain every torch.export call it makes, failed or not",
-           "usage: exportlens capture [-o DIR] [--python PY] [--draft] [--report | --json] -- SCRIPT.py [ARGS...]\n\n"
+           "usage: exportlens capture [-o DIR] [--python PY] [--draft] [--trace dtrace|plain|none] [--report | --json]\n"
+           "                          -- SCRIPT.py [ARGS...]\n\n"
            "Runs SCRIPT.py in your own Python (PY, by default the first python3 on PATH)\n"
            "under ExportLens' capture package. The script behaves exactly as without it;\n"
            "every call of torch.export.export and draft_export is recorded into DIR\n"
@@ -131,13 +133,16 @@ std::vector<Command> capture_commands() {
            "  --python PY        the interpreter to run the script with\n"
            "  --draft            also run each failed export through torch.export.draft_export,\n"
            "                     for a draft program and its report\n"
+           "  --trace LEVEL      each call's own trace: dtrace (default: the detail torch writes for\n"
+           "                     draft export, guards with their sources; it costs 10-25x the\n"
+           "                     export's time), plain (what TORCH_TRACE logs), none\n"
            "  --report           one block per attempt, in the form of `check --report`\n"
            "  --json             the same for tools (the script's stdout goes to stderr)\n"
            "  --limit KEY=VALUE  bounds for reading the capture back (see `print --help`)\n\n"
            "This runs your script: it is the one command that runs Python code. Opening a\n"
            "capture or a trace log never does.\n"
            "Exit 0 when every export succeeded and the script exited 0, 1 otherwise, 2 on a usage error.\n",
-           {"-o", "--out", "--python", "--limit"},
+           {"-o", "--out", "--python", "--trace", "--limit"},
            {"--draft", "--report", "--json"},
            cmd_capture}};
 }

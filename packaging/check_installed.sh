@@ -10,7 +10,8 @@
 # FIXTURE_DIR holds an oracle fixture: program.pt2 and torch's print.txt.
 # It checks that `exportlens --version` names the LibTorch in
 # /usr/lib/exportlens, that `exportlens print` equals torch's print(ep), that
-# `render` draws without a display, and that the desktop entry, icons,
+# `render` draws without a display, that the capture package is installed
+# beside it (and runs, where the root has python3), and that the desktop entry, icons,
 # AppStream metainfo and the *.pt2 MIME type are where the desktop looks.
 set -euo pipefail
 in_chroot=0
@@ -62,6 +63,23 @@ echo "== exportlens render without a display"
 installed exportlens render "$seen/fixture.pt2" -o "$seen/fixture.png"
 [ "$(head -c 8 "$work/fixture.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] \
   || { echo "check_installed.sh: render wrote no PNG" >&2; exit 1; }
+
+echo "== the capture package beside the executable"
+[ -f "$root/usr/share/exportlens/python/exportlens_capture/__main__.py" ] \
+  || { echo "check_installed.sh: missing /usr/share/exportlens/python/exportlens_capture" >&2; exit 1; }
+# The installed executable finds it: a script with no export call is run and
+# leaves a capture of no attempts (exit 1), written by the package's own version.
+if [ $in_chroot = 1 ]; then has_python3() { chroot "$root" sh -c 'command -v python3' >/dev/null 2>&1; }
+else has_python3() { PATH=/usr/bin:/bin command -v python3 >/dev/null 2>&1; }; fi
+if has_python3; then
+  printf 'print("ran")\n' > "$work/no_export.py"
+  set +e
+  installed exportlens capture -o "$seen/capture" -- "$seen/no_export.py" > "$work/capture.out" 2>&1
+  code=$?
+  set -e
+  [ $code = 1 ] && grep -q '^ran$' "$work/capture.out" && grep -q '"format": "exportlens-capture"' "$work/capture/manifest.json" \
+    || { echo "check_installed.sh: exportlens capture did not run the package (exit $code)" >&2; cat "$work/capture.out" >&2; exit 1; }
+fi
 
 echo "== desktop integration"
 for f in /usr/bin/exportlens \

@@ -185,6 +185,7 @@ class Diagnoser {
                        std::optional<PythonFrame> user_frame, std::vector<std::string> fixes) {
     AttemptDiagnosis d;
     d.torch_version = facts_.torch_version;
+    d.torch_dir = frames_.torch_dir();
     d.error_type = type.substr(type.rfind('.') + 1);
     d.message = message;
     d.headline = first_line(message);

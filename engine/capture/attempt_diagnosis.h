@@ -93,6 +93,7 @@ struct AttemptDiagnosis {
   std::map<std::string, int> other_events;
   std::vector<std::string> notes;  // what the log reader skipped
   std::string torch_version;
+  std::string torch_dir;  // torch's package folder: which frames of a stack are torch's
 };
 
 /// Explains an attempt of a capture (its attempt.json and its trace log).

@@ -79,6 +79,12 @@ CaptureCommand capture_command(const CaptureRequest& request) {
                 "EXPORTLENS_PYTHON_DIR to the folder that holds it");
   c.arguments = {"-m", "exportlens_capture", "-o", fs::absolute(request.output_dir).string()};
   if (request.draft) c.arguments.push_back("--draft");
+  if (!request.trace.empty()) {
+    if (request.trace != "dtrace" && request.trace != "plain" && request.trace != "none")
+      throw Error(ErrorKind::Usage, {}, "--trace takes dtrace, plain or none (got '" + request.trace + "')");
+    c.arguments.push_back("--trace");
+    c.arguments.push_back(request.trace);
+  }
   if (!request.spec_override.empty()) {
     c.arguments.push_back("--spec-override");
     c.arguments.push_back(fs::absolute(request.spec_override).string());

@@ -22,6 +22,9 @@ struct CaptureRequest {
   std::filesystem::path output_dir;
   std::string python;                   // empty: the first python3 on PATH
   bool draft = false;                   // also run draft_export for a failed call
+  /// Each call's structured trace: "dtrace" (the package's default: the detail
+  /// torch writes for draft export, 10-25x the export's time), "plain", "none"; "" = the default.
+  std::string trace;
   std::filesystem::path spec_override;  // a re-run's edited specs (write_spec_override)
   std::filesystem::path package_dir;    // the folder holding exportlens_capture/
 };

@@ -72,10 +72,11 @@ class LogReader {
  public:
   LogReader(TraceLog& log, const serde::ReadLimits& limits) : log_(log), limits_(limits) {}
 
-  void read(const std::filesystem::path& file) {
+  void read(const std::filesystem::path& file) { read_text(read_file(file, limits_, total_bytes_), file); }
+
+  void read_text(std::string_view text, const std::filesystem::path& file) {
     const int file_index = static_cast<int>(log_.files.size());
     log_.files.push_back(file);
-    const std::string text = read_file(file, limits_, total_bytes_);
     const std::string label = file.filename().string();
     TraceEvent* open_event = nullptr;  // the event payload lines belong to
     size_t start = 0;
@@ -210,6 +211,16 @@ TraceLog read_trace_log(const std::filesystem::path& path, const serde::ReadLimi
   } else {
     reader.read(path);
   }
+  return log;
+}
+
+TraceLog read_trace_log_text(std::string_view text, const std::string& name, const serde::ReadLimits& limits) {
+  if (text.size() > limits.max_entry_bytes)
+    throw Error(ErrorKind::Limit, {.file = name},
+                "the trace log has " + std::to_string(text.size()) + " bytes, over the limit of " +
+                    std::to_string(limits.max_entry_bytes));
+  TraceLog log;
+  LogReader(log, limits).read_text(text, name);
   return log;
 }
 

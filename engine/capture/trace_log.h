@@ -53,4 +53,7 @@ bool is_trace_log(const std::filesystem::path& path);
 /// line and limit when a file cannot be read or is over the limits.
 TraceLog read_trace_log(const std::filesystem::path& path, const serde::ReadLimits& limits = {});
 
+/// The same for a log's text already in memory (`name` stands for its file in notes).
+TraceLog read_trace_log_text(std::string_view text, const std::string& name, const serde::ReadLimits& limits = {});
+
 }  // namespace exportlens::capture

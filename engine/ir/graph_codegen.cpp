@@ -310,8 +310,8 @@ class ForwardWriter {
     if (const auto* s = v.sym_int()) return s->is_static() ? "" : sym_annotation(s->str());
     if (const auto* b = v.sym_bool()) {
       const auto k = b->expr.kind();
-      const bool constant = k == symbolic::Expr::Kind::True || k == symbolic::Expr::Kind::False;
-      return constant ? "" : sym_annotation(b->expr.str());
+      const bool constant = b->float_text.empty() && (k == symbolic::Expr::Kind::True || k == symbolic::Expr::Kind::False);
+      return constant ? "" : sym_annotation(b->str());
     }
     if (const auto* f = std::get_if<SymFloat>(&v.v))
       return f->expr.empty() ? "" : sym_annotation(f->expr);

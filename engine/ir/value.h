@@ -16,10 +16,17 @@ using ValueTuple = std::vector<ValueInfo>;
 struct SymBool {
   Expr expr;
   std::optional<bool> hint;
+  /// A relation over floats (`zuf0 > 0.0`, from `.item()` of a float tensor),
+  /// which Expr does not model: sympy's str of it and the srepr the file
+  /// spelled, kept as text (expr is then True).
+  std::string float_text, float_srepr;
+  /// What torch prints inside Sym(...).
+  std::string str() const { return float_text.empty() ? expr.str() : float_text; }
 };
 struct SymFloat {
-  std::string expr;  // kept as text: float symbols are rare in exported graphs
+  std::string expr;   // sympy's str, kept as text: float symbols are rare in exported graphs
   std::optional<double> hint;
+  std::string srepr;  // as the file spelled it (empty for values ExportLens made)
 };
 
 struct ValueInfo {

@@ -20,7 +20,7 @@ std::string op_short_name(const ir::Node& node) {
 std::string value_annotation(const ir::ValueInfo& value) {
   if (const auto* t = value.tensor()) return t->annotation();
   if (const auto* s = value.sym_int()) return "Sym(" + s->str() + ")";
-  if (const auto* b = value.sym_bool()) return "Sym(" + b->expr.str() + ")";
+  if (const auto* b = value.sym_bool()) return "Sym(" + b->str() + ")";
   if (const auto* f = std::get_if<ir::SymFloat>(&value.v)) return "Sym(" + f->expr + ")";
   if (const auto* items = value.tuple()) {
     std::string out = "(";

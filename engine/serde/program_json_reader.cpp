@@ -12,6 +12,7 @@
 #include "engine/serde/json_document.h"
 #include "engine/serde/pt2_reader.h"
 #include "engine/serde/tensor_meta_reader.h"
+#include "engine/symbolic/srepr_text.h"
 
 namespace exportlens::serde {
 
@@ -95,6 +96,15 @@ class GraphReader {
     return parsed->expr;
   }
 
+  // sympy's str of a float-valued expression (kept as text).
+  static std::string sympy_text(const JsonCursor& c) {
+    try {
+      return symbolic::sympy_str_of_srepr(c.view());
+    } catch (const std::invalid_argument& e) {
+      c.fail(std::string("bad symbolic expression: ") + e.what());
+    }
+  }
+
   ir::SymInt read_sym_int(const JsonCursor& c, bool noted = true) {
     const auto tag = c.union_key();
     if (tag == "as_int") {
@@ -163,8 +173,12 @@ class GraphReader {
       ir::SymBool b;
       if (c.union_tag() == "as_bool") {
         b.expr = Expr::boolean(c.at("as_bool").boolean());
+      } else if (const JsonCursor text = c.at("as_expr").at("expr_str"); text.view().find("Float(") != std::string_view::npos) {
+        b.expr = Expr::boolean(true);  // a relation over floats: kept as text
+        b.float_srepr = text.str();
+        b.float_text = sympy_text(text);
       } else {
-        b.expr = parse_expr(c.at("as_expr").at("expr_str"));
+        b.expr = parse_expr(text);
       }
       return ir::ValueInfo{b};
     }
@@ -174,7 +188,9 @@ class GraphReader {
       if (c.union_tag() == "as_float") {
         f.hint = c.at("as_float").number();
       } else {
-        f.expr = c.at("as_expr").at("expr_str").str();
+        const JsonCursor text = c.at("as_expr").at("expr_str");
+        f.srepr = text.str();
+        f.expr = sympy_text(text);
       }
       return ir::ValueInfo{f};
     }

@@ -17,6 +17,7 @@ json sym_int_json(const ir::SymInt& s) {
 }
 
 json sym_bool_json(const ir::SymBool& b) {
+  if (!b.float_srepr.empty()) return json{{"as_expr", {{"expr_str", b.float_srepr}, {"hint", nullptr}}}};
   if (b.expr.kind() == symbolic::Expr::Kind::True || b.expr.kind() == symbolic::Expr::Kind::False)
     return json{{"as_bool", b.expr.kind() == symbolic::Expr::Kind::True}};
   json e = json::object();
@@ -44,7 +45,7 @@ json sym_float_json(const ir::SymFloat& f) {
     return json{{"as_float", d}};
   }
   json e = json::object();
-  e["expr_str"] = f.expr;
+  e["expr_str"] = f.srepr.empty() ? f.expr : f.srepr;
   e["hint"] = f.hint ? json{{"as_float", *f.hint}} : json(nullptr);
   return json{{"as_expr", std::move(e)}};
 }

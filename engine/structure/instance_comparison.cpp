@@ -122,7 +122,7 @@ void add_detail(Difference& d, DifferenceDetail detail) { d.details.push_back(st
 std::string value_text(const ir::ValueInfo& v) {
   if (const auto* t = v.tensor()) return t->annotation();
   if (const auto* s = v.sym_int()) return s->str();
-  if (const auto* b = v.sym_bool()) return b->expr.str();
+  if (const auto* b = v.sym_bool()) return b->str();
   if (const auto* f = std::get_if<ir::SymFloat>(&v.v)) return f->expr;
   if (const auto* tuple = v.tuple()) {
     std::string s = "(";

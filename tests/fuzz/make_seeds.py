@@ -10,7 +10,8 @@ padding: a few KiB each, so each execution is short. fuzz_program_json their pro
 JSON, fuzz_expression the srepr strings, range-constraint keys and recorded
 guards in them (first byte: which parser), fuzz_spec the dynamic_shapes specs
 of the check cases, fuzz_torch_save the fixtures' torch.save'd inputs and
-outputs. Seeds are written once; the fuzzer's own finds stay beside them.
+outputs, fuzz_trace_log the trace logs of the capture fixtures
+(build/fixtures_capture). Seeds are written once; the fuzzer's own finds stay beside them.
 """
 import glob
 import hashlib
@@ -32,6 +33,7 @@ def put(corpus, target, data):
 
 # run_fuzzers.sh gives fuzz_pt2_reader -max_len of this size.
 MAX_READER_SEED = 16384
+MAX_LOG_SEED = 65536
 
 
 def repacked(pt2):
@@ -108,6 +110,11 @@ def main():
               "batch, n = dims('batch', 'n', max=128)\ndynamic_shapes = ((batch, n), {0: batch})"}
     for s in specs:
         put(corpus, "fuzz_spec", s.encode())
+    # Trace logs: the captures' per-call logs and the plain TORCH_TRACE logs the
+    # capture suites make (build/fixtures_capture), their first 64 KiB each.
+    captured = os.path.join(os.path.dirname(os.path.abspath(fixtures)), "fixtures_capture")
+    for log in sorted(glob.glob(os.path.join(captured, "**", "*.log"), recursive=True)):
+        put(corpus, "fuzz_trace_log", open(log, "rb").read()[:MAX_LOG_SEED])
     counts = {t: len(os.listdir(os.path.join(corpus, t))) for t in sorted(os.listdir(corpus))}
     print("seeds: " + ", ".join("%s %d" % kv for kv in counts.items()))
 

@@ -37,13 +37,24 @@ void SpecSession::setProgram(const LoadedProgramPtr& program) {
 
 QString SpecSession::applySuggestedFixes() {
   if (!result_ || result_->suggested_fixes_text.empty()) return tr("there are no suggested fixes");
+  return applyFixes(QString::fromStdString(result_->suggested_fixes_text));
+}
+
+QString SpecSession::applyFixes(const QString& fixes) {
+  if (fixes.trimmed().isEmpty()) return tr("there are no suggested fixes");
+  if (!program_ || !program_->prepared) return tr("no program to solve the spec against");
   try {
-    const auto fixed = symbolic::apply_suggested_fixes(document_->spec(), result_->suggested_fixes_text);
+    const auto fixed = symbolic::apply_suggested_fixes(document_->spec(), fixes.toStdString());
     document_->setSpec(fixed, tr("Apply suggested fixes"), SpecDocument::Origin::Fixes);
   } catch (const std::exception& e) {
     return tr("the fixes cannot be applied: %1").arg(QString::fromUtf8(e.what()));
   }
   return {};
+}
+
+void SpecSession::resetSpec(const symbolic::DynamicShapesSpec& spec) {
+  if (!program_ || !program_->prepared) return;
+  document_->reset(program_->prepared->inputs(), spec);  // solves at once
 }
 
 void SpecSession::onSolved(const SolveResultPtr& result) {

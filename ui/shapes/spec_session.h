@@ -39,6 +39,11 @@ class SpecSession : public QObject {
   /// Replaces the spec with the latest result's suggested fixes applied
   /// (undoable); returns why not when they cannot be applied.
   QString applySuggestedFixes();
+  /// The same with fixes from elsewhere (torch's, from a captured export).
+  QString applyFixes(const QString& fixes);
+  /// Makes `spec` the spec the program is about, as if it had been opened with
+  /// it (a captured export's own spec): solved at once, the history forgotten.
+  void resetSpec(const symbolic::DynamicShapesSpec& spec);
 
  signals:
   void stateChanged(exportlens::ui::SpecSession::State state);

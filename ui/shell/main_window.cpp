@@ -1,5 +1,8 @@
 #include "ui/shell/main_window.h"
 
+#include "ui/capture/capture_controller.h"
+#include "ui/capture/capture_session.h"
+
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
@@ -88,6 +91,7 @@ MainWindow::MainWindow(QWidget* parent)
   connect(ir_levels_, &IrLevelsUi::statusMessage, this, &MainWindow::showStatus);
   createActions();
   createTraceController();
+  createCaptureController();
   createMenus();
   createToolBar();
   createStatusBar();
@@ -252,6 +256,8 @@ void MainWindow::createMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(open_action_);
   file->addAction(trace_->openModelAction());
+  file->addAction(capture_->openFolderAction());
+  file->addAction(capture_->captureAction());
   recent_menu_ = file->addMenu(tr("Open &Recent"));
   connect(recent_menu_, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
   file->addAction(example_action_);
@@ -290,6 +296,7 @@ void MainWindow::createMenus() {
   view_menu_->addAction(shapes_dock_->toggleViewAction());
   view_menu_->addAction(run_dock_->toggleViewAction());
   view_menu_->addAction(structure_dock_->toggleViewAction());
+  view_menu_->addAction(capture_->dock()->toggleViewAction());
   view_menu_->addSeparator();
   view_menu_->addAction(run_panel_->heatAction());
 
@@ -418,6 +425,18 @@ void MainWindow::createTraceController() {
   connect(trace_, &TraceController::builtinExampleRequested, this, &MainWindow::openBuiltinExample);
 }
 
+void MainWindow::createCaptureController() {
+  capture_ = new CaptureController({this, loader_, model_, spec_session_, [this](const QString& text) { showStatus(text); }});
+  // Beside the inspector, the full height of the right side: an attempt has a lot to say.
+  tabifyDockWidget(inspector_dock_, capture_->dock());
+  inspector_dock_->raise();
+  connect(capture_, &CaptureController::opening, this, [this] { resizeDocks({capture_->dock()}, {560}, Qt::Horizontal); });
+  connect(capture_, &CaptureController::specChanged, this, [this] {
+    shapes_dock_->show();
+    shapes_dock_->raise();
+  });
+}
+
 ExamplesGallery* MainWindow::examplesGallery() const { return trace_->gallery(); }
 QAction* MainWindow::openModelAction() const { return trace_->openModelAction(); }
 void MainWindow::setLibraryApproval(std::function<bool(const QString&)> approval) {
@@ -430,6 +449,10 @@ void MainWindow::openFile(const QString& path) {
   switch (source_kind(path)) {
     case sources::SourceKind::ModelLibrary: return trace_->openModelLibrary(path);  // asks first: it runs code
     case sources::SourceKind::BuiltinExample: return trace_->openExample(path.mid(int(strlen(sources::kExampleScheme))));
+    case sources::SourceKind::Capture:
+    case sources::SourceKind::TraceLog:  // opening reads them; it never runs the script
+      recent_.add(path);
+      return capture_->open(path);
     default: break;
   }
   open(path, QString(), true);
@@ -449,6 +472,10 @@ void MainWindow::reload() {
   reselect_after_load_ = model_->selectedName();
   if (trace_->retraceShown()) return;  // a traced model: traced again
   const LoadedProgramPtr& current = model_->loaded();
+  if (const AttemptRow* attempt = capture_->session()->currentRow(); attempt && attempt->source == current->path) {
+    capture_->open(current->path, attempt->attempt->index);  // the capture read again, on the same attempt
+    return;
+  }
   open(current->path, current->displayName, false);
 }
 
@@ -456,7 +483,7 @@ void MainWindow::showOpenDialog() {
   QSettings settings;
   const QString path = QFileDialog::getOpenFileName(this, tr("Open exported program"),
                                                     settings.value(kLastDirKey).toString(),
-                                                    file_filter(sources::SourceKind::ExportedProgram));
+                                                    open_filter());
   if (path.isEmpty()) return;
   settings.setValue(kLastDirKey, QFileInfo(path).absolutePath());
   openFile(path);

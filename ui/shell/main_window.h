@@ -22,6 +22,7 @@ class QTabWidget;
 namespace exportlens::ui {
 
 class BusyOverlay;
+class CaptureController;
 class CodeView;
 class DynamicShapesPanel;
 class ExamplesGallery;
@@ -78,6 +79,8 @@ class MainWindow : public QMainWindow {
   QComboBox* toolbarDeviceBox() const { return toolbar_device_; }
   /// The IR-level switch, provenance, expansions, histogram and compare tab (ir_levels_ui.h).
   IrLevelsUi* irLevels() const { return ir_levels_; }
+  /// Captured Python exports: the Export attempts dock, File › Capture Python Export….
+  CaptureController* captureController() const { return capture_; }
   /// C++ models: the Examples page (the start page), Open C++ Model…, re-trace (trace_controller.h).
   TraceController* traceController() const { return trace_; }
   ExamplesGallery* examplesGallery() const;
@@ -129,6 +132,7 @@ class MainWindow : public QMainWindow {
   void rebuildRecentMenu();
   void open(const QString& path, const QString& displayName, bool remember);
   void createTraceController();
+  void createCaptureController();
 
   void onLoadStarted(const QString& path);
   void onLoaded(const LoadedProgramPtr& program);
@@ -145,6 +149,7 @@ class MainWindow : public QMainWindow {
   bool pending_remember_ = false;
   QString reselect_after_load_;
   TraceController* trace_ = nullptr;
+  CaptureController* capture_ = nullptr;
 
   QTabWidget* tabs_ = nullptr;
   GraphScene* scene_ = nullptr;

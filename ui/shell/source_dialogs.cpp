@@ -12,6 +12,13 @@ QString file_filter(sources::SourceKind kind) {
   return QString::fromStdString(sources::dialog_filter(kind)) + QStringLiteral(";;") + QObject::tr("All files (*)");
 }
 
+QString open_filter() {
+  QStringList filters;
+  for (auto kind : {sources::SourceKind::ExportedProgram, sources::SourceKind::Capture, sources::SourceKind::TraceLog})
+    filters << QString::fromStdString(sources::dialog_filter(kind));
+  return filters.join(QStringLiteral(";;")) + QStringLiteral(";;") + QObject::tr("All files (*)");
+}
+
 sources::SourceKind source_kind(const QString& path) {
   return sources::match_source(std::filesystem::path(QFile::encodeName(path).toStdString()));
 }

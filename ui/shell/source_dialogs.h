@@ -11,6 +11,8 @@ namespace exportlens::ui {
 
 /// A file dialog's filter for one kind of program source, then "All files".
 QString file_filter(sources::SourceKind kind);
+/// File › Open's filter: exported programs first, then captures and trace logs, then "All files".
+QString open_filter();
 /// What `path` is as a program source.
 sources::SourceKind source_kind(const QString& path);
 /// A dropped URL the window can open: a local .pt2 or model library.
