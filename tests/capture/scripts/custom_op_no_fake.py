@@ -1,4 +1,7 @@
-"""A custom op (torch.library.custom_op) without a fake kernel."""
+"""A custom op (torch.library.custom_op) without a fake kernel.
+
+The op is defined at import; the export runs only as a script, so a test can
+import this file to register the op before loading a saved program that uses it."""
 import torch
 from torch.export import export
 
@@ -15,4 +18,5 @@ class UsesCustomOp(torch.nn.Module):
         return scale_rows(x).sum(1)
 
 
-report(1, lambda: export(UsesCustomOp(), (torch.randn(4, 3),)))
+if __name__ == "__main__":
+    report(1, lambda: export(UsesCustomOp(), (torch.randn(4, 3),)))
