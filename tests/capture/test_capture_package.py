@@ -500,6 +500,19 @@ class TestDraft(CaptureTestCase):
                                          {"create_symbol", "guard_added", "exported_program"})
         self.assertGreater(len(events), 10)
 
+    def test_a_failing_draft_stays_out_of_the_script(self):
+        plain, _ = run("strict_unsupported")
+        proc, out, m = self.capture("strict_unsupported", ["--draft"])
+        self.assertEqual(proc.stdout, plain.stdout)
+        self.assertEqual(proc.returncode, plain.returncode)
+        first, second = self.attempts(out, m)
+        self.assertIsNotNone(first["draft"]["error"], "draft_export of a strict graph break fails too")
+        self.assertEqual(first["draft"]["error"]["failure_class"], "unsupported")
+        self.assertIsNone(first["draft"]["program"])
+        self.assertEqual(first["error"]["failure_class"], "unsupported")
+        self.assertTrue(second["ok"])
+        self.assertIsNone(second["draft"])
+
     def test_user_torch_trace_gets_what_it_would_get(self):
         """TORCH_TRACE set around a --draft run: the user's log holds the events
         (str lines aside) a plain run's log holds, those after the draft too."""
