@@ -164,7 +164,7 @@ class Attempt:
                 self.rec.set_busy(True)
                 try:
                     self.data["draft"] = draft_mod.run_draft(draft_export, self._arguments_for_draft, self.dir,
-                                                             self.rec.classifier, self.errors)
+                                                             self.rec.classifier, self.errors, exc)
                 finally:
                     self.rec.set_busy(False)
         self.finish()

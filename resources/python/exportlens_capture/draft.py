@@ -83,7 +83,21 @@ def save_program(ep, folder, prefix, capture_errors):
     return program, program_text, save_error
 
 
-def run_draft(draft_export, bound, attempt_dir, classifier, capture_errors):
+def _cut_context(exc, original):
+    """The draft runs while the export's exception is being handled, so Python
+    chains that exception under the draft's own (as __context__): cut it off."""
+    seen = set()
+    e = exc
+    while e is not None and id(e) not in seen:
+        seen.add(id(e))
+        if e.__context__ is original:
+            e.__context__ = None
+        if e.__cause__ is original:
+            e.__cause__ = None
+        e = e.__cause__ if e.__cause__ is not None else e.__context__
+
+
+def run_draft(draft_export, bound, attempt_dir, classifier, capture_errors, original_exc=None):
     """Call draft_export with the export call's arguments; the attempt's "draft" dict."""
     folder = os.path.join(attempt_dir, "draft")
     os.makedirs(folder, exist_ok=True)
@@ -107,6 +121,8 @@ def run_draft(draft_export, bound, attempt_dir, classifier, capture_errors):
     except BaseException as e:  # noqa: BLE001 - nothing from here reaches the script
         if isinstance(e, KeyboardInterrupt):
             raise
+        if original_exc is not None:
+            _cut_context(e, original_exc)
         d = errors_mod.describe(e, classifier)
         out["error"] = {k: d[k] for k in ("type", "short_type", "message", "traceback_text", "failure_class")}
     finally:
