@@ -6,7 +6,7 @@
 #   tests/fixtures/old_torch_capture/<release>/<script>/{manifest.json,attempt_NNN/...,stdout.txt}
 #   tests/fixtures/old_torch_capture/<release>/index.json
 #
-# Usage: tests/oracle/old_torch/make_old_capture_fixtures.sh [RELEASE ...]   (default 2.6 2.9)
+# Usage: tests/oracle/old_torch/make_old_capture_fixtures.sh [RELEASE ...]   (default 2.5 2.6 2.9)
 #
 # As make_old_torch_fixtures.sh: each release gets a temporary venv from PyPI
 # (its Linux wheels are CUDA builds: about 1 GB of torch and 2-5 GB of CUDA
@@ -22,7 +22,7 @@ ROOT=$(cd "$HERE/../../.." && pwd)
 WORK=${WORK:-/tmp/exportlens-old-capture}
 PYTHON=${PYTHON:-python3}
 RELEASES=("$@")
-[ ${#RELEASES[@]} -gt 0 ] || RELEASES=(2.6 2.9)
+[ ${#RELEASES[@]} -gt 0 ] || RELEASES=(2.5 2.6 2.9)
 # the constraint violations, the data-dependent errors and one success;
 # --draft for the first data-dependent one only (the fixtures stay small)
 SCRIPTS=(cv_specialized cv_relation cv_range dd_item dd_nonzero ok_simple)
