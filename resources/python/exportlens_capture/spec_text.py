@@ -9,8 +9,9 @@ as the user keyed them, tuples and lists by position, None, ints, Dim.AUTO /
 Dim.DYNAMIC / Dim.STATIC (with min/max where given) and derived Dims written
 in terms of their root's variable.  Whatever cannot be written so is replaced
 by None, its repr goes into a comment above the assignment and `exact` is
-False.  Works with the Dim classes of torch 2.5 to 2.13 (Dims are objects
-since 2.7 or so, classes of the `_Dim` metaclass before)."""
+False.  Works with the Dims of torch 2.5 to 2.13: objects of the `Dim` class
+(2.9, 2.13), classes of the `_Dim` metaclass that the function `Dim` makes
+(2.5, 2.6); hints an enum (2.5, 2.6) or a dataclass with min/max (2.9, 2.13)."""
 import enum
 import keyword
 import sys
@@ -33,7 +34,7 @@ def _hint(obj):
     if not (t.__module__ or "").startswith("torch.export"):
         return None
     if isinstance(obj, enum.Enum) and t.__name__ in ("_DimHint", "_DimHintType"):
-        return obj.name, None, None  # torch <= 2.6: the hint is an enum member
+        return obj.name, None, None  # torch 2.5, 2.6: the hint is an enum member
     if t.__name__ == "_DimHint" and isinstance(getattr(obj, "type", None), enum.Enum):
         return obj.type.name, getattr(obj, "min", None), getattr(obj, "max", None)
     return None
