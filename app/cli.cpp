@@ -5,6 +5,7 @@
 
 #include "app/cli_args.h"
 #include "app/cli_command.h"
+#include "engine/base/error.h"
 #include "engine/runtime/libtorch_info.h"
 
 namespace exportlens::app {
@@ -91,6 +92,10 @@ int run_cli(const std::vector<std::string>& args) {
   } catch (const UsageError& e) {
     std::cerr << "exportlens " << cmd->name << ": error: " << e.what() << "\n\n" << cmd->usage;
     return 2;
+  } catch (const Error& e) {
+    // Our own errors say what and where; a request that cannot be met is a usage error.
+    std::cerr << "exportlens " << cmd->name << ": error: " << one_line(e.what()) << "\n";
+    return e.kind() == ErrorKind::Usage ? 2 : 1;
   } catch (const std::bad_alloc&) {
     std::cerr << "exportlens " << cmd->name << ": error: out of memory (a size in the input is larger than this machine can hold)\n";
     return 1;

@@ -149,6 +149,16 @@ struct SpecView {
   }
 };
 
+// Strict export's "from user code:" section: the innermost frame of it outside torch.
+std::optional<PythonFrame> user_code_frame_in(const std::string& message, const FrameFilter& frames) {
+  const size_t at = message.find("from user code:");
+  if (at == std::string::npos) return std::nullopt;
+  const auto located = ir::traceback_frames(std::string_view(message).substr(at));
+  for (auto it = located.rbegin(); it != located.rend(); ++it)
+    if (!frames.is_framework(it->file)) return PythonFrame{it->file, it->line, it->function, it->code};
+  return std::nullopt;
+}
+
 std::optional<PythonFrame> caused_by_frame(const std::string& message) {
   // "Caused by: (mp/exp/dde.py:6 in forward)" — torch shortens the file name.
   const size_t at = message.find("Caused by: (");
@@ -192,6 +202,7 @@ class Diagnoser {
     d.ok = message.empty() && type.empty();
     d.failure_class = failure_class.empty() && !d.ok ? classify_failure(d.error_type, message) : failure_class;
     d.user_frame = user_frame ? user_frame : caused_by_frame(message);
+    if (!d.user_frame) d.user_frame = user_code_frame(message);
     d.suggested_fixes = fixes.empty() ? lines_under(message, "Suggested fixes:") : std::move(fixes);
     bind_symbols(d);
     add_guards(d);
@@ -215,6 +226,10 @@ class Diagnoser {
   }
 
  private:
+  std::optional<PythonFrame> user_code_frame(const std::string& message) const {
+    return user_code_frame_in(message, frames_);
+  }
+
   void bind_symbols(AttemptDiagnosis& d) {
     for (const SymbolRecord& s : facts_.symbols) {
       SymbolBinding b;
@@ -356,6 +371,22 @@ class Diagnoser {
       std::string hint = d.message.substr(at, end == std::string::npos ? std::string::npos : end - at);
       if (std::find(hints.begin(), hints.end(), hint) == hints.end()) hints.push_back(hint);
     }
+    auto advise = [](DataDependentLine& line) {
+      if (!line.hints.empty()) return;
+      const std::string code = line.guard_frame ? line.guard_frame->code : std::string();
+      const bool branch = code.starts_with("if ") || code.starts_with("elif ") || code.starts_with("while ") ||
+                          code.find(" if ") != std::string::npos;
+      const bool size = !line.symbols.empty() && line.symbols.front().starts_with("u");
+      if (branch)
+        line.advice = "the line branches on a value computed from the data: export traces one path, so write the "
+                      "branch with torch.cond (both sides traced), or branch on something static";
+      else if (size)
+        line.advice = "the value is a size computed from the data: state what you know about it before this line, "
+                      "e.g. torch._check(" + line.expr + ") or torch._check_is_size(...) on the value";
+      else
+        line.advice = "the value is computed from the data: use torch.cond for a branch on it, or torch._check to "
+                      "state what the trace may assume";
+    };
     if (d.failure_class == "data_dependent") {
       DataDependentLine line;
       for (const char* marker : {"data-dependent expression ", "data-dependent expression: "}) {
@@ -371,6 +402,7 @@ class Diagnoser {
       line.origin = origin_of(line.symbols);
       line.guard_frame = d.user_frame;
       line.hints = hints;
+      advise(line);
       d.data_dependent.push_back(std::move(line));
     }
     for (const DataDependentRecord& r : facts_.data_dependent) {
@@ -383,6 +415,7 @@ class Diagnoser {
       line.symbols = unbacked_in(r.expr);
       line.origin = origin_of(line.symbols);
       line.guard_frame = frames_.user_frame(r.stack);
+      advise(line);
       d.data_dependent.push_back(std::move(line));
     }
   }

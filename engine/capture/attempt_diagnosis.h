@@ -69,6 +69,10 @@ struct DataDependentLine {
   std::optional<PythonFrame> origin;       // where the unbacked value was made (`.item()`, `nonzero`)
   std::optional<PythonFrame> guard_frame;  // where the trace needed its value (`if n > 0:`)
   std::vector<std::string> hints;          // torch._check(...) lines torch suggests
+  /// What the torch.export tutorials teach for this kind of data dependence,
+  /// when torch's message suggests nothing itself: a branch on data becomes
+  /// torch.cond; a size from data gets torch._check / torch._check_is_size.
+  std::string advice;
 };
 
 struct AttemptDiagnosis {

@@ -107,6 +107,7 @@ std::string format_attempt_report(const Attempt& a, const AttemptDiagnosis& d) {
       message += "\n" + (x.symbols.empty() ? std::string("the value") : x.symbols.front()) + " comes from " +
                  x.origin->location() + (x.origin->code.empty() ? "" : ": " + x.origin->code);
     for (const std::string& h : x.hints) message += "\nhint: " + h;
+    if (!x.advice.empty()) message += "\nwhat to do: " + x.advice;
     problems.push_back({"data_dependent_guard", x.expr, message, "", x.guard_frame});
   }
   for (const FakeKernelRecord& f : d.fake_kernels)
@@ -175,7 +176,7 @@ std::string capture_report_json(const Capture& capture, const std::vector<Attemp
                        {"user_frame", frame_json(s.user_frame)}});
     for (const DataDependentLine& x : d.data_dependent)
       dd.push_back({{"expr", x.expr}, {"symbols", x.symbols}, {"origin", frame_json(x.origin)},
-                    {"guard_frame", frame_json(x.guard_frame)}, {"hints", x.hints}});
+                    {"guard_frame", frame_json(x.guard_frame)}, {"hints", x.hints}, {"advice", x.advice}});
     for (const FakeKernelRecord& f : d.fake_kernels) kernels.push_back({{"kind", f.kind}, {"op", f.op}, {"reason", f.reason}});
     attempts.push_back({{"index", a.index},
                         {"function", a.function},

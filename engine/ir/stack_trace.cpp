@@ -34,22 +34,29 @@ bool match_frame(std::string_view line, SourceLocation* out) {
 
 }  // namespace
 
-std::optional<SourceLocation> innermost_frame(std::string_view stack_trace) {
+std::vector<SourceLocation> traceback_frames(std::string_view text) {
   std::vector<std::string_view> lines;
-  std::string_view rest = strip(stack_trace);
+  std::string_view rest = strip(text);
   while (true) {
     const auto nl = rest.find('\n');
     lines.push_back(rest.substr(0, nl));
     if (nl == std::string_view::npos) break;
     rest.remove_prefix(nl + 1);
   }
-  for (int idx = static_cast<int>(lines.size()) - 2; idx >= 0; --idx) {
+  std::vector<SourceLocation> frames;
+  for (size_t idx = 0; idx + 1 < lines.size(); ++idx) {
     SourceLocation loc;
     if (!match_frame(strip(lines[idx]), &loc)) continue;
     loc.code = std::string(strip(lines[idx + 1]));
-    return loc;
+    frames.push_back(std::move(loc));
   }
-  return std::nullopt;
+  return frames;
+}
+
+std::optional<SourceLocation> innermost_frame(std::string_view stack_trace) {
+  std::vector<SourceLocation> frames = traceback_frames(stack_trace);
+  if (frames.empty()) return std::nullopt;
+  return std::move(frames.back());
 }
 
 }  // namespace exportlens::ir

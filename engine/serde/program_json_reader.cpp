@@ -96,10 +96,16 @@ class GraphReader {
     return parsed->expr;
   }
 
-  // sympy's str of a float-valued expression (kept as text).
-  static std::string sympy_text(const JsonCursor& c) {
+  // sympy's str of a float-valued expression (kept as text). Its symbols are
+  // seen by torch's deserializer as any other's (they keep their range constraints).
+  std::string sympy_text(const JsonCursor& c) {
+    const std::string_view srepr = c.view();
+    for (size_t at = srepr.find("Symbol('"); at != std::string_view::npos; at = srepr.find("Symbol('", at + 1)) {
+      const size_t end = srepr.find('\'', at + 8);
+      if (end != std::string_view::npos) context_->seen_exprs.insert(std::string(srepr.substr(at + 8, end - at - 8)));
+    }
     try {
-      return symbolic::sympy_str_of_srepr(c.view());
+      return symbolic::sympy_str_of_srepr(srepr);
     } catch (const std::invalid_argument& e) {
       c.fail(std::string("bad symbolic expression: ") + e.what());
     }

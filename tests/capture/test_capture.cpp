@@ -94,6 +94,11 @@ sources::OpenRequest attempt_request(int index) {
   return r;
 }
 
+QString without_trailing_newlines(QString text) {
+  while (text.endsWith('\n')) text.chop(1);
+  return text;
+}
+
 ProcessResult capture_cli(const QStringList& args) { return run_exportlens(QStringList{"capture"} + args); }
 
 }  // namespace
@@ -110,6 +115,16 @@ class TestCapture : public QObject {
       if (name.endsWith("_nodraft")) continue;
       const capture::Capture c = read(name);
       const QList<TorchOutcome> torch = torch_outcomes(captures() + "/" + name + ".stdout.txt");
+      if (torch.isEmpty()) {
+        // A script that does not catch its export's error: it ends by it, as without capture.
+        QVERIFY2(c.exit_code && *c.exit_code == 1, qPrintable(name));
+        QCOMPARE(int(c.attempts.size()), 1);
+        QVERIFY(!c.attempts.front().ok);
+        QCOMPARE(QString::fromStdString(c.exit_exception).section(':', 0, 0).section('.', -1),
+                 QString::fromStdString(c.attempts.front().error->short_type));
+        ++checked;
+        continue;
+      }
       QCOMPARE(int(c.attempts.size()), int(torch.size()));
       for (int i = 0; i < torch.size(); ++i) {
         const capture::Attempt& a = c.attempts[size_t(i)];
@@ -141,7 +156,9 @@ class TestCapture : public QObject {
                                                                      : std::filesystem::path();
         if (text.empty() || !std::filesystem::exists(text)) continue;
         const ir::ExportedProgram ep = sources::open_program(capture_path(name), attempt_request(a.index));
-        QCOMPARE(QString::fromStdString(ir::print_program(ep)) + "\n", read_text(QString::fromStdString(text.string())));
+        // (trailing newlines aside: the file holds str(ep) as the package wrote it)
+        QCOMPARE(without_trailing_newlines(QString::fromStdString(ir::print_program(ep))),
+                 without_trailing_newlines(read_text(QString::fromStdString(text.string()))));
         ++programs;
       }
     }
@@ -166,9 +183,10 @@ class TestCapture : public QObject {
           fixes.insert(v.fixes.begin(), v.fixes.end());
           QVERIFY2(!v.guards.empty(), qPrintable(name + ": " + QString::fromStdString(v.message)));
           const capture::GuardLine& g = d.guards[size_t(v.guards.front())];
+          // The user's code: the script's, or a library's the script calls (transformers' model).
           QVERIFY(g.user_frame);
-          QCOMPARE(QString::fromStdString(g.user_frame->file), QString::fromStdString(c.script));
-          QCOMPARE(QString::fromStdString(g.user_frame->code), script_line(c.script, g.user_frame->line));
+          QVERIFY(!QString::fromStdString(g.user_frame->file).contains("/torch/"));
+          QCOMPARE(QString::fromStdString(g.user_frame->code), script_line(g.user_frame->file, g.user_frame->line));
           ++entries;
         }
         QCOMPARE(dims, violated_dims(a.error->message));
@@ -239,6 +257,9 @@ class TestCapture : public QObject {
       QCOMPARE(QString::fromStdString(x.guard_frame->file), QString::fromStdString(c.script));
       QVERIFY(QString::fromStdString(a.error->message).contains(QString::fromStdString(x.expr)));
       for (const std::string& h : x.hints) QVERIFY(a.error->message.find(h) != std::string::npos);
+      // Where torch hints nothing, the tutorials' advice: a branch on data is torch.cond.
+      QCOMPARE(x.advice.empty(), !x.hints.empty());
+      if (name == "dd_item") QVERIFY(x.advice.find("torch.cond") != std::string::npos);
     }
   }
 
@@ -337,7 +358,7 @@ class TestCapture : public QObject {
   void captureCommand() {
     const QString scripts = EXPORTLENS_SOURCE_DIR "/tests/capture/scripts";
     const QString out = tmp_.filePath("cli_relation");
-    const auto r = capture_cli({"-o", out, "--python", EXPORTLENS_PYTHON, "--report", "--", scripts + "/cv_relation.py"});
+    const auto r = capture_cli({"-o", out, "--python", EXPORTLENS_PYTHON, "--draft", "--report", "--", scripts + "/cv_relation.py"});
     QCOMPARE(r.code, 1);
     QVERIFY(r.out.contains("1. constraint_violation: dy = L['y'].size()[0]"));
     QVERIFY(r.out.contains("Suggested fixes:\n  dy = dx"));
@@ -377,17 +398,17 @@ class TestCapture : public QObject {
       QVERIFY(f.open(QIODevice::WriteOnly));
       f.write(bytes);
     };
-    const QByteArray head = R"({"format": "exportlens-capture", "format_version": 1, )";
-    write("h_escape/manifest.json", head + R"("attempts": [{"index": 1, "dir": "../../etc"}]})");
-    write("h_absolute/manifest.json", head + R"("attempts": [{"index": 1, "dir": "/etc"}]})");
-    write("h_type/manifest.json", head + R"("attempts": [{"index": "one", "dir": "a"}]})");
-    write("h_deep/manifest.json", head + R"("attempts": )" + QByteArray(100000, '[') + QByteArray(100000, ']') + "}");
-    write("h_version/manifest.json", R"({"format": "exportlens-capture", "format_version": 99})");
-    write("h_truncated/manifest.json", head + R"("attempts": [{"ind)");
-    write("h_attempt/manifest.json", head + R"("attempts": [{"index": 1, "dir": "attempt_001"}]})");
-    write("h_attempt/attempt_001/attempt.json", R"({"index": 1, "program": "../../../../etc/passwd"})");
-    QFile::link("/etc", tmp_.filePath("h_link/attempt_001"));
-    write("h_link/manifest.json", head + R"("attempts": [{"index": 1, "dir": "attempt_001"}]})");
+    const QByteArray head = "{\"format\": \"exportlens-capture\", \"format_version\": 1, ";
+    write("h_escape/manifest.json", head + "\"attempts\": [{\"index\": 1, \"dir\": \"../../etc\"}]}");
+    write("h_absolute/manifest.json", head + "\"attempts\": [{\"index\": 1, \"dir\": \"/etc\"}]}");
+    write("h_type/manifest.json", head + "\"attempts\": [{\"index\": \"one\", \"dir\": \"a\"}]}");
+    write("h_deep/manifest.json", head + "\"attempts\": " + QByteArray(100000, '[') + QByteArray(100000, ']') + "}");
+    write("h_version/manifest.json", "{\"format\": \"exportlens-capture\", \"format_version\": 99}");
+    write("h_truncated/manifest.json", head + "\"attempts\": [{\"ind");
+    write("h_attempt/manifest.json", head + "\"attempts\": [{\"index\": 1, \"dir\": \"attempt_001\"}]}");
+    write("h_attempt/attempt_001/attempt.json", "{\"index\": 1, \"program\": \"../../../../etc/passwd\"}");
+    write("h_link/manifest.json", head + "\"attempts\": [{\"index\": 1, \"dir\": \"attempt_001\"}]}");
+    QVERIFY(QFile::link("/etc", tmp_.filePath("h_link/attempt_001")));
     for (const QString& name : {"h_escape", "h_absolute", "h_type", "h_deep", "h_version", "h_truncated", "h_attempt", "h_link"}) {
       const auto r = run_exportlens({"info", tmp_.filePath(name)});
       QVERIFY2(r.code == 1, qPrintable(name + ": " + QString::number(r.code) + " " + r.err));

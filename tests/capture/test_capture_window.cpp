@@ -96,8 +96,9 @@ class TestCaptureWindow : public QObject {
     QVERIFY(view()->sectionShown(AttemptView::SpecEntries));
     const QAbstractItemModel* entries = view()->specEntriesTable()->model();
     QCOMPARE(entries->rowCount(), 1);
-    QCOMPARE(entries->index(0, 0).data().toString(), QStringLiteral("dy"));
-    QCOMPARE(entries->index(0, 3).data().toString(), QStringLiteral("dy = dx"));
+    QCOMPARE(entries->index(0, ui::ViolatedEntriesModel::Dim).data().toString(), QStringLiteral("dy"));
+    QCOMPARE(entries->index(0, ui::ViolatedEntriesModel::Input).data().toString(), QStringLiteral("y.shape[0]"));
+    QCOMPARE(entries->index(0, ui::ViolatedEntriesModel::Fixes).data().toString(), QStringLiteral("dy = dx"));
     // The draft program is on the canvas, and the attempt's own spec in the editor:
     // ExportLens re-solves it there to torch's verdict.
     QVERIFY(window_->programModel()->loaded());
@@ -143,6 +144,7 @@ class TestCaptureWindow : public QObject {
     const QString text = view()->dataDependentText()->toPlainText();
     QVERIFY2(text.contains(QStringLiteral("x.sum().item()")), qPrintable(text));
     QVERIFY(text.contains(QStringLiteral("dd_item.py:10")));
+    QVERIFY(text.contains(QStringLiteral("torch.cond")));  // a branch on data: the tutorials' answer
     QVERIFY(window_->programModel()->loaded());  // the draft program
     testing::save_screenshot(window_.get(), QStringLiteral("capture_data_dependent.png"));
     // Without a draft, its partial graph.
@@ -159,8 +161,8 @@ class TestCaptureWindow : public QObject {
     QDir().mkpath(folder + "/attempt_001");
     QFile manifest(folder + "/manifest.json");
     QVERIFY(manifest.open(QIODevice::WriteOnly));
-    manifest.write(R"({"format": "exportlens-capture", "format_version": 1, "script": "/x/s.py",
-                       "attempts": [{"index": 1, "dir": "attempt_001", "ok": false, "failure_class": "other"}]})");
+    manifest.write("{\"format\": \"exportlens-capture\", \"format_version\": 1, \"script\": \"/x/s.py\",\n"
+"                       \"attempts\": [{\"index\": 1, \"dir\": \"attempt_001\", \"ok\": false, \"failure_class\": \"other\"}]}");
     manifest.close();
     QSignalSpy opened(capture()->session(), &ui::CaptureSession::opened);
     window_->openFile(folder);

@@ -29,8 +29,8 @@ QString short_location(const capture::PythonFrame& frame) {
 // ---- violated spec entries ----------------------------------------------------------
 
 ViolatedEntriesModel::ViolatedEntriesModel(QObject* parent)
-    : NodeTableModel({{tr("Spec entry"), false, true}, {tr("Input dim"), false, true}, {tr("torch says")},
-                      {tr("Suggested fixes"), false, true}},
+    : NodeTableModel({{tr("Spec entry"), false, true}, {tr("Input dim"), false, true},
+                      {tr("Suggested fixes"), false, true}, {tr("torch says")}},
                      parent) {}
 
 void ViolatedEntriesModel::setDiagnosis(const DiagnosisPtr& diagnosis) { resetRows([&] { d_ = diagnosis; }); }
@@ -219,6 +219,7 @@ QString data_dependent_html(const capture::AttemptDiagnosis& d) {
       for (const std::string& h : x.hints) html += qs(h).toHtmlEscaped() + QLatin1Char('\n');
       html += QStringLiteral("</pre>");
     }
+    if (!x.advice.empty()) html += QObject::tr("<p><i>What to do:</i> %1.</p>").arg(qs(x.advice).toHtmlEscaped());
   }
   return html;
 }

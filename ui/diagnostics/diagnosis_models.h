@@ -21,7 +21,7 @@ QString short_location(const capture::PythonFrame& frame);
 class ViolatedEntriesModel : public NodeTableModel {
   Q_OBJECT
  public:
-  enum Column { Dim, Input, Message, Fixes };
+  enum Column { Dim, Input, Fixes, Message };
   explicit ViolatedEntriesModel(QObject* parent = nullptr);
   void setDiagnosis(const DiagnosisPtr& diagnosis);
 
