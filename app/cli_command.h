@@ -42,6 +42,8 @@ std::string file_help();
 /// asks for (default training) with `--table NAME` (core only).
 ir::ExportedProgram load_program_at_ir(const ParsedArgs& a, const std::string& command,
                                       Weights weights = Weights::Skip);
+/// `ep` lowered to the IR `--ir functional|core` / `--table` ask for.
+ir::ExportedProgram lowered_as_asked(const ParsedArgs& a, const ir::ExportedProgram& ep);
 /// `info --ir core`: the ops outside the Core ATen set, or that there are none.
 std::string core_ir_report(const ir::ExportedProgram& ep);
 
@@ -73,6 +75,12 @@ void check_additional_inputs(const ir::ExportedProgram& program, const std::vect
 /// render (the graph as SVG / PNG / PDF).
 std::vector<Command> render_commands();
 
+/// open (the GUI on a program source; the headless build says it has none).
+std::vector<Command> open_commands();
+
+/// "a .pt2 archive, a model library, example:NAME, a capture folder or a torch trace log".
+std::string file_kinds();
+
 /// check (dynamic_shapes solving).
 std::vector<Command> check_commands();
 
@@ -82,6 +90,9 @@ std::vector<Command> decompose_commands();
 /// `info` of a capture folder (its attempts; --program N: one attempt's report)
 /// or of a torch trace log (what it holds).
 int info_capture(const ParsedArgs& a, sources::SourceKind kind);
+
+/// numerics (two runs of a program compared node by node).
+std::vector<Command> numerics_commands();
 
 /// capture (a Python script's torch.export calls, failed or not).
 std::vector<Command> capture_commands();

@@ -70,6 +70,13 @@ ir::ExportedProgram load_program_at_ir(const ParsedArgs& a, const std::string& c
     throw UsageError("--table applies to --ir core");
   ir::ExportedProgram ep = load_program_argument(a, command, weights);
   if (level == passes::IrLevel::Training) return ep;
+  return lowered_as_asked(a, ep);
+}
+
+ir::ExportedProgram lowered_as_asked(const ParsedArgs& a, const ir::ExportedProgram& ep) {
+  const passes::IrLevel level = level_option(a, passes::IrLevel::Training);
+  if (level == passes::IrLevel::Training) throw UsageError("--ir functional or core: the program as exported is the training IR");
+  if (a.option("--table") && level != passes::IrLevel::Core) throw UsageError("--table applies to --ir core");
   load_table_library(a);
   const passes::DecompositionTable table = table_option(a);
   passes::LoweringReport report;

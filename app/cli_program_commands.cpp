@@ -32,6 +32,10 @@ serde::ReadLimits limits_option(const ParsedArgs& a) {
   return limits;
 }
 
+std::string file_kinds() {
+  return "a .pt2 archive, a model library (LIB.so), example:NAME, a capture folder or a torch trace log";
+}
+
 std::string file_help() {
   return "\nFILE.pt2 may also be a C++ model library (LIB.so: its only model is traced\n"
          "with its own spec), example:NAME (a built-in example, traced; `exportlens\n"

@@ -12,10 +12,12 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <unordered_map>
 
 #include "engine/runtime/declared_values.h"
 #include "engine/runtime/op_safety.h"
 #include "engine/runtime/program_runner.h"
+#include "engine/runtime/quantized_decomposed_ops.h"
 #include "engine/runtime/run_memory.h"
 #include "engine/runtime/torch_types.h"
 
@@ -28,6 +30,7 @@ using ir::Node;
 using ir::OpKind;
 
 std::optional<c10::OperatorHandle> find_op(const ir::Target& t) {
+  ensure_quantized_decomposed_ops();
   const std::string ns_name = t.op_namespace() + "::" + t.op_name();
   const std::string overload = t.overload() == "default" ? "" : t.overload();
   return c10::Dispatcher::singleton().findSchema({ns_name, overload});
@@ -131,6 +134,10 @@ IValue wrapped_number(const IValue& v) {
 }
 
 // Several observers of one run: each begins in order and ends in reverse.
+
+// One graph (top level or a branch) with its resolved ops.
+}  // namespace
+
 class ObserverChain final : public NodeObserver {
  public:
   void add(NodeObserver* o) {
@@ -160,9 +167,7 @@ class ObserverChain final : public NodeObserver {
   std::vector<NodeObserver*> observers_;
 };
 
-}  // namespace
 
-// One graph (top level or a branch) with its resolved ops.
 struct GraphRunner {
   const ir::GraphModule& gm;
   c10::Device device;
@@ -207,7 +212,13 @@ struct GraphRunner {
   struct Env {
     std::vector<IValue> values;
     NodeObserver* nested = nullptr;  // the observers that see the subgraphs this run enters
-    const IValue& get(const Node* n) const { return values.at(n->index()); }
+    /// Values given from outside (RunStepper::evaluate: a node fed another run's inputs), looked up first.
+    const std::unordered_map<const Node*, IValue>* given = nullptr;
+    const IValue& get(const Node* n) const {
+      if (given)
+        if (const auto it = given->find(n); it != given->end()) return it->second;
+      return values.at(n->index());
+    }
   };
 
   // --- argument conversion, guided by the op's schema -----------------------
@@ -490,40 +501,99 @@ struct GraphRunner {
 
   /// `observer` sees this graph's nodes, `nested` those of the subgraphs it enters.
   std::vector<IValue> run(const std::vector<IValue>& placeholders, NodeObserver* observer = nullptr,
-                          NodeObserver* nested = nullptr, const std::function<bool(int, int)>& progress = {}) const {
-    Env env;
-    env.nested = nested;
-    const auto nodes = gm.graph.nodes();
-    env.values.resize(nodes.size());
-    size_t next_input = 0;
-    int done = 0;
-    for (const Node* n : nodes) {
-      if (progress && !progress(done, static_cast<int>(nodes.size()))) throw RunError("run cancelled");
-      ++done;
+                          NodeObserver* nested = nullptr, const std::function<bool(int, int)>& progress = {}) const;
+};
+
+/// One run of a graph, a call at a time: the loop torch's interpreter runs,
+/// cut where a caller (RunStepper) may look at the values between nodes.
+class GraphRun {
+ public:
+  GraphRun(const GraphRunner& runner, const std::vector<IValue>& placeholders, NodeObserver* observer,
+           NodeObserver* nested, std::function<bool(int, int)> progress)
+      : r_(runner), nodes_(runner.gm.graph.nodes()), placeholders_(placeholders), observer_(observer),
+        progress_(std::move(progress)) {
+    env_.nested = nested;
+    env_.values.resize(nodes_.size());
+    held_.resize(nodes_.size());
+  }
+
+  bool done() const { return finished_; }
+  const GraphRunner::Env& env() const { return env_; }
+
+  /// Binds the placeholders up to the next call, runs it and returns it;
+  /// at the output node, returns nullptr and done() becomes true.
+  const Node* step() {
+    while (next_ < nodes_.size()) {
+      const Node* n = nodes_[next_++];
+      if (progress_ && !progress_(int(next_) - 1, int(nodes_.size()))) throw RunError("run cancelled");
       switch (n->op) {
         case OpKind::Placeholder:
-          if (next_input >= placeholders.size())
+          if (next_input_ >= placeholders_.size())
             throw RunError("graph expects more inputs than were given (at placeholder '" + n->name + "')");
-          env.values[n->index()] = placeholders[next_input++];
-          if (observer) observer->input_bound(*n, env.values[n->index()]);
+          env_.values[n->index()] = placeholders_[next_input_++];
+          if (observer_) observer_->input_bound(*n, env_.values[n->index()]);
           continue;
         case OpKind::GetAttr:
           continue;  // subgraphs are resolved by the op that uses them
         case OpKind::Output:
-          return outputs(n, env);
+          outputs_ = r_.outputs(n, env_);
+          finished_ = true;
+          return nullptr;
         case OpKind::CallFunction:
-          if (observer) observer->node_begin(*n);
-          env.values[n->index()] = call_function(n, env);
-          if (observer) observer->node_end(*n, env.values[n->index()]);
-          break;
+          if (observer_) observer_->node_begin(*n);
+          env_.values[n->index()] = r_.call_function(n, env_);
+          if (observer_) observer_->node_end(*n, env_.values[n->index()]);
+          last_ = n;
+          return n;
       }
-      // Free values after their last use, as torch's interpreter does.
-      for (int v : frees[n->index()]) env.values[v] = IValue();
-      if (observer && n->op == OpKind::CallFunction && observer->wants_live_values()) observer->live_values(*n, env.values);
     }
     throw RunError("graph has no output node");
   }
+
+  /// Frees the values the last call was the last reader of, as torch's
+  /// interpreter does (those held stay until let go).
+  void release() {
+    if (!last_) return;
+    for (int v : r_.frees[last_->index()])
+      if (!held_[size_t(v)]) env_.values[size_t(v)] = IValue();
+    if (observer_ && observer_->wants_live_values()) observer_->live_values(*last_, env_.values);
+    last_ = nullptr;
+  }
+
+  void hold(const Node* n, bool on) {
+    held_[size_t(n->index())] = on;
+    if (!on && done_reading(n)) env_.values[size_t(n->index())] = IValue();
+  }
+
+  std::vector<IValue> take_outputs() { return std::move(outputs_); }
+
+ private:
+  // Whether every reader of `n` has run: its value is free to go.
+  bool done_reading(const Node* n) const {
+    for (const Node* user : n->users())
+      if (user->index() >= int(next_) || user == last_) return false;
+    return true;
+  }
+
+  const GraphRunner& r_;
+  std::vector<Node*> nodes_;
+  const std::vector<IValue>& placeholders_;
+  NodeObserver* observer_;
+  std::function<bool(int, int)> progress_;
+  GraphRunner::Env env_;
+  std::vector<char> held_;
+  size_t next_ = 0, next_input_ = 0;
+  const Node* last_ = nullptr;
+  bool finished_ = false;
+  std::vector<IValue> outputs_;
 };
+
+std::vector<IValue> GraphRunner::run(const std::vector<IValue>& placeholders, NodeObserver* observer,
+                                     NodeObserver* nested, const std::function<bool(int, int)>& progress) const {
+  GraphRun run(*this, placeholders, observer, nested, progress);
+  while (run.step()) run.release();
+  return run.take_outputs();
+}
 
 struct Interpreter::Impl {
   std::unique_ptr<GraphRunner> runner;
@@ -537,6 +607,7 @@ std::optional<c10::ScalarType> precision_dtype(Precision p) {
     case Precision::AsExported: return std::nullopt;
     case Precision::BFloat16: return c10::kBFloat16;
     case Precision::Float16: return c10::kHalf;
+    case Precision::Float64: return c10::kDouble;
   }
   return std::nullopt;
 }
@@ -596,7 +667,7 @@ CastReport Interpreter::cast_report(const std::vector<IValue>& user_inputs) cons
 
 Interpreter::~Interpreter() = default;
 
-std::vector<IValue> Interpreter::run_graph(const std::vector<IValue>& user_inputs) {
+void Interpreter::check_runnable() const {
   if (!impl_->runner->missing.empty()) {
     std::string msg = "cannot run: operators not registered in this process (load the library that defines them):";
     for (const auto& m : impl_->runner->missing) msg += "\n  " + m;
@@ -608,8 +679,10 @@ std::vector<IValue> Interpreter::run_graph(const std::vector<IValue>& user_input
     throw RunError("refusing to run " + u.where + " (" + u.target.schema_name() + "): the op " + u.reason +
                    "; allow it with --allow-op " + op + " if you trust this program");
   }
-  c10::InferenceMode no_autograd;
-  std::vector<IValue> placeholders;
+}
+
+std::vector<IValue> Interpreter::placeholders(const std::vector<IValue>& user_inputs) const {
+  std::vector<IValue> out;
   size_t next_user = 0;
   for (const auto& spec : ep_.signature.inputs) {
     if (spec.kind == ir::InputKind::UserInput) {
@@ -620,17 +693,40 @@ std::vector<IValue> Interpreter::run_graph(const std::vector<IValue>& user_input
       const auto dtype = precision_dtype(precision_);
       if (spec.arg.type != ir::SpecArgument::Type::Constant && v.isTensor()) {
         at::Tensor t = v.toTensor().to(device_);
-        placeholders.emplace_back(is_cast(t, dtype) ? t.to(*dtype) : t);
+        out.emplace_back(is_cast(t, dtype) ? t.to(*dtype) : t);
       } else {
-        placeholders.push_back(v);
+        out.push_back(v);
       }
       continue;
     }
     if (!spec.target) throw RunError("input '" + spec.arg.name + "' has no state-dict key");
     auto it = impl_->state.find(*spec.target);
     if (it == impl_->state.end()) throw RunError("weight '" + *spec.target + "' is missing from the program");
-    placeholders.emplace_back(it->second);
+    out.emplace_back(it->second);
   }
+  return out;
+}
+
+void Interpreter::update_buffers(const std::vector<IValue>& graph_outputs) {
+  // Buffer mutations become the buffers' new values, as ep.module() does.
+  for (size_t i = 0; i < ep_.signature.outputs.size() && i < graph_outputs.size(); ++i) {
+    const auto& spec = ep_.signature.outputs[i];
+    if (spec.kind == ir::OutputKind::BufferMutation && spec.target && graph_outputs[i].isTensor())
+      impl_->state[*spec.target].copy_(graph_outputs[i].toTensor());
+  }
+}
+
+std::vector<IValue> Interpreter::user_outputs(const std::vector<IValue>& graph_outputs) const {
+  std::vector<IValue> user;
+  for (size_t i = 0; i < ep_.signature.outputs.size() && i < graph_outputs.size(); ++i)
+    if (ep_.signature.outputs[i].kind == ir::OutputKind::UserOutput) user.push_back(graph_outputs[i]);
+  return user;
+}
+
+std::vector<IValue> Interpreter::run_graph(const std::vector<IValue>& user_inputs) {
+  check_runnable();
+  c10::InferenceMode no_autograd;
+  const std::vector<IValue> bound = placeholders(user_inputs);
   // What the run allocates is bounded (run_memory.h), and every value is
   // checked against its declaration: the first observer, wrapping the others.
   DeclaredValues declared(memory_limit_, precision_ != Precision::AsExported);
@@ -642,24 +738,92 @@ std::vector<IValue> Interpreter::run_graph(const std::vector<IValue>& user_input
   std::vector<IValue> outs;
   {
     RunMemoryScope charged(std::make_shared<RunMemoryBudget>(memory_limit_));
-    outs = impl_->runner->run(placeholders, &observers, &nested, progress_);
+    outs = impl_->runner->run(bound, &observers, &nested, progress_);
   }
-  // Buffer mutations become the buffers' new values, as ep.module() does.
-  for (size_t i = 0; i < ep_.signature.outputs.size() && i < outs.size(); ++i) {
-    const auto& spec = ep_.signature.outputs[i];
-    if (spec.kind == ir::OutputKind::BufferMutation && spec.target && outs[i].isTensor())
-      impl_->state[*spec.target].copy_(outs[i].toTensor());
-  }
+  update_buffers(outs);
   return outs;
 }
 
-std::vector<IValue> Interpreter::run(const std::vector<IValue>& user_inputs) {
-  auto all = run_graph(user_inputs);
-  std::vector<IValue> user;
-  for (size_t i = 0; i < ep_.signature.outputs.size() && i < all.size(); ++i)
-    if (ep_.signature.outputs[i].kind == ir::OutputKind::UserOutput) user.push_back(all[i]);
-  return user;
+// ---- a run a node at a time ------------------------------------------------------
+
+struct RunStepper::State {
+  Interpreter* interpreter;
+  std::vector<IValue> bound;  // the placeholders' values: the run reads them by reference
+  std::shared_ptr<RunMemoryBudget> budget;
+  DeclaredValues declared;
+  ObserverChain observers, nested;
+  std::unique_ptr<GraphRun> run;
+  std::vector<IValue> outputs;  // the graph's, once the run is done
+  State(Interpreter* i, uint64_t limit, bool recast)
+      : interpreter(i), budget(std::make_shared<RunMemoryBudget>(limit)), declared(limit, recast) {}
+};
+
+RunStepper::RunStepper(std::unique_ptr<State> s) : s_(std::move(s)) {}
+RunStepper::RunStepper(RunStepper&&) noexcept = default;
+RunStepper::~RunStepper() = default;
+
+RunStepper Interpreter::start(const std::vector<IValue>& user_inputs) {
+  check_runnable();
+  c10::InferenceMode no_autograd;
+  auto state = std::make_unique<RunStepper::State>(this, memory_limit_, precision_ != Precision::AsExported);
+  {
+    RunMemoryScope charged(state->budget);
+    state->bound = placeholders(user_inputs);
+  }
+  state->observers.add(&state->declared);
+  for (NodeObserver* o : observers_) state->observers.add(o);
+  for (NodeObserver* o : state->observers.members())
+    if (o->sees_subgraphs()) state->nested.add(o);
+  state->run = std::make_unique<GraphRun>(*impl_->runner, state->bound, &state->observers, &state->nested, progress_);
+  return RunStepper(std::move(state));
 }
+
+bool RunStepper::done() const { return s_->run->done(); }
+
+const ir::Node* RunStepper::step() {
+  c10::InferenceMode no_autograd;
+  RunMemoryScope charged(s_->budget);
+  const ir::Node* n = s_->run->step();
+  if (!n && s_->outputs.empty()) {
+    s_->outputs = s_->run->take_outputs();
+    s_->interpreter->update_buffers(s_->outputs);
+  }
+  return n;
+}
+
+void RunStepper::release() {
+  RunMemoryScope charged(s_->budget);
+  s_->run->release();
+}
+
+const IValue* RunStepper::value(const ir::Node& n) const {
+  const auto& values = s_->run->env().values;
+  const size_t i = size_t(n.index());
+  return i < values.size() && !values[i].isNone() ? &values[i] : nullptr;
+}
+
+void RunStepper::hold(const ir::Node& n, bool on) { s_->run->hold(&n, on); }
+
+IValue RunStepper::evaluate(const ir::Node& node, const std::function<std::optional<IValue>(const ir::Node&)>& input) const {
+  std::unordered_map<const Node*, IValue> given;
+  node.for_each_input([&](const Node* in) {
+    if (given.count(in)) return;
+    if (auto v = input(*in)) given.emplace(in, std::move(*v));
+    else if (const IValue* own = value(*in)) given.emplace(in, *own);
+    else throw RunError("cannot evaluate node '" + node.name + "': no value for its input '" + in->name + "'");
+  });
+  GraphRunner::Env env;
+  env.given = &given;
+  c10::InferenceMode no_autograd;
+  RunMemoryScope charged(s_->budget);
+  return s_->interpreter->impl_->runner->call_function(&node, env);
+}
+
+std::vector<IValue> RunStepper::user_outputs() const { return s_->interpreter->user_outputs(s_->outputs); }
+
+uint64_t RunStepper::peak_bytes() const { return s_->budget->peak(); }
+
+std::vector<IValue> Interpreter::run(const std::vector<IValue>& user_inputs) { return user_outputs(run_graph(user_inputs)); }
 
 std::vector<std::string> missing_operators(const ir::ExportedProgram& ep) {
   return GraphRunner(ep.graph_module, c10::Device(c10::kCPU)).missing;

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <functional>
+#include <optional>
 #include <memory>
 #include <set>
 #include <stdexcept>
@@ -28,6 +29,44 @@ class RunError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+class Interpreter;
+
+/// One run of a program a node at a time, as a debugger steps: what numerics
+/// drives two of in lockstep, comparing their values as they are made. Values
+/// live as in Interpreter::run (each freed after its last reader) unless held;
+/// the run is bounded and checked as run() is (memory, declared values).
+class RunStepper {
+ public:
+  RunStepper(RunStepper&&) noexcept;
+  ~RunStepper();
+
+  bool done() const;
+  /// Binds the placeholders up to the next call and runs it; returns that
+  /// node, or nullptr when the run reached its output (done).
+  const ir::Node* step();
+  /// Frees what the last stepped node was the last reader of (held values stay).
+  void release();
+  /// A node's value while it lives (null before it runs, after it is freed).
+  const c10::IValue* value(const ir::Node& node) const;
+  /// Keeps a value alive past its last reader (`on`), or lets it go.
+  void hold(const ir::Node& node, bool on);
+  /// Runs `node` of this program again with inputs `input` gives (another
+  /// run's values, say); an input it has no value for is this run's own.
+  c10::IValue evaluate(const ir::Node& node,
+                       const std::function<std::optional<c10::IValue>(const ir::Node&)>& input) const;
+  /// The USER_OUTPUT values, once done.
+  std::vector<c10::IValue> user_outputs() const;
+  /// The most the run held on the CPU at once, in bytes.
+  uint64_t peak_bytes() const;
+
+  struct State;
+
+ private:
+  friend class Interpreter;
+  explicit RunStepper(std::unique_ptr<State> s);
+  std::unique_ptr<State> s_;
+};
+
 class Interpreter {
  public:
   /// Resolves every op and loads weights onto `device`. Throws RunError if an
@@ -42,6 +81,8 @@ class Interpreter {
   std::vector<c10::IValue> run_graph(const std::vector<c10::IValue>& user_inputs);
   /// Only the USER_OUTPUT values, as ep.module()(*inputs) returns them.
   std::vector<c10::IValue> run(const std::vector<c10::IValue>& user_inputs);
+  /// A run to step through (RunStepper); this interpreter must outlive it.
+  RunStepper start(const std::vector<c10::IValue>& user_inputs);
 
   /// The user inputs as a run places them: tensors on the device, cast to
   /// the precision (giving these to run() avoids copies inside the run).
@@ -63,6 +104,13 @@ class Interpreter {
   const c10::Device& device() const { return device_; }
 
  private:
+  friend class RunStepper;
+  void check_runnable() const;
+  /// The placeholders' values: user inputs on the device in the run's precision, then the weights.
+  std::vector<c10::IValue> placeholders(const std::vector<c10::IValue>& user_inputs) const;
+  void update_buffers(const std::vector<c10::IValue>& graph_outputs);
+  std::vector<c10::IValue> user_outputs(const std::vector<c10::IValue>& graph_outputs) const;
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
   const ir::ExportedProgram& ep_;

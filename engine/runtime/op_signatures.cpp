@@ -1,4 +1,5 @@
 #include "engine/runtime/op_signatures.h"
+#include "engine/runtime/quantized_decomposed_ops.h"
 
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/core/jit_type.h>
@@ -47,6 +48,7 @@ std::optional<ir::OpSignature> lookup(const std::string& schema_name) {
   const auto dot = schema_name.find('.', schema_name.find("::") == std::string::npos ? 0 : schema_name.find("::"));
   const std::string name = schema_name.substr(0, dot);
   const std::string overload = dot == std::string::npos ? "" : schema_name.substr(dot + 1);
+  ensure_quantized_decomposed_ops();
   const auto handle = c10::Dispatcher::singleton().findSchema({name, overload});
   if (!handle || !handle->hasSchema()) return std::nullopt;
   const c10::FunctionSchema& schema = handle->schema();

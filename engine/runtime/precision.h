@@ -8,11 +8,12 @@
 
 namespace exportlens::runtime {
 
-enum class Precision { AsExported, BFloat16, Float16 };
+/// Float64: every floating parameter, buffer and input in double, as a reference run.
+enum class Precision { AsExported, BFloat16, Float16, Float64 };
 
-/// "fp32" (also "float32", "as-exported"), "bf16" / "bfloat16", "fp16" / "float16" / "half".
+/// "fp32" (also "float32", "as-exported"), "bf16" / "bfloat16", "fp16" / "float16" / "half", "fp64" / "float64".
 std::optional<Precision> parse_precision(const std::string& text);
-/// "as exported", "bfloat16", "float16".
+/// "as exported", "bfloat16", "float16", "float64".
 std::string precision_name(Precision p);
 
 }  // namespace exportlens::runtime

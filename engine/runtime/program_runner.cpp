@@ -22,6 +22,7 @@
 #include "engine/runtime/interpreter.h"
 #include "engine/runtime/numerics.h"
 #include "engine/runtime/run_memory.h"
+#include "engine/runtime/run_inputs.h"
 #include "engine/runtime/run_probes.h"
 #include "engine/runtime/torch_types.h"
 #include "engine/serde/torch_save_check.h"
@@ -44,9 +45,11 @@ void write_file(const std::filesystem::path& p, const std::vector<char>& bytes) 
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
 
-std::vector<c10::IValue> load_inputs(const std::filesystem::path& p) {
+}  // namespace
+
+c10::IValue load_torch_save(const std::filesystem::path& p, const std::string& what) {
   const std::vector<char> data = read_file(p);
-  const std::string not_inputs = p.string() + ": not a torch.save file of inputs: ";
+  const std::string not_inputs = p.string() + ": not a torch.save file of " + what + ": ";
   try {  // LibTorch's unpickler trusts the file's numbers: scan it first
     serde::check_torch_save(std::make_shared<const std::vector<std::byte>>(
                                 reinterpret_cast<const std::byte*>(data.data()),
@@ -62,8 +65,15 @@ std::vector<c10::IValue> load_inputs(const std::filesystem::path& p) {
   } catch (const c10::Error& e) {
     throw std::runtime_error(not_inputs + first_line(e.what_without_backtrace()));
   } catch (const std::bad_alloc&) {
-    throw std::runtime_error(p.string() + ": out of memory reading the inputs file");
+    throw std::runtime_error(p.string() + ": out of memory reading the " + what + " file");
   }
+  return v;
+}
+
+namespace {
+
+std::vector<c10::IValue> load_inputs(const std::filesystem::path& p) {
+  const c10::IValue v = load_torch_save(p, "inputs");
   if (v.isTuple()) return v.toTupleRef().elements().vec();
   if (v.isList()) return v.toListRef().vec();
   return {v};
@@ -197,8 +207,6 @@ bool device_available(const std::string& device, std::string* why, std::string* 
 
 std::vector<std::string> unavailable_operators(const ir::ExportedProgram& ep) { return missing_operators(ep); }
 
-namespace {
-
 std::vector<c10::IValue> gather_inputs(const ir::ExportedProgram& ep, const RunRequest& request) {
   std::vector<c10::IValue> inputs;
   if (request.inputs_file) {
@@ -227,6 +235,8 @@ std::vector<c10::IValue> gather_inputs(const ir::ExportedProgram& ep, const RunR
   }
   return inputs;
 }
+
+namespace {
 
 std::vector<std::string> user_output_names(const ir::ExportedProgram& ep) {
   std::vector<std::string> names;

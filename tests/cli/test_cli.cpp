@@ -157,7 +157,8 @@ class TestCli : public QObject {
     r = run_exportlens({"print", notes});
     QCOMPARE(r.code, 1);
     QCOMPARE(r.err, "exportlens print: error: " + notes +
-                        ": not a program source (a .pt2 archive, a model library or example:NAME)\n");
+                        ": not a program source (a .pt2 archive, a model library, example:NAME, a capture folder or "
+                        "a torch trace log)\n");
 
     r = run_exportlens({"print", "example:no_such_example"});
     QCOMPARE(r.code, 1);

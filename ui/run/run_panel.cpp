@@ -244,7 +244,10 @@ void RunPanel::setSettings(const RunSettings& s) {
   file_->setText(s.inputsFile);
   const int device = device_->findData(s.device);
   device_->setCurrentIndex(device < 0 ? 0 : device);
-  const char* precision = s.precision == runtime::Precision::BFloat16 ? "bf16" : s.precision == runtime::Precision::Float16 ? "fp16" : "fp32";
+  const char* precision = s.precision == runtime::Precision::BFloat16 ? "bf16"
+                          : s.precision == runtime::Precision::Float16 ? "fp16"
+                          : s.precision == runtime::Precision::Float64 ? "fp64"
+                                                                       : "fp32";
   precision_->setCurrentIndex(std::max(0, precision_->findData(QString::fromLatin1(precision))));
   compare_->setChecked(s.compareCpu);
   cuda_graph_->setChecked(s.cudaGraph);

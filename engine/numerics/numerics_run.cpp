@@ -1,0 +1,358 @@
+#include "engine/numerics/numerics_run.h"
+
+#include <ATen/ATen.h>
+#include <c10/core/DeviceGuard.h>
+
+#include <chrono>
+#include <unordered_map>
+
+#include "engine/ir/op_key.h"
+#include "engine/numerics/tensor_error.h"
+#include "engine/runtime/interpreter.h"
+#include "engine/runtime/run_inputs.h"
+#include "engine/runtime/torch_types.h"
+
+namespace exportlens::numerics {
+namespace {
+
+using c10::IValue;
+
+// Regions bigger than this are not run again on A's inputs (a node's
+// decomposition is a few nodes; a region this big is a matching that went wide).
+constexpr size_t kMaxRegion = 64;
+
+std::optional<c10::ScalarType> precision_dtype(runtime::Precision p) {
+  switch (p) {
+    case runtime::Precision::BFloat16: return at::kBFloat16;
+    case runtime::Precision::Float16: return at::kHalf;
+    case runtime::Precision::Float64: return at::kDouble;
+    case runtime::Precision::AsExported: return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+/// The B computation that stands for one pair: the B nodes its B node needs,
+/// back to the paired nodes (whose values come from A) and the placeholders.
+struct Region {
+  std::vector<const ir::Node*> nodes;      // in B's order, the pair's B node last
+  std::vector<const ir::Node*> from_a;     // paired B nodes it reads: their values come from A
+  std::vector<const ir::Node*> own;        // other B nodes it reads: B's own values
+  bool evaluable = true;
+};
+
+struct Pair {
+  const ir::Node* a = nullptr;  // null in reference mode
+  std::string a_name;
+  const ir::Node* b = nullptr;
+  Region region;
+  bool done = false;
+};
+
+class Lockstep {
+ public:
+  explicit Lockstep(const NumericsRequest& r) : r_(r), pb_(*r.b.program) {}
+
+  NumericsResult run() {
+    const auto started = std::chrono::steady_clock::now();
+    result_.report.a_label = r_.a.label;
+    result_.report.b_label = r_.b.label;
+    if (!r_.b.program || (!r_.reference && !r_.a.program))
+      throw Error(ErrorKind::Usage, {}, "a numerics run needs a program for A (or reference values) and for B");
+    const ir::ExportedProgram& inputs_for = r_.reference ? pb_ : *r_.a.program;
+    runtime::RunRequest in;
+    in.inputs_file = r_.inputs_file;
+    in.random_inputs = !r_.inputs_file;
+    in.seed = r_.seed;
+    in.max_input_bytes = r_.max_input_bytes;
+    const std::vector<IValue> inputs = runtime::gather_inputs(inputs_for, in);
+    if (r_.reference) load_reference();
+
+    const c10::Device device_b(r_.b.device);
+    std::optional<c10::DeviceGuard> on_b;
+    if (!device_b.is_cpu()) on_b.emplace(device_b);
+    runtime::Interpreter ib(pb_, device_b, r_.b.precision);
+    configure(ib);
+    std::optional<runtime::Interpreter> ia;
+    if (!r_.reference) {
+      ia.emplace(*r_.a.program, c10::Device(r_.a.device), r_.a.precision);
+      configure(*ia);
+    }
+    b_dtype_ = precision_dtype(r_.b.precision);
+    b_device_ = device_b;
+    pair_nodes();
+    runtime::RunStepper b = ib.start(inputs);
+    std::optional<runtime::RunStepper> a;
+    if (ia) a.emplace(ia->start(inputs));
+    a_ = a ? &*a : nullptr;
+    hold_region_inputs(b, a_, true);
+
+    b_finite_.assign(pb_.graph().size(), 1);
+    if (r_.a.program) a_finite_.assign(r_.a.program->graph().size(), 1);
+    const int total = int(pb_.graph().size());
+    int done = 0;
+    while (const ir::Node* m = b.step()) {
+      if (r_.cancel) r_.cancel->check();
+      if (r_.progress) r_.progress(++done, total);
+      note_finiteness(*m, b, b_finite_, /*b_side=*/true);
+      if (const auto it = pair_of_b_.find(m); it != pair_of_b_.end()) {
+        Pair& p = pairs_[it->second];
+        const IValue* va = a_value(p);
+        compare(p, va, b);
+        release_pair(p, b);
+      }
+      b.release();
+    }
+    if (a)
+      while (a->step()) a->release();  // A's nodes after its last paired one
+    compare_outputs(b);
+    for (int side : {0, 1})
+      if (!pending_origin_[side].empty() && !(side ? result_.report.first_nonfinite_b : result_.report.first_nonfinite_a))
+        result_.report.notes.push_back(std::string("the first node turning finite inputs into NaN/Inf in ") +
+                                       (side ? "B" : "A") + " is '" + pending_origin_[side] + "' (not compared)");
+    result_.report.peak_bytes = b.peak_bytes() + (a ? a->peak_bytes() : 0);
+    result_.report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    result_.report.skipped += r_.pairing.unpaired;
+    if (!r_.pairing.basis.empty()) result_.report.notes.push_back("nodes paired by " + r_.pairing.basis);
+    return std::move(result_);
+  }
+
+ private:
+  void configure(runtime::Interpreter& i) const {
+    i.set_allowed_ops(r_.allowed_ops);
+    i.set_memory_limit(r_.max_run_bytes);
+  }
+
+  void load_reference() {
+    const IValue v = runtime::load_torch_save(*r_.reference, "reference values");
+    if (!v.isGenericDict())
+      throw Error(ErrorKind::Input, {.file = r_.reference->string()},
+                  "expected a dict of {node name: tensor} (exportlens_reference writes one)");
+    for (const auto& entry : v.toGenericDict())
+      if (entry.key().isString()) reference_.emplace(entry.key().toStringRef(), entry.value());
+  }
+
+  void pair_nodes() {
+    const ir::Graph& gb = pb_.graph();
+    for (const NodePair& np : r_.pairing.pairs) {
+      Pair p;
+      p.a_name = np.a;
+      p.b = gb.find(np.b);
+      if (r_.a.program && !r_.reference) p.a = r_.a.program->graph().find(np.a);
+      if (!p.b || (!r_.reference && !p.a)) {
+        ++result_.report.skipped;
+        continue;
+      }
+      pair_of_b_[p.b] = pairs_.size();
+      pairs_.push_back(std::move(p));
+    }
+    for (Pair& p : pairs_) p.region = region_of(p.b);
+  }
+
+  Region region_of(const ir::Node* m) const {
+    Region region;
+    std::vector<const ir::Node*> stack = {m};
+    std::unordered_map<const ir::Node*, bool> seen{{m, true}};
+    std::vector<const ir::Node*> members;
+    while (!stack.empty()) {
+      const ir::Node* n = stack.back();
+      stack.pop_back();
+      members.push_back(n);
+      n->for_each_input([&](const ir::Node* in) {
+        if (seen.count(in)) return;
+        seen[in] = true;
+        if (pair_of_b_.count(in)) region.from_a.push_back(in);
+        else if (in->op != ir::OpKind::CallFunction) region.own.push_back(in);
+        else stack.push_back(in);
+      });
+      if (members.size() > kMaxRegion) {
+        region.evaluable = false;
+        return region;
+      }
+    }
+    std::sort(members.begin(), members.end(), [](const ir::Node* x, const ir::Node* y) { return x->index() < y->index(); });
+    region.nodes = std::move(members);
+    return region;
+  }
+
+  // Values a region reads stay alive until the pair is compared: A's for the
+  // paired inputs, B's own for the others; each pair's A node, until compared.
+  void hold_region_inputs(runtime::RunStepper& b, runtime::RunStepper* a, bool on) {
+    for (Pair& p : pairs_) {
+      if (a && p.a) hold_a(*a, p.a, on);
+      if (!r_.introduced || !p.region.evaluable) continue;
+      for (const ir::Node* in : p.region.own) hold_b(b, in, on);
+      if (a)
+        for (const ir::Node* in : p.region.from_a) hold_a(*a, pairs_[pair_of_b_.at(in)].a, on);
+    }
+  }
+  void hold_a(runtime::RunStepper& a, const ir::Node* n, bool on) { count(a, holds_a_, n, on); }
+  void hold_b(runtime::RunStepper& b, const ir::Node* n, bool on) { count(b, holds_b_, n, on); }
+  static void count(runtime::RunStepper& s, std::unordered_map<const ir::Node*, int>& holds, const ir::Node* n, bool on) {
+    int& c = holds[n];
+    c += on ? 1 : -1;
+    if (on && c == 1) s.hold(*n, true);
+    if (!on && c == 0) s.hold(*n, false);
+  }
+
+  void release_pair(Pair& p, runtime::RunStepper& b) {
+    p.done = true;
+    if (a_ && p.a) hold_a(*a_, p.a, false);
+    if (!r_.introduced || !p.region.evaluable) return;
+    for (const ir::Node* in : p.region.own) hold_b(b, in, false);
+    if (a_)
+      for (const ir::Node* in : p.region.from_a) hold_a(*a_, pairs_[pair_of_b_.at(in)].a, false);
+  }
+
+  // A's value for a pair: A run on until it made it (or the reference's).
+  const IValue* a_value(const Pair& p) {
+    if (!a_) return ref(p.a_name);
+    while (!a_->value(*p.a) && !a_->done()) {
+      const ir::Node* n = a_->step();
+      if (r_.cancel) r_.cancel->check();
+      if (n) note_finiteness(*n, *a_, a_finite_, /*b_side=*/false);
+      a_->release();
+    }
+    return a_->value(*p.a);
+  }
+
+  // Finite inputs, NaN or Inf out: where non-finite values start in a run.
+  // (The report points at the origin when it is a compared node; else a note names it.)
+  void note_finiteness(const ir::Node& n, const runtime::RunStepper& s, std::vector<char>& finite, bool b_side) {
+    const IValue* v = s.value(n);
+    if (!v) return;
+    bool inputs_finite = true;
+    n.for_each_input([&](const ir::Node* in) { inputs_finite = inputs_finite && finite[size_t(in->index())]; });
+    finite[size_t(n.index())] = all_finite(*v);
+    if (inputs_finite && !finite[size_t(n.index())] && pending_origin_[b_side].empty()) pending_origin_[b_side] = n.name;
+  }
+
+  IValue to_b(const IValue& v, const ir::Node& b_input) const {
+    if (v.isTensor()) {
+      at::Tensor t = v.toTensor().to(b_device_);
+      if (t.is_floating_point()) {
+        if (b_dtype_) return t.to(*b_dtype_);
+        if (const ir::TensorMeta* meta = b_input.value.tensor()) return t.to(runtime::to_torch(meta->dtype));
+      }
+      return t;
+    }
+    if (v.isTuple() || v.isList()) return v;  // (tuples are not paired: their getitems are)
+    return v;
+  }
+
+  std::optional<IValue> introduced_value(const Pair& p, const runtime::RunStepper& b) {
+    if (!r_.introduced || !p.region.evaluable) return std::nullopt;
+    std::unordered_map<const ir::Node*, IValue> scratch;
+    auto input = [&](const ir::Node& in) -> std::optional<IValue> {
+      if (const auto it = scratch.find(&in); it != scratch.end()) return it->second;
+      if (const auto pi = pair_of_b_.find(&in); pi != pair_of_b_.end()) {
+        const Pair& q = pairs_[pi->second];
+        const IValue* va = a_ ? (q.a ? a_->value(*q.a) : nullptr) : ref(q.a_name);
+        if (va) return to_b(*va, in);
+      }
+      return std::nullopt;  // B's own value
+    };
+    try {
+      for (const ir::Node* n : p.region.nodes) scratch[n] = b.evaluate(*n, input);
+    } catch (const std::exception&) {
+      return std::nullopt;  // not runnable on A's values (a dtype B's op refuses, say): total only
+    }
+    return scratch.at(p.b);
+  }
+
+  const IValue* ref(const std::string& name) const {
+    const auto it = reference_.find(name);
+    return it == reference_.end() ? nullptr : &it->second;
+  }
+
+  void compare(const Pair& p, const IValue* va, const runtime::RunStepper& b) {
+    const IValue* vb = b.value(*p.b);
+    if (!va || !vb) {
+      ++result_.report.skipped;
+      return;
+    }
+    const auto total = error_stats(*va, *vb);
+    if (!total) {
+      ++result_.report.skipped;
+      return;
+    }
+    NodeNumerics n;
+    n.node = p.a ? p.a->name : p.a_name;
+    n.b_node = p.b->name;
+    const ir::Node& shown = p.a ? *p.a : *p.b;
+    n.op = ir::op_key(shown.target);
+    if (const ir::TensorMeta* t = shown.value.tensor()) n.value = t->annotation();
+    n.total = *total;
+    if (auto vi = introduced_value(p, b)) {
+      n.introduced = error_stats(*va, *vi);
+      if (n.introduced) n.inherited_max_abs = std::max(0.0, n.total.max_abs - n.introduced->max_abs);
+    }
+    const size_t index = result_.report.nodes.size();
+    if (pending_origin_[1] == n.b_node) {
+      n.nonfinite_origin_b = true;
+      result_.report.first_nonfinite_b = index;
+    }
+    if (pending_origin_[0] == n.node) {
+      n.nonfinite_origin_a = true;
+      result_.report.first_nonfinite_a = index;
+    }
+    if (!result_.report.first_divergent && n.total.beyond_tolerance) result_.report.first_divergent = index;
+    if (!result_.report.first_introducing && n.introduced && n.introduced->beyond_tolerance)
+      result_.report.first_introducing = index;
+    if (r_.keep.count(n.node) && va->isTensor() && vb->isTensor()) {
+      SnapshotPair kept{snapshot(va->toTensor(), r_.snapshot_elements), snapshot(vb->toTensor(), r_.snapshot_elements), {}};
+      if (va->toTensor().sizes() == vb->toTensor().sizes())
+        kept.difference = difference_snapshot(va->toTensor(), vb->toTensor(), r_.snapshot_elements);
+      result_.kept.emplace(n.node, std::move(kept));
+    }
+    result_.report.nodes.push_back(std::move(n));
+  }
+
+  void compare_outputs(const runtime::RunStepper& b) {
+    if (!a_) return;
+    const auto oa = a_->user_outputs(), ob = b.user_outputs();
+    const auto names = (r_.a.program ? *r_.a.program : pb_).signature.user_outputs();
+    for (size_t i = 0; i < oa.size() && i < ob.size(); ++i) {
+      const std::string name = i < names.size() ? names[i]->arg.name : "output " + std::to_string(i);
+      if (auto s = error_stats(oa[i], ob[i])) {
+        result_.report.outputs.emplace_back(name, *s);
+        result_.report.all_outputs_close = result_.report.all_outputs_close && !s->beyond_tolerance;
+      }
+    }
+  }
+
+  const NumericsRequest& r_;
+  const ir::ExportedProgram& pb_;
+  std::vector<Pair> pairs_;
+  std::unordered_map<const ir::Node*, size_t> pair_of_b_;
+  std::unordered_map<const ir::Node*, int> holds_a_, holds_b_;
+  std::unordered_map<std::string, IValue> reference_;
+  std::optional<c10::ScalarType> b_dtype_;
+  c10::Device b_device_{c10::kCPU};
+  runtime::RunStepper* a_ = nullptr;  // A's run (null: reference values)
+  std::vector<char> a_finite_, b_finite_;
+  std::string pending_origin_[2];  // the first node making NaN/Inf from finite inputs, in A and in B
+  NumericsResult result_;
+};
+
+}  // namespace
+
+NumericsResult run_numerics(const NumericsRequest& request) { return Lockstep(request).run(); }
+
+std::vector<std::string> reference_names(const std::filesystem::path& reference) {
+  const IValue v = runtime::load_torch_save(reference, "reference values");
+  std::vector<std::string> names;
+  if (v.isGenericDict())
+    for (const auto& entry : v.toGenericDict())
+      if (entry.key().isString()) names.push_back(entry.key().toStringRef());
+  return names;
+}
+
+std::optional<TensorSnapshot> weight_snapshot(const ir::ExportedProgram& program, const std::string& target,
+                                              int64_t max_elements) {
+  const ir::TensorPayload* payload = program.find_state(target);
+  if (!payload) payload = program.find_constant(target);
+  if (!payload || !payload->has_data()) return std::nullopt;
+  return snapshot(runtime::payload_to_tensor(*payload, target, c10::Device(c10::kCPU)), max_elements);
+}
+
+}  // namespace exportlens::numerics

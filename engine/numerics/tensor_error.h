@@ -1,0 +1,27 @@
+#pragma once
+// The numbers behind a numerics run, computed with LibTorch: the error
+// statistics of two values (tensors, lists and tuples of them, scalars), the
+// finiteness of a value, and a value as a TensorSnapshot. LibTorch headers:
+// engine/numerics sources and tests only.
+#include <ATen/core/ivalue.h>
+
+#include <optional>
+
+#include "engine/numerics/numerics_report.h"
+#include "engine/numerics/tensor_snapshot.h"
+
+namespace exportlens::numerics {
+
+/// B's value against A's, in float64 on A's device; nullopt when the two
+/// cannot be compared (other shapes, other kinds of value).
+std::optional<ErrorStats> error_stats(const c10::IValue& a, const c10::IValue& b);
+
+/// Whether every element of every tensor in `v` is finite (non-tensors: true).
+bool all_finite(const c10::IValue& v);
+
+/// A tensor as the viewer shows it; `max_elements` caps the elements kept (not the statistics).
+TensorSnapshot snapshot(const at::Tensor& t, int64_t max_elements);
+/// B - A as a snapshot (A's and B's shapes must agree).
+TensorSnapshot difference_snapshot(const at::Tensor& a, const at::Tensor& b, int64_t max_elements);
+
+}  // namespace exportlens::numerics
