@@ -10,6 +10,8 @@ TORCH_VERSION=2.13.0
 # The real-architecture corpus (tests/oracle/corpus_models.py) builds its
 # language and vision models with HuggingFace transformers (pure Python).
 TRANSFORMERS_VERSION=5.23.0
+# pt2e quantization (torch.ao's moved to torchao): the numerics suite's quantized program.
+TORCHAO_VERSION=0.18.0
 
 apt_packages=(
   g++ cmake ninja-build ccache pkg-config zlib1g-dev
@@ -57,6 +59,13 @@ if ! "$venv/bin/python" -c "import numpy, torch, sys; sys.exit(torch.__version__
       "torch==$TORCH_VERSION+cpu" numpy 2>&1 | quiet
   fi
   "$venv/bin/python" -c "import torch; print('setup: torch', torch.__version__, '(CUDA', str(torch.version.cuda) + ')')"
+fi
+
+if ! "$venv/bin/python" -c "import importlib.metadata as m, sys; sys.exit(m.version('torchao') != '$TORCHAO_VERSION')" 2>/dev/null; then
+  echo "setup: installing torchao==$TORCHAO_VERSION into $venv (pt2e quantization for the numerics suite)"
+  # No dependencies: torchao needs nothing but the torch already there.
+  "$venv/bin/pip" install -q --disable-pip-version-check --no-deps "torchao==$TORCHAO_VERSION" 2>&1 \
+    | grep -v -i "warning" || true
 fi
 
 if ! "$venv/bin/python" -c "import transformers, sys; sys.exit(transformers.__version__ != '$TRANSFORMERS_VERSION')" 2>/dev/null; then
