@@ -26,7 +26,10 @@ struct Py {
   int64_t integer = 0;
   double real = 0;
   std::vector<Py> items;  // List/Tuple elements; Call arguments; Subscript {value, index}; operands
-  std::vector<std::pair<std::string, Py>> kwargs;
+  // Keyword arguments of a Call, names and values side by side: a vector of pairs holding
+  // the enclosing type is rejected by clang with libstdc++ (the pair would be incomplete).
+  std::vector<std::string> kwarg_names;
+  std::vector<Py> kwarg_values;
 };
 
 struct Token {
@@ -209,7 +212,8 @@ class ExprParser {
       if (peek().type == Token::Type::Name && t_[pos_ + 1].type == Token::Type::Op && t_[pos_ + 1].text == "=") {
         std::string key = t_[pos_].text;
         pos_ += 2;
-        call.kwargs.emplace_back(std::move(key), expression());
+        call.kwarg_names.push_back(std::move(key));
+        call.kwarg_values.push_back(expression());
       } else {
         call.items.push_back(expression());
       }
@@ -546,9 +550,12 @@ class GraphReader {
       case Py::Kind::Call:
         if (v.text == "device" || v.text == "torch.device") {
           ir::Device d;
-          for (const auto& [k, val] : v.kwargs)
+          for (size_t i = 0; i < v.kwarg_names.size(); ++i) {
+            const std::string& k = v.kwarg_names[i];
+            const Py& val = v.kwarg_values[i];
             if (k == "type" && val.kind == Py::Kind::Str) d.type = val.text;
             else if (k == "index" && val.kind == Py::Kind::Int) d.index = static_cast<int>(val.integer);
+          }
           if (!v.items.empty() && v.items[0].kind == Py::Kind::Str) d.type = v.items[0].text;
           return Argument(std::move(d));
         }
@@ -566,7 +573,8 @@ class GraphReader {
       std::vector<Argument> args;
       for (const Py& a : rhs.items) args.push_back(argument(a));
       std::vector<ir::NamedArgument> kwargs;
-      for (const auto& [k, val] : rhs.kwargs) kwargs.push_back({k, argument(val)});
+      for (size_t i = 0; i < rhs.kwarg_names.size(); ++i)
+        kwargs.push_back({rhs.kwarg_names[i], argument(rhs.kwarg_values[i])});
       node = builder_.call(ir::Target(rhs.text), name, std::move(args), std::move(kwargs));
     } else if (rhs.kind == Py::Kind::BinOp || rhs.kind == Py::Kind::Unary) {
       const std::string target = operator_target(rhs.text, rhs.kind == Py::Kind::Unary);
