@@ -108,14 +108,17 @@ const Json& array_or_empty(const Json& j, const char* key, const std::string& wh
   return f ? expect(*f, Json::value_t::array, "an array", member(where, key)) : kEmpty;
 }
 
-// nlohmann's parse errors say "[json.exception.parse_error.101] parse error at
-// line 1, column 2: <reason>; last read: '<bytes>'": the reason is kept, the
-// place is ours, and the bytes (maybe not UTF-8) are left out.
-std::string parse_reason(const std::string& what) {
-  const auto colon = what.find(": ");
-  if (colon == std::string::npos) return "not valid JSON";
-  const std::string reason = what.substr(colon + 2);
-  return "not valid JSON: " + reason.substr(0, reason.find("; last read"));
+// nlohmann's errors say "[json.exception.parse_error.101] parse error at line
+// 1, column 2: <reason>; last read: '<bytes>'" or "[json.exception.
+// out_of_range.406] <reason>": the reason is kept, the place is ours, and the
+// bytes (maybe not UTF-8) are left out.
+std::string reason_of(const std::string& what) {
+  std::string reason = what.substr(what.find(']') == std::string::npos ? 0 : what.find(']') + 1);
+  if (const auto place = reason.find("parse error"); place != std::string::npos && reason.find(": ", place) != std::string::npos)
+    reason = reason.substr(reason.find(": ", place) + 2);
+  reason = reason.substr(0, reason.find("; last read"));
+  const auto start = reason.find_first_not_of(' ');
+  return "not valid JSON: " + (start == std::string::npos ? std::string() : reason.substr(start));
 }
 
 Json parse(std::string_view text) {
@@ -137,7 +140,9 @@ Json parse(std::string_view text) {
         ++column;
       }
     }
-    throw symbolic::SpecError(line, column, "JSON spec " + parse_reason(e.what()));
+    throw symbolic::SpecError(line, column, "JSON spec " + reason_of(e.what()));
+  } catch (const Json::exception& e) {  // a number past double's range (out_of_range.406): no place given
+    bad("", reason_of(e.what()));
   }
 }
 

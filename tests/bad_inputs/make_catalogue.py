@@ -798,6 +798,9 @@ def error_text_cases(good):
               "JSON spec, dims.d.min: integer out of the int64 range")
     spec_json("spec_json_bad_utf8.json", b'{"inputs": [{"name": "\xff"}]}', "line 1, column 23: JSON spec not valid JSON")
     spec_json("spec_json_not_json.json", b'{\n  "form": dict\n}', "line 2, column 11: JSON spec not valid JSON")
+    # Found by fuzz_spec_json: nlohmann throws out_of_range, not parse_error, for a number past double's range.
+    spec_json("spec_json_number_overflow.json", b'{"dims": {"d": {"min": 4e6566}}}',
+              "JSON spec: not valid JSON: number overflow parsing '4e6566'")
     # Numbers in a file's text that do not fit an int: said by us, not by std::stoi ("stoi").
     def huge_line(doc):
         first_node(doc)["metadata"]["stack_trace"] = 'File "/x.py", line 99999999999, in forward\n    x = 1'
