@@ -80,9 +80,7 @@ void print_comparison(const runtime::Comparison& c) {
 int cmd_run(const ParsedArgs& a) {
   runtime::RunRequest req;
   req.allowed_ops = allowed_ops_option(a);
-  const serde::ReadLimits limits = limits_option(a);
-  req.max_input_bytes = limits.max_input_bytes;
-  req.max_run_bytes = limits.max_run_bytes;
+  req.limits = limits_option(a);
   if (auto in = a.option("--inputs")) req.inputs_file = *in;
   req.random_inputs = a.flag("--random");
   if (req.inputs_file && req.random_inputs) throw UsageError("give either --inputs or --random, not both");

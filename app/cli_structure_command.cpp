@@ -21,7 +21,7 @@ int info_structure(const ParsedArgs& a) {
     runtime::RunRequest run;
     run.random_inputs = true;
     run.time_nodes = true;
-    run.max_input_bytes = limits_option(a).max_input_bytes;
+    run.limits = limits_option(a);
     const runtime::RunReport report = runtime::run_program(ep, run);
     std::vector<std::pair<std::string, double>> times;
     for (const auto& t : report.node_times) times.emplace_back(t.node, t.milliseconds);

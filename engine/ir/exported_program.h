@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,9 @@ class PayloadSource {
   virtual ~PayloadSource() = default;
   /// The stored bytes, read now; throws std::runtime_error naming the file and entry.
   virtual std::shared_ptr<const std::vector<std::byte>> read() const = 0;
+  /// The same into `out`, which holds exactly the stored size: a source that
+  /// can fill a buffer the caller allocated (a tensor) reads no copy.
+  virtual void read_into(std::span<std::byte> out) const;
   /// Bytes read so far from the file this source reads (all its sources together).
   virtual uint64_t bytes_read() const = 0;
 };
@@ -30,22 +34,20 @@ class PayloadSource {
 /// tensor only in the runtime; the IR never depends on LibTorch.
 struct TensorPayload {
   TensorMeta meta;
-  /// The bytes, when they were read with the program; else null and `source` reads them.
+  /// The storage's raw little-endian elements, which meta's sizes, strides
+  /// and offset view (a pickled payload is read into this form by serde),
+  /// when they were read with the program; else null and `source` reads them.
   std::shared_ptr<const std::vector<std::byte>> bytes;
   std::shared_ptr<const PayloadSource> source;
   /// The stored size in bytes, known without reading them (0 when unknown).
   uint64_t stored_size = 0;
-  /// true: `bytes` is a torch.save archive (the .pt2 stored it pickled);
-  /// false: raw little-endian elements laid out by meta.strides.
-  bool pickled = false;
-  /// Non-empty: `bytes` is a torch.save'd dict of several tensors (the one
-  /// weights file of torch <= 2.8's archives) and this is the payload's key in it.
-  std::string pickled_key;
   bool is_parameter = false;
 
   /// The bytes: those read with the program, else read from `source` now
   /// (what a run, a value preview or a save calls). Null when there are none.
   std::shared_ptr<const std::vector<std::byte>> data() const;
+  /// The bytes into `out` (exactly the stored size), without a copy where the source can.
+  void read_into(std::span<std::byte> out) const;
   /// Whether the bytes can be had (read already or readable on demand).
   bool has_data() const { return bytes || source; }
 };

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <optional>
 #include <set>
+#include <unordered_set>
 #include <variant>
 
 #include "engine/ir/fx_namespace.h"
@@ -149,13 +150,13 @@ class ForwardWriter {
     }
   }
 
-  /// FX's node._input_nodes: args then kwargs, first occurrence order.
+  /// FX's node._input_nodes: args then kwargs, first occurrence order (a set:
+  /// the output node may have as many inputs as the program has outputs).
   static std::vector<const Node*> unique_inputs(const Node& n) {
     std::vector<const Node*> out;
+    std::unordered_set<const Node*> seen;
     n.for_each_input([&](const Node* input) {
-      for (const Node* o : out)
-        if (o == input) return;
-      out.push_back(input);
+      if (seen.insert(input).second) out.push_back(input);
     });
     return out;
   }

@@ -1,6 +1,7 @@
 #include "engine/ir/stack_trace.h"
 
 #include <cctype>
+#include <charconv>
 #include <string>
 #include <vector>
 
@@ -24,8 +25,12 @@ bool match_frame(std::string_view line, SourceLocation* out) {
     while (digits_end < line.size() && std::isdigit(static_cast<unsigned char>(line[digits_end]))) ++digits_end;
     if (digits_end == digits_start || line.substr(digits_end, tail.size()) != tail) continue;
     if (digits_end + tail.size() >= line.size()) continue;  // the function name is empty
+    // A line number past int's range (a file can say anything) is no frame line.
+    int number = 0;
+    const auto [end, ec] = std::from_chars(line.data() + digits_start, line.data() + digits_end, number);
+    if (ec != std::errc()) continue;
     out->file = std::string(line.substr(head.size(), pos - head.size()));
-    out->line = std::stoi(std::string(line.substr(digits_start, digits_end - digits_start)));
+    out->line = number;
     out->function = std::string(line.substr(digits_end + tail.size()));
     return true;
   }

@@ -71,11 +71,11 @@ void check_payloads(const std::vector<std::pair<std::string, TensorPayload>>& pa
       out.push_back({where, "tensor metadata " + *problem});
       continue;
     }
-    // Not loaded (a weight read on demand is checked by its stored size),
-    // checked when unpickled, or empty: torch writes some lifted constants
-    // without data (the runtime fills those with zeros, bounded).
+    // Not loaded (a weight read on demand is checked by its stored size, a
+    // pickled one when it is unpickled), or empty: torch writes some lifted
+    // constants without data (the runtime fills those with zeros, bounded).
     const uint64_t stored = p.bytes ? p.bytes->size() : p.source ? p.stored_size : 0;
-    if (p.pickled || stored == 0) continue;
+    if (stored == 0) continue;
     const auto extent = storage_extent(p.meta);
     const auto needed = extent ? byte_size(*extent, p.meta.dtype) : std::nullopt;
     if (!needed)

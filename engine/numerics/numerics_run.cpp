@@ -10,6 +10,7 @@
 #include "engine/numerics/tensor_error.h"
 #include "engine/runtime/interpreter.h"
 #include "engine/runtime/run_inputs.h"
+#include "engine/runtime/saved_values.h"
 #include "engine/runtime/torch_types.h"
 
 namespace exportlens::numerics {
@@ -123,7 +124,7 @@ class Lockstep {
   }
 
   void load_reference() {
-    const IValue v = runtime::load_torch_save(*r_.reference, "reference values");
+    const IValue v = runtime::load_saved_value(*r_.reference, "reference values");
     if (!v.isGenericDict())
       throw Error(ErrorKind::Input, {.file = r_.reference->string()},
                   "expected a dict of {node name: tensor} (exportlens_reference writes one)");
@@ -339,7 +340,7 @@ class Lockstep {
 NumericsResult run_numerics(const NumericsRequest& request) { return Lockstep(request).run(); }
 
 std::vector<std::string> reference_names(const std::filesystem::path& reference) {
-  const IValue v = runtime::load_torch_save(reference, "reference values");
+  const IValue v = runtime::load_saved_value(reference, "reference values");
   std::vector<std::string> names;
   if (v.isGenericDict())
     for (const auto& entry : v.toGenericDict())

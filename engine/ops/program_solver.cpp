@@ -133,8 +133,7 @@ class Propagation {
       if (p_.inputs_[i].name != s.argument) continue;
       // The spec's own symbols: whoever evaluates the guard applies the replacements found since.
       std::vector<symbolic::Expr> sizes;
-      for (const auto& d : binding_.dims)
-        if (d.input == int(i)) sizes.push_back(d.expr);
+      for (const auto& d : binding_.dims_of(i)) sizes.push_back(d.expr);
       if (s.property == "size" && s.index >= 0 && size_t(s.index) < sizes.size()) return sizes[size_t(s.index)];
       if (s.property == "stride" && s.index >= 0 && size_t(s.index) < sizes.size())
         return product(sizes, size_t(s.index) + 1, SIZE_MAX, env_.memo());
@@ -255,8 +254,7 @@ class Propagation {
         t.dtype = m->dtype;
         t.device = m->device;
       }
-      for (const auto& d : binding_.dims)
-        if (d.input == int(i)) t.sizes.push_back(d.expr);
+      for (const auto& d : binding_.dims_of(i)) t.sizes.push_back(d.expr);
       // The file's symbol for each input dim that is one stands for this spec's size there.
       if (const ir::TensorMeta* m = n->value.tensor())
         for (size_t k = 0; k < m->sizes.size() && k < t.sizes.size(); ++k)
@@ -813,8 +811,7 @@ class Solver {
         InputShapeInfo info;
         info.name = p_.inputs()[i].name;
         info.is_tensor = p_.inputs()[i].is_tensor;
-        for (const auto& d : binding_->dims)
-          if (d.input == int(i)) info.dims.push_back(env_.replace(d.expr).str());
+        for (const auto& d : binding_->dims_of(i)) info.dims.push_back(env_.replace(d.expr).str());
         result_.input_shapes.push_back(std::move(info));
       }
     }

@@ -107,7 +107,7 @@ std::string to_json(const SolveResult& r) {
     j["problems"] = problems;
   }
   j["solve_ms"] = r.solve_ms;
-  return j.dump(2) + "\n";
+  return j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
 std::string format_text(const SolveResult& r, bool verbose) {

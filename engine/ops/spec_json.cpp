@@ -1,6 +1,10 @@
 #include "engine/ops/spec_json.h"
 
+#include <limits>
+
 #include <nlohmann/json.hpp>
+
+#include "engine/symbolic/nesting_guard.h"
 
 namespace exportlens::ops {
 
@@ -12,7 +16,7 @@ using symbolic::DynamicShapesSpec;
 using symbolic::InputShapeSpec;
 
 [[noreturn]] void bad(const std::string& where, const std::string& what) {
-  throw symbolic::SpecError(0, 0, "JSON spec, " + where + ": " + what);
+  throw symbolic::SpecError(0, 0, "JSON spec" + (where.empty() ? "" : ", " + where) + ": " + what);
 }
 
 const char* kind_text(DimSpec::Kind k) {
@@ -46,15 +50,100 @@ std::string form_text(InputShapeSpec::Form f) {
   return "none";
 }
 
-std::optional<int64_t> optional_int(const Json& j, const char* key, const std::string& where) {
-  if (!j.contains(key) || j[key].is_null()) return std::nullopt;
-  if (!j[key].is_number_integer()) bad(where + "." + key, "expected an integer");
-  return j[key].get<int64_t>();
+// The JSON spec is read by nlohmann's parser (iterative) with nesting refused
+// as it is read, so the tree is never deeper than a spec can be; every field
+// is then read through these accessors, which check its type first: no
+// library exception reaches the user, and each error names the JSON path.
+const char* type_text(const Json& j) {
+  switch (j.type()) {
+    case Json::value_t::null: return "null";
+    case Json::value_t::object: return "an object";
+    case Json::value_t::array: return "an array";
+    case Json::value_t::string: return "a string";
+    case Json::value_t::boolean: return "a boolean";
+    case Json::value_t::number_integer:
+    case Json::value_t::number_unsigned: return "an integer";
+    case Json::value_t::number_float: return "a number with a fraction or exponent";
+    default: return "not a JSON value";
+  }
 }
 
-std::string string_at(const Json& j, const char* key, const std::string& where) {
-  if (!j.contains(key) || !j[key].is_string()) bad(where + "." + key, "expected a string");
-  return j[key].get<std::string>();
+// "inputs[0].dims" + "kind": the JSON path of a field.
+std::string member(const std::string& where, const char* key) { return where.empty() ? key : where + "." + key; }
+
+// The field `key` of object `j`, or nullptr when absent (or null).
+const Json* field(const Json& j, const char* key) {
+  const auto it = j.find(key);
+  return it == j.end() || it->is_null() ? nullptr : &*it;
+}
+
+const Json& expect(const Json& j, Json::value_t type, const char* expected, const std::string& where) {
+  const bool ok = j.type() == type || (type == Json::value_t::number_integer && j.is_number_unsigned());
+  if (!ok) bad(where, std::string("expected ") + expected + ", got " + type_text(j));
+  return j;
+}
+
+std::optional<int64_t> optional_int(const Json& j, const char* key, const std::string& where) {
+  const Json* f = field(j, key);
+  if (!f) return std::nullopt;
+  expect(*f, Json::value_t::number_integer, "an integer", member(where, key));
+  if (f->is_number_unsigned() && f->get<uint64_t>() > uint64_t(std::numeric_limits<int64_t>::max()))
+    bad(member(where, key), "integer out of the int64 range");
+  return f->get<int64_t>();
+}
+
+std::string string_or(const Json& j, const char* key, const std::string& fallback, const std::string& where) {
+  const Json* f = field(j, key);
+  return f ? expect(*f, Json::value_t::string, "a string", member(where, key)).get<std::string>() : fallback;
+}
+
+const Json& object_at(const Json& j, const std::string& where) {
+  return expect(j, Json::value_t::object, "an object", where);
+}
+
+// An optional array field: empty when absent.
+const Json& array_or_empty(const Json& j, const char* key, const std::string& where) {
+  static const Json kEmpty = Json::array();
+  const Json* f = field(j, key);
+  return f ? expect(*f, Json::value_t::array, "an array", member(where, key)) : kEmpty;
+}
+
+// nlohmann's errors say "[json.exception.parse_error.101] parse error at line
+// 1, column 2: <reason>; last read: '<bytes>'" or "[json.exception.
+// out_of_range.406] <reason>": the reason is kept, the place is ours, and the
+// bytes (maybe not UTF-8) are left out.
+std::string reason_of(const std::string& what) {
+  std::string reason = what.substr(what.find(']') == std::string::npos ? 0 : what.find(']') + 1);
+  if (const auto place = reason.find("parse error"); place != std::string::npos && reason.find(": ", place) != std::string::npos)
+    reason = reason.substr(reason.find(": ", place) + 2);
+  reason = reason.substr(0, reason.find("; last read"));
+  const auto start = reason.find_first_not_of(' ');
+  return "not valid JSON: " + (start == std::string::npos ? std::string() : reason.substr(start));
+}
+
+Json parse(std::string_view text) {
+  const auto bounded = [](int depth, Json::parse_event_t event, Json&) {
+    if ((event == Json::parse_event_t::object_start || event == Json::parse_event_t::array_start) &&
+        depth >= symbolic::kMaxParseNesting)
+      bad("", "nested more than " + std::to_string(symbolic::kMaxParseNesting) + " levels deep");
+    return true;
+  };
+  try {
+    return Json::parse(text.begin(), text.end(), bounded);
+  } catch (const Json::parse_error& e) {
+    int line = 1, column = 1;
+    for (size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
+      if (text[i] == '\n') {
+        ++line;
+        column = 1;
+      } else {
+        ++column;
+      }
+    }
+    throw symbolic::SpecError(line, column, "JSON spec " + reason_of(e.what()));
+  } catch (const Json::exception& e) {  // a number past double's range (out_of_range.406): no place given
+    bad("", reason_of(e.what()));
+  }
 }
 
 }  // namespace
@@ -97,57 +186,53 @@ std::string spec_to_json(const DynamicShapesSpec& spec) {
     inputs.push_back(i);
   }
   j["inputs"] = inputs;
-  return j.dump(2) + "\n";
+  return j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
 DynamicShapesSpec spec_from_json(std::string_view text) {
-  Json j;
-  try {
-    j = Json::parse(text);
-  } catch (const std::exception& e) {
-    bad("text", e.what());
-  }
-  if (!j.is_object()) bad("top level", "expected an object");
+  const Json j = parse(text);
+  object_at(j, "top level");
   DynamicShapesSpec spec;
-  const std::string form = j.value("form", "dict");
+  const std::string form = string_or(j, "form", "dict", "");
   if (form == "none") spec.form = DynamicShapesSpec::Form::Unset;
   else if (form == "dict") spec.form = DynamicShapesSpec::Form::Dict;
   else if (form == "tuple") spec.form = DynamicShapesSpec::Form::Tuple;
   else if (form == "list") spec.form = DynamicShapesSpec::Form::List;
   else bad("form", "expected none, dict, tuple or list");
-  if (j.contains("dims")) {
-    if (!j["dims"].is_object()) bad("dims", "expected an object of Dim name -> {min, max}");
-    for (const auto& [name, d] : j["dims"].items()) {
+  if (const Json* dims = field(j, "dims")) {
+    if (!dims->is_object()) bad("dims", "expected an object of Dim name -> {min, max}, got " + std::string(type_text(*dims)));
+    for (const auto& [name, d] : dims->items()) {
       const std::string where = "dims." + name;
+      object_at(d, where);
       symbolic::DimDecl decl{name, optional_int(d, "min", where), optional_int(d, "max", where)};
       spec.dims.emplace(name, decl);
       spec.dim_order.push_back(name);
-      spec.variable_of[name] = d.contains("variable") && d["variable"].is_string() ? d["variable"].get<std::string>() : name;
+      spec.variable_of[name] = string_or(d, "variable", name, where);
     }
   }
-  if (j.contains("inputs") && !j["inputs"].is_array()) bad("inputs", "expected an array");
-  const Json inputs = j.value("inputs", Json::array());
+  const Json& inputs = array_or_empty(j, "inputs", "");
   for (size_t k = 0; k < inputs.size(); ++k) {
-    const Json& i = inputs[k];
     const std::string where = "inputs[" + std::to_string(k) + "]";
+    const Json& i = object_at(inputs[k], where);
     InputShapeSpec in;
-    const std::string f = i.value("form", "tuple");
+    const std::string f = string_or(i, "form", "tuple", where);
     if (f == "none") in.form = InputShapeSpec::Form::None;
     else if (f == "tuple") in.form = InputShapeSpec::Form::Tuple;
     else if (f == "list") in.form = InputShapeSpec::Form::List;
     else if (f == "dict") in.form = InputShapeSpec::Form::Dict;
     else bad(where + ".form", "expected none, tuple, list or dict");
-    const Json dims = i.value("dims", Json::array());
+    const Json& dims = array_or_empty(i, "dims", where);
     for (size_t n = 0; n < dims.size(); ++n) {
-      const Json& d = dims[n];
       const std::string dw = where + ".dims[" + std::to_string(n) + "]";
+      const Json& d = object_at(dims[n], dw);
       DimSpec s;
-      s.kind = kind_of(d.value("kind", "none"), dw + ".kind");
+      s.kind = kind_of(string_or(d, "kind", "none", dw), dw + ".kind");
       s.min = optional_int(d, "min", dw);
       s.max = optional_int(d, "max", dw);
       if (s.kind == DimSpec::Kind::Int) s.value = optional_int(d, "value", dw).value_or(0);
       if (s.kind == DimSpec::Kind::Named || s.kind == DimSpec::Kind::Derived) {
-        s.dim = string_at(d, "dim", dw);
+        s.dim = string_or(d, "dim", "", dw);
+        if (s.dim.empty()) bad(dw + ".dim", "expected a string");
         if (!spec.dims.count(s.dim)) bad(dw + ".dim", "'" + s.dim + "' is not declared in dims");
         s.min.reset();
         s.max.reset();
@@ -159,7 +244,7 @@ DynamicShapesSpec spec_from_json(std::string_view text) {
       }
       in.dims.emplace_back(optional_int(d, "index", dw).value_or(int64_t(n)), s);
     }
-    spec.inputs.emplace_back(i.value("name", ""), in);
+    spec.inputs.emplace_back(string_or(i, "name", "", where), in);
   }
   return spec;
 }

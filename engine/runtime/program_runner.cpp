@@ -24,59 +24,19 @@
 #include "engine/runtime/run_memory.h"
 #include "engine/runtime/run_inputs.h"
 #include "engine/runtime/run_probes.h"
+#include "engine/runtime/saved_values.h"
 #include "engine/runtime/torch_types.h"
-#include "engine/serde/torch_save_check.h"
-#include "engine/serde/zip_archive.h"
+#include "engine/runtime/value_summary.h"
 
 namespace exportlens::runtime {
 namespace {
 
 std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
 
-std::vector<char> read_file(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) throw std::runtime_error(p.string() + ": cannot open inputs file");
-  return std::vector<char>(std::istreambuf_iterator<char>(in), {});
-}
-
 void write_file(const std::filesystem::path& p, const std::vector<char>& bytes) {
   std::ofstream out(p, std::ios::binary);
   if (!out) throw std::runtime_error(p.string() + ": cannot write");
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
-
-}  // namespace
-
-c10::IValue load_torch_save(const std::filesystem::path& p, const std::string& what) {
-  const std::vector<char> data = read_file(p);
-  const std::string not_inputs = p.string() + ": not a torch.save file of " + what + ": ";
-  try {  // LibTorch's unpickler trusts the file's numbers: scan it first
-    serde::check_torch_save(std::make_shared<const std::vector<std::byte>>(
-                                reinterpret_cast<const std::byte*>(data.data()),
-                                reinterpret_cast<const std::byte*>(data.data()) + data.size()),
-                            p.string());
-  } catch (const serde::ArchiveError& e) {
-    const std::string what = e.what();
-    throw std::runtime_error(not_inputs + (what.rfind(p.string() + ": ", 0) == 0 ? what.substr(p.string().size() + 2) : what));
-  }
-  c10::IValue v;
-  try {
-    v = torch::jit::pickle_load(data);
-  } catch (const c10::Error& e) {
-    throw std::runtime_error(not_inputs + first_line(e.what_without_backtrace()));
-  } catch (const std::bad_alloc&) {
-    throw std::runtime_error(p.string() + ": out of memory reading the " + what + " file");
-  }
-  return v;
-}
-
-namespace {
-
-std::vector<c10::IValue> load_inputs(const std::filesystem::path& p) {
-  const c10::IValue v = load_torch_save(p, "inputs");
-  if (v.isTuple()) return v.toTupleRef().elements().vec();
-  if (v.isList()) return v.toListRef().vec();
-  return {v};
 }
 
 // Charges the input's bytes against the budget before anything is allocated.
@@ -117,44 +77,6 @@ InputDescription describe(const c10::IValue& v) {
   return d;
 }
 
-ValueSummary summarize(const c10::IValue& v) {
-  ValueSummary s;
-  std::ostringstream text;
-  if (v.isTensor()) {
-    const auto& t = v.toTensor();
-    s.kind = "tensor";
-    s.dtype = std::string(ir::torch_name(from_torch(t.scalar_type())));
-    s.shape = t.sizes().vec();
-    if (t.numel() > 0 && (t.is_floating_point() || c10::isIntegralType(t.scalar_type(), true))) {
-      const auto f = t.detach().to(c10::kCPU).to(c10::kDouble);
-      s.min = f.min().item<double>();
-      s.max = f.max().item<double>();
-      s.mean = f.mean().item<double>();
-    }
-    text << s.dtype << "[";
-    for (size_t i = 0; i < s.shape.size(); ++i) text << (i ? ", " : "") << s.shape[i];
-    text << "]";
-    if (t.numel() > 0) text << " min " << s.min << " max " << s.max << " mean " << s.mean;
-  } else if (v.isInt()) {
-    s.kind = "int";
-    text << v.toInt();
-  } else if (v.isDouble()) {
-    s.kind = "float";
-    text << v.toDouble();
-  } else if (v.isBool()) {
-    s.kind = "bool";
-    text << (v.toBool() ? "True" : "False");
-  } else if (v.isNone()) {
-    s.kind = "none";
-    text << "None";
-  } else {
-    s.kind = "other";
-    text << v.tagKind();
-  }
-  s.text = text.str();
-  return s;
-}
-
 c10::IValue as_tuple(const std::vector<c10::IValue>& values) {
   std::vector<c10::IValue> cpu;
   for (const auto& v : values) cpu.push_back(v.isTensor() ? c10::IValue(v.toTensor().to(c10::kCPU)) : v);
@@ -165,7 +87,7 @@ c10::IValue as_tuple(const std::vector<c10::IValue>& values) {
 
 std::vector<InputDescription> describe_inputs_file(const std::filesystem::path& path, std::vector<ValueSummary>* values) {
   std::vector<InputDescription> out;
-  for (const auto& v : load_inputs(path)) {
+  for (const auto& v : load_inputs_file(path)) {
     out.push_back(describe(v));
     if (values) values->push_back(summarize(v));
   }
@@ -210,11 +132,11 @@ std::vector<std::string> unavailable_operators(const ir::ExportedProgram& ep) { 
 std::vector<c10::IValue> gather_inputs(const ir::ExportedProgram& ep, const RunRequest& request) {
   std::vector<c10::IValue> inputs;
   if (request.inputs_file) {
-    inputs = load_inputs(*request.inputs_file);
+    inputs = load_inputs_file(*request.inputs_file, request.limits);
   } else if (request.random_inputs) {
     at::manual_seed(request.seed);
     const auto user = ep.signature.user_inputs();
-    uint64_t budget = request.max_input_bytes;
+    uint64_t budget = request.limits.max_input_bytes;
     for (size_t i = 0; i < user.size(); ++i)
       inputs.push_back(random_input(ep.graph().find(user[i]->arg.name), *user[i],
                                     "input " + std::to_string(i) + " ('" + user[i]->arg.name + "')", budget));
@@ -366,7 +288,7 @@ RunReport run_program(const ir::ExportedProgram& ep, const RunRequest& request) 
 
   Interpreter interp(ep, device, request.precision);
   interp.set_allowed_ops(request.allowed_ops);
-  interp.set_memory_limit(request.max_run_bytes);
+  interp.set_memory_limit(request.limits.max_run_bytes);
   const int runs = request.warmup + request.repeat;
   const bool extra_device_run = request.profile_device;
   const int stages = runs + (extra_device_run ? 1 : 0) + (request.compare_cpu ? 1 : 0);
@@ -429,7 +351,7 @@ RunReport run_program(const ir::ExportedProgram& ep, const RunRequest& request) 
     cmp.reference_precision = precision_name(Precision::AsExported);
     Interpreter reference(ep, c10::Device(c10::kCPU));
     reference.set_allowed_ops(request.allowed_ops);
-    reference.set_memory_limit(request.max_run_bytes);
+    reference.set_memory_limit(request.limits.max_run_bytes);
     if (request.progress)
       reference.set_progress([&](int done, int total) { return request.progress(stage * total + done, stages * total); });
     std::optional<NodeValueCompare> per_node;

@@ -50,10 +50,10 @@ struct RunRequest {
   /// Ops the user allows although they do more than compute ("aten::from_file");
   /// any other such op makes the run fail before a node runs (refused_operators()).
   std::set<std::string> allowed_ops;
-  /// Bytes the random inputs may take, checked before any is allocated.
-  uint64_t max_input_bytes = uint64_t(4) << 30;
-  /// Bytes the run may hold on the CPU, and the most a node may declare (--limit run-bytes).
-  uint64_t max_run_bytes = serde::ReadLimits().max_run_bytes;
+  /// The user's --limit values: the bytes random inputs may take (checked
+  /// before any is allocated), the bytes the run may hold on the CPU and a
+  /// node may declare, and how an inputs file is read (sizes, nesting, objects).
+  serde::ReadLimits limits;
 };
 
 /// Checks inputs (signature and range constraints), runs, optionally writes
@@ -61,7 +61,7 @@ struct RunRequest {
 RunReport run_program(const ir::ExportedProgram& ep, const RunRequest& request);
 
 /// A torch.save'd inputs file (what `--inputs` takes), described without
-/// running anything: scanned before unpickling, as run_program does. With
+/// running anything: read as run_program reads it (saved_values.h). With
 /// `values`, each value's summary too (its text compares floats, bools, None).
 std::vector<InputDescription> describe_inputs_file(const std::filesystem::path& path,
                                                    std::vector<ValueSummary>* values = nullptr);

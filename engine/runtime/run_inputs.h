@@ -18,8 +18,4 @@ namespace exportlens::runtime {
 /// signature and range constraints. Throws std::runtime_error naming the file and input.
 std::vector<c10::IValue> gather_inputs(const ir::ExportedProgram& ep, const RunRequest& request);
 
-/// A torch.save file (`what` names it in errors: "inputs", "reference values"),
-/// scanned before LibTorch's unpickler sees it.
-c10::IValue load_torch_save(const std::filesystem::path& path, const std::string& what);
-
 }  // namespace exportlens::runtime

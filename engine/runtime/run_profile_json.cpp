@@ -96,7 +96,7 @@ std::string profile_json(const RunReport& r, const std::string& program) {
     }
     out["comparison"] = std::move(j);
   }
-  return out.dump(1) + "\n";
+  return out.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 std::string chrome_trace_json(const RunReport& r, const std::string& program) {
@@ -146,7 +146,7 @@ std::string chrome_trace_json(const RunReport& r, const std::string& program) {
                         {"args", {{"node", t.node}, {"grid", k.grid}, {"block", k.block}}}});
   }
   json out = {{"traceEvents", std::move(events)}, {"displayTimeUnit", "ms"}};
-  return out.dump() + "\n";
+  return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace exportlens::runtime

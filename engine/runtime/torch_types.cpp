@@ -3,14 +3,10 @@
 #include <ATen/ops/empty.h>
 #include <ATen/ops/from_blob.h>
 #include <ATen/ops/zeros.h>
-#include <torch/csrc/jit/serialization/pickle.h>
 
-#include <map>
-#include <mutex>
 #include <stdexcept>
 
 #include "engine/ir/tensor_extent.h"
-#include "engine/serde/torch_save_check.h"
 
 namespace exportlens::runtime {
 namespace {
@@ -87,85 +83,9 @@ c10::Device to_torch(const ir::Device& d) {
 
 namespace {
 
+// torch writes some lifted constants as an empty file: they read as zeros,
+// but an empty file must not make us allocate gigabytes.
 constexpr int64_t kMaxImpliedZeroBytes = int64_t(16) << 20;
-
-c10::IValue load_pickle(const std::shared_ptr<const std::vector<std::byte>>& bytes, const std::string& name) {
-  serde::check_torch_save(bytes, "weight '" + name + "'");
-  const std::vector<char> data(reinterpret_cast<const char*>(bytes->data()),
-                               reinterpret_cast<const char*>(bytes->data()) + bytes->size());
-  try {
-    return torch::jit::pickle_load(data);
-  } catch (const c10::Error& e) {
-    throw std::runtime_error("weight '" + name + "': unreadable pickled tensor: " + e.what_without_backtrace());
-  }
-}
-
-// torch <= 2.8 stored every weight in one torch.save'd dict: unpickled once
-// per file (while its bytes live), not once per weight.
-c10::IValue pickled_dict(const std::shared_ptr<const std::vector<std::byte>>& bytes, const std::string& name) {
-  static std::mutex mutex;
-  static std::map<const void*, std::pair<std::weak_ptr<const std::vector<std::byte>>, c10::IValue>> cache;
-  const std::lock_guard<std::mutex> lock(mutex);
-  for (auto it = cache.begin(); it != cache.end();) it = it->second.first.expired() ? cache.erase(it) : std::next(it);
-  if (auto it = cache.find(bytes.get()); it != cache.end()) return it->second.second;
-  c10::IValue v = load_pickle(bytes, name);
-  cache[bytes.get()] = {bytes, v};
-  return v;
-}
-
-// A constant with no data (a fake tensor when it was exported): zeros, as
-// torch reads the empty file it writes for one, within the same bound.
-at::Tensor fake_constant(const ir::TensorPayload& p, const std::string& name) {
-  if (ir::layout_problem(p.meta)) throw std::runtime_error("weight '" + name + "': bad tensor metadata");
-  std::vector<int64_t> sizes;
-  int64_t numel = 1;
-  for (const auto& s : p.meta.sizes) {
-    const auto v = ir::example_value(s);
-    if (!v || __builtin_mul_overflow(numel, *v, &numel))
-      throw std::runtime_error("weight '" + name + "': a fake constant without usable example sizes");
-    sizes.push_back(*v);
-  }
-  const auto bytes = ir::byte_size(numel, p.meta.dtype);
-  if (!bytes || *bytes > kMaxImpliedZeroBytes)
-    throw std::runtime_error("weight '" + name + "': a fake constant too large to stand in for with zeros");
-  return at::zeros(sizes, at::TensorOptions().dtype(to_torch(p.meta.dtype)));
-}
-
-// A torch.save'd tensor inside the archive (alone, or under its key in the
-// weights dict): it must be a tensor, and the one the weight's metadata
-// declares (dtype and sizes).
-at::Tensor unpickle_payload(const ir::TensorPayload& p, const std::shared_ptr<const std::vector<std::byte>>& bytes,
-                            const std::string& name) {
-  c10::IValue v;
-  if (p.pickled_key.empty()) {
-    v = load_pickle(bytes, name);
-  } else {
-    c10::IValue dict;
-    try {
-      dict = pickled_dict(bytes, name);
-    } catch (const std::runtime_error& e) {
-      // torch <= 2.8 pickled a lifted constant that was a fake tensor at export as
-      // _reconstruct_fake_tensor(meta): it holds no data, as 2.13's empty file for it.
-      if (std::string(e.what()).find("_reconstruct_fake_tensor") == std::string::npos) throw;
-      return fake_constant(p, name);
-    }
-    if (!dict.isGenericDict()) throw std::runtime_error("weight '" + name + "': the weights file is not a dict");
-    const auto d = dict.toGenericDict();
-    const auto it = d.find(c10::IValue(p.pickled_key));
-    if (it == d.end()) throw std::runtime_error("weight '" + name + "' is missing from the weights file");
-    v = it->value();
-  }
-  if (!v.isTensor()) throw std::runtime_error("weight '" + name + "' is pickled but is not a tensor");
-  at::Tensor t = v.toTensor();
-  if (t.scalar_type() != to_torch(p.meta.dtype))
-    throw std::runtime_error("weight '" + name + "': the pickled tensor is " + c10::toString(t.scalar_type()) +
-                             " but its metadata says " + std::string(ir::torch_name(p.meta.dtype)));
-  bool same_sizes = static_cast<size_t>(t.dim()) == p.meta.sizes.size();
-  for (size_t d = 0; same_sizes && d < p.meta.sizes.size(); ++d)
-    same_sizes = ir::example_value(p.meta.sizes[d]) == t.size(static_cast<int64_t>(d));
-  if (!same_sizes) throw std::runtime_error("weight '" + name + "': the pickled tensor's sizes differ from its metadata");
-  return t;
-}
 
 }  // namespace
 
@@ -173,7 +93,6 @@ at::Tensor payload_to_tensor(const ir::TensorPayload& p, const std::string& name
   // Read now when the program was opened without its weights.
   const std::shared_ptr<const std::vector<std::byte>> bytes = p.data();
   if (!bytes) throw std::runtime_error("weight '" + name + "' has no data");
-  if (p.pickled) return unpickle_payload(p, bytes, name).to(device);
   const auto dtype = to_torch(p.meta.dtype);
   if (auto problem = ir::layout_problem(p.meta)) throw std::runtime_error("weight '" + name + "': tensor metadata " + *problem);
   const auto extent = ir::storage_extent(p.meta);  // elements the view reaches, overflow-checked
@@ -182,8 +101,6 @@ at::Tensor payload_to_tensor(const ir::TensorPayload& p, const std::string& name
   std::vector<int64_t> sizes, strides;
   for (const auto& s : p.meta.sizes) sizes.push_back(*ir::example_value(s));
   for (const auto& s : p.meta.strides) strides.push_back(*ir::example_value(s));
-  // torch writes some lifted constants as an empty file: they read as zeros,
-  // but an empty file must not make us allocate gigabytes.
   if (bytes->empty() && *needed <= kMaxImpliedZeroBytes)
     return at::zeros(sizes, at::TensorOptions().dtype(dtype).device(device));
   if (static_cast<uint64_t>(*needed) > bytes->size())

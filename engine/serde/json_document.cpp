@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "engine/serde/pt2_reader.h"
+#include "engine/symbolic/utf8.h"
 
 namespace exportlens::serde {
 
@@ -311,17 +312,7 @@ class JsonParser {
   // One UTF-8 sequence starting at pos_ (a byte >= 0x80): well-formed, shortest
   // form, no surrogates, at most U+10FFFF.
   void utf8() {
-    const auto b = [&](size_t k) { return pos_ + k < s_.size() ? static_cast<unsigned char>(s_[pos_ + k]) : 0u; };
-    const unsigned c = b(0);
-    auto cont = [&](size_t k) { return (b(k) & 0xC0) == 0x80; };
-    size_t len = 0;
-    if (c >= 0xC2 && c <= 0xDF) len = cont(1) ? 2 : 0;
-    else if (c == 0xE0) len = b(1) >= 0xA0 && b(1) <= 0xBF && cont(2) ? 3 : 0;
-    else if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF) len = cont(1) && cont(2) ? 3 : 0;
-    else if (c == 0xED) len = b(1) >= 0x80 && b(1) <= 0x9F && cont(2) ? 3 : 0;
-    else if (c == 0xF0) len = b(1) >= 0x90 && b(1) <= 0xBF && cont(2) && cont(3) ? 4 : 0;
-    else if (c >= 0xF1 && c <= 0xF3) len = cont(1) && cont(2) && cont(3) ? 4 : 0;
-    else if (c == 0xF4) len = b(1) >= 0x80 && b(1) <= 0x8F && cont(2) && cont(3) ? 4 : 0;
+    const size_t len = symbolic::utf8_sequence_length(s_, pos_);
     if (len == 0) fail("invalid UTF-8 in a string");
     pos_ += len;
   }

@@ -17,7 +17,9 @@
 #include "engine/serde/archive_weights.h"
 #include "engine/serde/json_cursor.h"
 #include "engine/serde/json_document.h"
+#include "engine/serde/pickled_payloads.h"
 #include "engine/serde/tensor_meta_reader.h"
+#include "engine/serde/torch_save_reader.h"
 #include "engine/serde/zip_archive.h"
 
 namespace exportlens::serde {
@@ -79,9 +81,11 @@ using PayloadList = std::vector<std::pair<std::string, ir::TensorPayload>>;
 
 // Reads a payload config and its files; entries sharing a file share bytes.
 // Without `options.load_weights` the files are checked to exist, not read:
-// each payload gets a source that reads its entry when it is needed.
+// each payload gets a source that reads its entry when it is needed. A
+// pickled entry becomes a raw payload over its pickled storage (pickled_payloads.h).
 PayloadList read_payloads(const ZipArchive& zip, const std::string& dir, const std::string& config_name,
-                          const ReadOptions& options, const std::shared_ptr<ArchiveWeights>& on_demand) {
+                          const char* noun, const ReadOptions& options,
+                          const std::shared_ptr<ArchiveWeights>& on_demand) {
   PayloadList out;
   const std::string config_path = dir + config_name;
   if (!zip.contains(config_path)) return out;
@@ -97,47 +101,69 @@ PayloadList read_payloads(const ZipArchive& zip, const std::string& dir, const s
     const std::string key(key_view);
     ir::TensorPayload p;
     const auto file = item.at("path_name").str();
+    const bool pickled = item.has("use_pickle") && item.at("use_pickle").boolean();
     if (item.has("is_param")) p.is_parameter = item.at("is_param").boolean();
-    if (item.has("use_pickle")) p.pickled = item.at("use_pickle").boolean();
     if (item.has("tensor_meta")) p.meta = metas.read(item.at("tensor_meta"));
     if (!zip.contains(dir + file))
-      throw Pt2Error(zip.path().string() + ": weight '" + key + "' is missing: no entry " + dir + file);
-    p.stored_size = zip.find(dir + file)->uncompressed_size;
+      throw Pt2Error(zip.path().string() + ": " + noun + " '" + key + "' is missing: no entry " + dir + file);
+    const std::string what = zip.path().string() + ": " + noun + " '" + key + "'";
     if (options.load_weights) {
       auto& bytes = files[file];
       if (!bytes) bytes = std::make_shared<const std::vector<std::byte>>(zip.read(dir + file));
-      p.bytes = bytes;
+      if (pickled) {
+        p = pickled_payload(torch_load(bytes, what, options.limits), p, what);
+        p.bytes = p.data();
+      } else {
+        p.bytes = bytes;
+        p.stored_size = bytes->size();
+      }
     } else {
       // Not read, but refused now if reading it would be (sizes, limits, a bomb, past the end).
       if (checked.insert(file).second) zip.check_entry(dir + file);
-      p.source = on_demand->source(dir + file);
+      if (pickled) {
+        p.source = pickled_entry_source(on_demand, dir + file, p, what, options.limits);
+      } else {
+        p.source = on_demand->source(dir + file);
+        p.stored_size = zip.find(dir + file)->uncompressed_size;
+      }
     }
     out.emplace_back(key, std::move(p));
   }
   return out;
 }
 
-// torch <= 2.8's weights: one torch.save'd dict for all of them. Each
-// parameter, buffer or constant the signature names gets the dict's bytes,
-// its key, and the metadata of its placeholder (the runtime unpickles it).
+// torch <= 2.8's weights: one torch.save'd dict for all of them, read and
+// unpickled now (its storages are read when asked). Each parameter, buffer or
+// constant the signature names is the dict's tensor under its key, with the
+// metadata of its placeholder.
 PayloadList read_pickled_dict(const ZipArchive& zip, const std::string& entry, const ir::ExportedProgram& ep,
-                              bool constants) {
+                              bool constants, const ReadOptions& options) {
   PayloadList out;
   if (!zip.contains(entry)) return out;
-  // Read now even when the weights are read on demand: every payload shares
-  // the one dict, which on-demand sources would read and unpickle once each.
   const auto bytes = std::make_shared<const std::vector<std::byte>>(zip.read(entry));
+  const std::string label = zip.path().string() + ": " + entry.substr(entry.rfind('/') + 1);
+  const SaveValue dict = torch_load(bytes, label, options.limits);
+  const auto* items = std::get_if<std::shared_ptr<SaveValue::Dict>>(&dict.v);
+  if (!items) throw Pt2Error(label + ": the weights file is not a dict");
+  std::map<std::string_view, const SaveValue*> by_key;
+  std::map<const ir::PayloadSource*, std::shared_ptr<const std::vector<std::byte>>> storages;  // aliasing weights share them
+  for (const auto& [k, v] : (*items)->items) by_key[k] = &v;
   for (const auto& spec : ep.signature.inputs) {
     const bool wanted = constants ? spec.kind == ir::InputKind::ConstantTensor
                                   : spec.kind == ir::InputKind::Parameter || spec.kind == ir::InputKind::Buffer;
     if (!wanted || !spec.target) continue;
-    ir::TensorPayload p;
-    if (const ir::Node* n = ep.graph().find(spec.arg.name); n && n->value.tensor()) p.meta = *n->value.tensor();
-    p.pickled = true;
-    p.pickled_key = *spec.target;
-    p.is_parameter = spec.kind == ir::InputKind::Parameter;
-    p.bytes = bytes;
-    p.stored_size = zip.find(entry)->uncompressed_size;
+    const std::string what = std::string(constants ? "constant" : "weight") + " '" + *spec.target + "'";
+    const auto it = by_key.find(*spec.target);
+    if (it == by_key.end()) throw Pt2Error(label + ": " + what + " is missing from the weights file");
+    ir::TensorPayload declared;
+    if (const ir::Node* n = ep.graph().find(spec.arg.name); n && n->value.tensor()) declared.meta = *n->value.tensor();
+    declared.is_parameter = spec.kind == ir::InputKind::Parameter;
+    ir::TensorPayload p = pickled_payload(*it->second, declared, label + ": " + what);
+    if (options.load_weights && p.source) {
+      auto& bytes = storages[p.source.get()];
+      if (!bytes) bytes = p.data();
+      p.bytes = bytes;
+    }
     out.emplace_back(*spec.target, std::move(p));
   }
   return out;
@@ -178,20 +204,24 @@ ir::ExportedProgram read_archive(const std::filesystem::path& path, const std::s
     const auto on_demand = options.load_weights ? nullptr : std::make_shared<ArchiveWeights>(archive);
     const std::string weights = layout.prefix + "data/weights/", constants = layout.prefix + "data/constants/";
     if (layout.flat) {
-      ep.state_dict = read_pickled_dict(zip, layout.prefix + "serialized_state_dict.pt", ep, false);
-      ep.constants = read_pickled_dict(zip, layout.prefix + "serialized_constants.pt", ep, true);
+      ep.state_dict = read_pickled_dict(zip, layout.prefix + "serialized_state_dict.pt", ep, false, options);
+      ep.constants = read_pickled_dict(zip, layout.prefix + "serialized_constants.pt", ep, true, options);
     } else if (!zip.contains(weights + model + "_weights_config.json") && zip.contains(weights + model + ".pt")) {
-      ep.state_dict = read_pickled_dict(zip, weights + model + ".pt", ep, false);
-      ep.constants = read_pickled_dict(zip, constants + model + ".pt", ep, true);
+      ep.state_dict = read_pickled_dict(zip, weights + model + ".pt", ep, false, options);
+      ep.constants = read_pickled_dict(zip, constants + model + ".pt", ep, true, options);
     } else {
-      ep.state_dict = read_payloads(zip, weights, model + "_weights_config.json", options, on_demand);
-      ep.constants = read_payloads(zip, constants, model + "_constants_config.json", options, on_demand);
+      ep.state_dict = read_payloads(zip, weights, model + "_weights_config.json", "weight", options, on_demand);
+      ep.constants = read_payloads(zip, constants, model + "_constants_config.json", "constant", options, on_demand);
     }
-    // ep.example_inputs: kept as torch.save bytes, for writing the program back.
+    // ep.example_inputs: kept as torch.save bytes, for writing the program
+    // back, once our unpickler has read them (empty: torch wrote None).
     const std::string sample_inputs = layout.flat ? layout.prefix + "serialized_example_inputs.pt"
                                                   : layout.prefix + "data/sample_inputs/" + model + ".pt";
-    if (options.load_weights && zip.contains(sample_inputs))
+    if (options.load_weights && zip.contains(sample_inputs)) {
       ep.example_inputs = std::make_shared<const std::vector<std::byte>>(zip.read(sample_inputs));
+      if (!ep.example_inputs->empty())
+        torch_load(ep.example_inputs, path.string() + ": example inputs", options.limits);
+    }
   } catch (const SchemaError& e) {
     throw Pt2Error(path.string() + ": " + e.what());
   }

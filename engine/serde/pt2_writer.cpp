@@ -25,36 +25,27 @@ using Payloads = std::vector<std::pair<std::string, ir::TensorPayload>>;
 std::string write_payloads(ZipWriter& zip, const std::string& dir, const std::string& prefix, const Payloads& items,
                            const char* what, const WriteOptions& options) {
   json config = json::object();
-  // Keyed by the bytes themselves, held: a payload converted from an old
-  // pickled file lives only for its iteration, and the next one's bytes may
-  // take its address; holding them, no two payloads ever share a key unless
-  // they share their bytes.
+  // Keyed by the bytes themselves, held: a payload read on demand
+  // (missing_payloads) lives only for its iteration, and the next one's bytes
+  // may take its address; holding them, no two payloads ever share a key
+  // unless they share their bytes.
   std::map<std::shared_ptr<const std::vector<std::byte>>, std::string> files;
-  std::string pickled_file;  // a pickled payload (a tensor subclass) always gets its own file
   int index = 0;
   for (const auto& [key, held] : items) {
     const ir::TensorPayload* found = held.bytes || !options.missing_payloads ? &held : options.missing_payloads(key);
     if (!found || !found->bytes)
       throw Pt2WriteError(std::string(what) + " '" + key +
                           "' has no data (the program was opened without its weights)");
-    // torch <= 2.8 kept every weight in one pickled dict; 2.13 stores them raw.
-    std::optional<ir::TensorPayload> converted;
-    if (found->pickled && !found->pickled_key.empty()) {
-      if (!options.raw_payload)
-        throw Pt2WriteError(std::string(what) + " '" + key + "' is stored pickled, as older torch releases did; "
-                            "writing it needs LibTorch (WriteOptions::raw_payload)");
-      converted = options.raw_payload(*found, key);
-    }
-    const ir::TensorPayload& p = converted ? *converted : *found;
-    std::string& file = p.pickled ? pickled_file : files[p.bytes];
-    if (file.empty() || p.pickled) {
+    const ir::TensorPayload& p = *found;
+    std::string& file = files[p.bytes];
+    if (file.empty()) {
       file = prefix + std::to_string(index++);
       zip.add(dir + file, std::span<const std::byte>(*p.bytes));
     }
     json meta = json::object();
     meta["path_name"] = file;
     meta["is_param"] = p.is_parameter;
-    meta["use_pickle"] = p.pickled;
+    meta["use_pickle"] = false;
     meta["tensor_meta"] = tensor_meta_json(p.meta);
     config[key] = std::move(meta);
   }

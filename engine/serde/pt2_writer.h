@@ -36,9 +36,6 @@ struct WriteOptions {
   /// Where a weight or constant the program holds without bytes (opened
   /// lazily) gets them: by state-dict or constant key; nullptr: not known.
   std::function<const ir::TensorPayload*(const std::string& key)> missing_payloads;
-  /// A weight kept in an older archive's pickled dict (TensorPayload::pickled_key)
-  /// as raw bytes, which is how torch 2.13 stores weights: runtime::raw_payload.
-  std::function<ir::TensorPayload(const ir::TensorPayload& pickled, const std::string& key)> raw_payload;
   /// Example inputs to write when the program has none (torch.save bytes).
   std::shared_ptr<const std::vector<std::byte>> example_inputs;
 };

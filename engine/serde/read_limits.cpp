@@ -44,6 +44,7 @@ void set_limit(ReadLimits& limits, const std::string& key_equals_value) {
   if (key == "entry-bytes") limits.max_entry_bytes = parse_amount(key, value, true);
   else if (key == "total-bytes") limits.max_total_bytes = parse_amount(key, value, true);
   else if (key == "ratio") limits.max_compression_ratio = parse_amount(key, value, false);
+  else if (key == "pickle-objects") limits.max_pickle_objects = parse_amount(key, value, false);
   else if (key == "nodes") limits.max_nodes = parse_amount(key, value, false);
   else if (key == "input-bytes") limits.max_input_bytes = parse_amount(key, value, true);
   else if (key == "run-bytes") limits.max_run_bytes = parse_amount(key, value, true);
@@ -53,7 +54,7 @@ void set_limit(ReadLimits& limits, const std::string& key_equals_value) {
     if (n > 10'000) throw std::invalid_argument("limit nesting: at most 10000, got " + value);
     limits.max_nesting = static_cast<int>(n);
   } else {
-    throw std::invalid_argument("unknown limit '" + key + "' (known: entry-bytes, total-bytes, ratio, nesting, nodes, input-bytes, run-bytes)");
+    throw std::invalid_argument("unknown limit '" + key + "' (known: entry-bytes, total-bytes, ratio, nesting, pickle-objects, nodes, input-bytes, run-bytes)");
   }
 }
 
@@ -63,6 +64,7 @@ std::string describe_limits() {
          "  total-bytes=" + std::to_string(d.max_total_bytes >> 30) + "G  inflated size of all entries read\n" +
          "  ratio=" + std::to_string(d.max_compression_ratio) + "          compression ratio of a deflated entry\n" +
          "  nesting=" + std::to_string(d.max_nesting) + "        nesting of JSON, subgraphs, pickled containers\n" +
+         "  pickle-objects=" + std::to_string(d.max_pickle_objects) + "  objects one pickle may make\n" +
          "  nodes=" + std::to_string(d.max_nodes) + "      nodes in the program and its subgraphs\n" +
          "  input-bytes=" + std::to_string(d.max_input_bytes >> 30) + "G   inputs run --random may allocate\n" +
          "  run-bytes=" + std::to_string(d.max_run_bytes >> 20) + "M  memory a run may hold, and any node may declare\n" +

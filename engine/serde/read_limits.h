@@ -20,6 +20,9 @@ struct ReadLimits {
   /// Nesting of JSON arrays/objects, of subgraphs inside subgraphs, and of
   /// pickled tuples/lists/dicts.
   int max_nesting = 256;
+  /// Objects one pickle may make (values, containers, tensors; its memo is
+  /// bounded by them too): a tensor archive makes a few per tensor.
+  uint64_t max_pickle_objects = 1'000'000;
   /// Nodes over the program's graph and all its subgraphs.
   uint64_t max_nodes = 2'000'000;
   /// Bytes `run --random` may allocate for inputs it makes from the signature.
@@ -32,7 +35,7 @@ struct ReadLimits {
 };
 
 /// Sets one limit from `key=value` text (keys: entry-bytes, total-bytes, ratio,
-/// nesting, nodes, input-bytes, run-bytes; byte values take K/M/G suffixes). Throws
+/// nesting, pickle-objects, nodes, input-bytes, run-bytes; byte values take K/M/G suffixes). Throws
 /// std::invalid_argument naming the key or value that is wrong.
 void set_limit(ReadLimits& limits, const std::string& key_equals_value);
 

@@ -88,7 +88,7 @@ class Pickler {
   }
   void write(const std::string& s) { text(s); }
   void write(const ir::TensorPayload& p) {
-    if (!p.bytes || p.pickled) throw std::invalid_argument("torch_save: tensors must be raw bytes");
+    if (!p.bytes) throw std::invalid_argument("torch_save: tensors must be raw bytes");
     const int64_t element = ir::element_size(p.meta.dtype);
     global("torch._utils", "_rebuild_tensor_v2");
     op('(');

@@ -40,8 +40,10 @@ ZipArchive::ZipArchive(std::filesystem::path path, const ReadLimits& limits)
   index();
 }
 
-ZipArchive::ZipArchive(std::shared_ptr<const std::vector<std::byte>> bytes, std::string label, const ReadLimits& limits)
-    : label_(std::move(label)), limits_(limits), memory_(std::move(bytes)) {
+ZipArchive::ZipArchive(std::shared_ptr<const std::vector<std::byte>> bytes, std::string label, const ReadLimits& limits,
+                       uint64_t counted_before)
+    : limits_(limits), counted_before_(counted_before), inflated_total_(counted_before), label_(std::move(label)),
+      memory_(std::move(bytes)) {
   size_ = memory_->size();
   index();
 }
@@ -161,8 +163,7 @@ void ZipArchive::check_budget(const Entry& en) const {
 
 // Inflates into exactly the declared size; a stream that would write more, or
 // ends short, is corrupt. zlib takes at most 4 GiB per call, hence the chunks.
-std::vector<std::byte> ZipArchive::inflate(const Entry& en, const std::vector<std::byte>& raw) const {
-  std::vector<std::byte> out(en.uncompressed_size);
+void ZipArchive::inflate(const Entry& en, const std::vector<std::byte>& raw, std::span<std::byte> out) const {
   z_stream zs{};
   if (inflateInit2(&zs, -MAX_WBITS) != Z_OK) throw ArchiveError(label_ + ": zlib init failed");
   constexpr uint64_t kChunk = uint64_t(1) << 30;
@@ -181,7 +182,6 @@ std::vector<std::byte> ZipArchive::inflate(const Entry& en, const std::vector<st
   inflateEnd(&zs);
   if (rc != Z_STREAM_END || produced != out.size())
     throw ArchiveError(label_ + ": corrupt compressed data in '" + en.name + "'");
-  return out;
 }
 
 uint64_t ZipArchive::data_offset(const Entry& en) const {
@@ -206,20 +206,41 @@ void ZipArchive::check_entry(const std::string& name) const {
   inflated_total_ += en->uncompressed_size;  // as if read: the total limit sees it
 }
 
+// Reads (stored) or inflates (deflated) the checked entry into `out`, counts
+// it towards the total and checks its CRC.
+void ZipArchive::fill(const Entry& en, std::span<std::byte> out) const {
+  const uint64_t data_off = data_offset(en);
+  if (en.method == 0) {
+    read_at(data_off, out.data(), out.size(), ("data of '" + en.name + "'").c_str());
+  } else {
+    std::vector<std::byte> raw(en.compressed_size);
+    read_at(data_off, raw.data(), raw.size(), ("data of '" + en.name + "'").c_str());
+    inflate(en, raw, out);
+  }
+  inflated_total_ += out.size();
+#ifndef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION  // the fuzz targets mutate entries' bytes, not their checksums
+  const uLong crc = crc32_z(crc32(0L, Z_NULL, 0), reinterpret_cast<const Bytef*>(out.data()), out.size());
+  if (crc != en.crc32) throw ArchiveError(label_ + ": CRC mismatch in '" + en.name + "' (corrupt archive)");
+#endif
+}
+
 std::vector<std::byte> ZipArchive::read(const std::string& name) const {
   const Entry* en = find(name);
   if (!en) throw ArchiveError(label_ + ": missing entry '" + name + "'");
   check_budget(*en);
-  const uint64_t data_off = data_offset(*en);
-  std::vector<std::byte> raw(en->compressed_size);
-  read_at(data_off, raw.data(), raw.size(), ("data of '" + name + "'").c_str());
-  std::vector<std::byte> out = en->method == 0 ? std::move(raw) : inflate(*en, raw);
-  inflated_total_ += out.size();
-#ifndef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION  // the fuzz targets mutate entries' bytes, not their checksums
-  const uLong crc = crc32_z(crc32(0L, Z_NULL, 0), reinterpret_cast<const Bytef*>(out.data()), out.size());
-  if (crc != en->crc32) throw ArchiveError(label_ + ": CRC mismatch in '" + name + "' (corrupt archive)");
-#endif
+  std::vector<std::byte> out(en->uncompressed_size);
+  fill(*en, out);
   return out;
+}
+
+void ZipArchive::read_into(const std::string& name, std::span<std::byte> out) const {
+  const Entry* en = find(name);
+  if (!en) throw ArchiveError(label_ + ": missing entry '" + name + "'");
+  check_budget(*en);
+  if (out.size() != en->uncompressed_size)
+    throw ArchiveError(label_ + ": entry '" + name + "' holds " + std::to_string(en->uncompressed_size) +
+                       " bytes, not the " + std::to_string(out.size()) + " asked for");
+  fill(*en, out);
 }
 
 std::string ZipArchive::read_text(const std::string& name) const {

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -35,8 +36,11 @@ class ZipArchive {
 
   /// Opens and indexes the archive; throws ArchiveError if it is not a readable zip.
   explicit ZipArchive(std::filesystem::path path, const ReadLimits& limits = {});
-  /// Indexes an archive held in memory (e.g. a torch.save payload inside a .pt2).
-  ZipArchive(std::shared_ptr<const std::vector<std::byte>> bytes, std::string label, const ReadLimits& limits = {});
+  /// Indexes an archive held in memory (e.g. a torch.save payload inside a
+  /// .pt2). `counted_before`: bytes already counted toward the total limit
+  /// (its own bytes, inflated out of the archive that held it).
+  ZipArchive(std::shared_ptr<const std::vector<std::byte>> bytes, std::string label, const ReadLimits& limits = {},
+             uint64_t counted_before = 0);
 
   const std::filesystem::path& path() const { return path_; }
   const std::vector<Entry>& entries() const { return entries_; }
@@ -46,6 +50,9 @@ class ZipArchive {
   /// sizes are checked against the file and the limits before anything is
   /// allocated; inflating never writes past the declared size.
   std::vector<std::byte> read(const std::string& name) const;
+  /// The same into `out`, which holds exactly the entry's inflated size: a
+  /// caller that allocates the destination first (a tensor) gets no copy.
+  void read_into(const std::string& name, std::span<std::byte> out) const;
   std::string read_text(const std::string& name) const;
   /// Everything read() checks before it reads the data (sizes against the
   /// limits and the file, the local header), without reading it; the entry
@@ -53,16 +60,18 @@ class ZipArchive {
   void check_entry(const std::string& name) const;
   /// Counts the total inflated size afresh (for an archive kept open to read
   /// weights on demand: each later read is a read of its own).
-  void reset_total() { inflated_total_ = 0; }
+  void reset_total() { inflated_total_ = counted_before_; }
 
  private:
   void index();
   void read_at(uint64_t offset, void* out, size_t n, const char* what) const;
   void check_budget(const Entry& en) const;
   uint64_t data_offset(const Entry& en) const;
-  std::vector<std::byte> inflate(const Entry& en, const std::vector<std::byte>& raw) const;
+  void fill(const Entry& en, std::span<std::byte> out) const;
+  void inflate(const Entry& en, const std::vector<std::byte>& raw, std::span<std::byte> out) const;
   uint64_t size_ = 0;
   ReadLimits limits_;
+  uint64_t counted_before_ = 0;
   mutable uint64_t inflated_total_ = 0;
   std::filesystem::path path_;
   std::string label_;

@@ -2,13 +2,16 @@
 // in: a tokenizer, a recursive-descent expression reader over a few value
 // kinds (None, int, str, Dim, derived Dim, Dim hints, tuples, lists, dicts)
 // and assignment statements.
+#include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <functional>
 #include <memory>
 #include <set>
 
 #include "engine/symbolic/dynamic_shapes_spec.h"
 #include "engine/symbolic/nesting_guard.h"
+#include "engine/symbolic/utf8.h"
 
 namespace exportlens::symbolic {
 
@@ -23,7 +26,21 @@ struct Token {
   int line = 1, column = 1;
 };
 
+// Python refuses source text that is not UTF-8 before it reads a token; so
+// does this, so no ill-formed byte reaches a message or a JSON report.
+void expect_utf8(std::string_view src) {
+  const size_t bad = invalid_utf8_at(src);
+  if (bad == std::string_view::npos) return;
+  const size_t newline = bad == 0 ? std::string_view::npos : src.rfind('\n', bad - 1);
+  const int line = 1 + static_cast<int>(std::count(src.begin(), src.begin() + bad, '\n'));
+  const int column = static_cast<int>(bad - (newline == std::string_view::npos ? 0 : newline + 1)) + 1;
+  char hex[8];
+  std::snprintf(hex, sizeof hex, "0x%02x", static_cast<unsigned char>(src[bad]));
+  throw SpecError(line, column, std::string("the spec is not valid UTF-8 (byte ") + hex + ")");
+}
+
 std::vector<Token> tokenize(std::string_view src) {
+  expect_utf8(src);
   std::vector<Token> out;
   int line = 1, col = 1, depth = 0;
   size_t i = 0;
@@ -762,8 +779,9 @@ class Evaluator {
 }  // namespace
 
 SpecError::SpecError(int line, int column, const std::string& message)
-    : std::runtime_error("dynamic_shapes, line " + std::to_string(line) + ", column " + std::to_string(column) +
-                         ": " + message),
+    : std::runtime_error(line > 0 ? "dynamic_shapes, line " + std::to_string(line) + ", column " +
+                                        std::to_string(column) + ": " + message
+                                  : "dynamic_shapes: " + message),
       line_(line),
       column_(column) {}
 

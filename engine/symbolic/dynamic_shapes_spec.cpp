@@ -75,6 +75,17 @@ DimSpec InputShapeSpec::at(int64_t i) const {
   return {};
 }
 
+std::vector<DimSpec> InputShapeSpec::per_dimension(size_t rank) const {
+  std::vector<DimSpec> out(rank);
+  std::vector<bool> seen(rank);  // the first entry of a key counts, as in at()
+  for (const auto& [k, d] : dims)
+    if (k >= 0 && static_cast<size_t>(k) < rank && !seen[static_cast<size_t>(k)]) {
+      seen[static_cast<size_t>(k)] = true;
+      out[static_cast<size_t>(k)] = d;
+    }
+  return out;
+}
+
 const InputShapeSpec* DynamicShapesSpec::input(const std::string& name, size_t position) const {
   if (form == Form::Dict) {
     for (const auto& [n, in] : inputs)

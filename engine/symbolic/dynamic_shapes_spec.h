@@ -60,6 +60,8 @@ struct InputShapeSpec {
   std::vector<std::pair<int64_t, DimSpec>> dims;  // Tuple/List: positions 0..n-1; Dict: the keys
   /// The entry for dimension i (Unspecified when a dict does not list it).
   DimSpec at(int64_t i) const;
+  /// at(0) ... at(rank - 1) in one pass over the entries (O(rank + entries)).
+  std::vector<DimSpec> per_dimension(size_t rank) const;
   friend bool operator==(const InputShapeSpec&, const InputShapeSpec&) = default;
 };
 
@@ -85,6 +87,8 @@ struct DynamicShapesSpec {
   friend bool operator==(const DynamicShapesSpec&, const DynamicShapesSpec&) = default;
 };
 
+/// What is wrong with a spec and where: "dynamic_shapes, line 2, column 7: ..."
+/// (line 0: no place in the text, e.g. a JSON spec's field, named in the message).
 class SpecError : public std::runtime_error {
  public:
   SpecError(int line, int column, const std::string& message);

@@ -1,6 +1,7 @@
 #include "engine/symbolic/python_guard_parser.h"
 
 #include <cctype>
+#include <charconv>
 
 #include "engine/symbolic/nesting_guard.h"
 
@@ -209,8 +210,13 @@ bool split_source_name(std::string_view source, SourceName& out) {
   for (const char* prop : {"size", "stride"}) {
     const std::string prefix = "." + std::string(prop) + "()[";
     if (rest.substr(0, prefix.size()) == prefix && rest.back() == ']') {
+      // The index comes from a file's guards: anything but an int in range is no source name.
+      const std::string_view digits = rest.substr(prefix.size(), rest.size() - prefix.size() - 1);
+      int index = 0;
+      const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), index);
+      if (ec != std::errc() || end != digits.data() + digits.size()) return false;
       out.property = prop;
-      out.index = std::stoi(std::string(rest.substr(prefix.size(), rest.size() - prefix.size() - 1)));
+      out.index = index;
       return true;
     }
   }

@@ -1,6 +1,8 @@
 #include "engine/symbolic/spec_binding.h"
 
 #include <algorithm>
+#include <string_view>
+#include <unordered_map>
 
 namespace exportlens::symbolic {
 
@@ -18,6 +20,24 @@ std::string names_text(const std::vector<std::string>& names) {
   std::string s = "[";
   for (size_t i = 0; i < names.size(); ++i) s += (i ? ", '" : "'") + names[i] + "'";
   return s + "]";
+}
+
+// The spec of each input, by name for a dict spec (the first entry of a name,
+// as DynamicShapesSpec::input finds it), looked up once per input.
+std::vector<const InputShapeSpec*> input_specs(const DynamicShapesSpec& spec, const std::vector<ExampleInput>& inputs) {
+  std::vector<const InputShapeSpec*> out(inputs.size());
+  if (spec.form == DynamicShapesSpec::Form::Unset) return out;
+  std::unordered_map<std::string_view, const InputShapeSpec*> by_name;
+  if (spec.form == DynamicShapesSpec::Form::Dict)
+    for (const auto& [n, s] : spec.inputs) by_name.emplace(n, &s);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (spec.form != DynamicShapesSpec::Form::Dict) {
+      out[i] = i < spec.inputs.size() ? &spec.inputs[i].second : nullptr;
+    } else if (const auto it = by_name.find(inputs[i].name); it != by_name.end()) {
+      out[i] = it->second;
+    }
+  }
+  return out;
 }
 
 /// Checks in the spirit of torch's _check_dynamic_shapes.
@@ -43,9 +63,10 @@ void validate(const DynamicShapesSpec& spec, const std::vector<ExampleInput>& in
   }
   for (const std::string& c : spec.conflicts)
     invalid("Found different definitions of the same symbolic dimension " + c + "!");
+  const auto specs = input_specs(spec, inputs);
   for (size_t i = 0; i < inputs.size(); ++i) {
     const ExampleInput& in = inputs[i];
-    const InputShapeSpec* s = spec.input(in.name, i);
+    const InputShapeSpec* s = specs[i];
     const std::string at = spec.form == DynamicShapesSpec::Form::Dict ? "['" + in.name + "']"
                                                                        : "[" + std::to_string(i) + "]";
     if (!s || s->form == InputShapeSpec::Form::None) continue;
@@ -74,10 +95,15 @@ std::string size_source(const std::string& name, int dim) {
   return input_source(name) + ".size()[" + std::to_string(dim) + "]";
 }
 
+std::span<const BoundDim> SpecBinding::dims_of(size_t input) const {
+  if (input >= first_dim_of_input.size()) return {};
+  const size_t end = input + 1 < first_dim_of_input.size() ? first_dim_of_input[input + 1] : dims.size();
+  return std::span<const BoundDim>(dims).subspan(first_dim_of_input[input], end - first_dim_of_input[input]);
+}
+
 const BoundDim* SpecBinding::find(const std::string& source) const {
-  for (const BoundDim& d : dims)
-    if (d.source == source) return &d;
-  return nullptr;
+  const auto it = position_of_source.find(source);
+  return it == position_of_source.end() ? nullptr : &dims[it->second];
 }
 
 std::string SpecBinding::debug_name(const std::string& source) const {
@@ -90,17 +116,21 @@ SpecBinding bind_spec(ShapeEnv& env, const DynamicShapesSpec& spec, const std::v
   SpecBinding b;
   // Per Dim name, the dims that use it directly (torch's `symbols`), in first-use order.
   std::vector<std::pair<std::string, std::vector<size_t>>> by_name;
+  std::unordered_map<std::string, size_t> name_at;  // position in by_name
   auto uses = [&](const std::string& name) -> std::vector<size_t>& {
-    for (auto& [n, v] : by_name)
-      if (n == name) return v;
-    by_name.emplace_back(name, std::vector<size_t>{});
-    return by_name.back().second;
+    const auto [it, added] = name_at.emplace(name, by_name.size());
+    if (added) by_name.emplace_back(name, std::vector<size_t>{});
+    return by_name[it->second].second;
   };
   std::vector<size_t> relaxed_order;
+  const auto specs = input_specs(spec, inputs);
   for (size_t i = 0; i < inputs.size(); ++i) {
     const ExampleInput& in = inputs[i];
+    b.first_dim_of_input.push_back(b.dims.size());
     if (!in.is_tensor) continue;
-    const InputShapeSpec* s = spec.form == DynamicShapesSpec::Form::Unset ? nullptr : spec.input(in.name, i);
+    const InputShapeSpec* s = specs[i];
+    const std::vector<DimSpec> entries =
+        s && s->form != InputShapeSpec::Form::None ? s->per_dimension(in.sizes.size()) : std::vector<DimSpec>{};
     for (size_t d = 0; d < in.sizes.size(); ++d) {
       BoundDim bd;
       bd.input = int(i);
@@ -110,7 +140,7 @@ SpecBinding bind_spec(ShapeEnv& env, const DynamicShapesSpec& spec, const std::v
                                                               : "inputs[" + std::to_string(i) + "]") +
                 ".shape[" + std::to_string(d) + "]";
       bd.hint = in.sizes[d];
-      if (s && s->form != InputShapeSpec::Form::None) bd.spec = s->at(int64_t(d));
+      if (!entries.empty()) bd.spec = entries[d];
       if (s && s->form == InputShapeSpec::Form::None) bd.spec.kind = DimSpec::Kind::None;
       switch (bd.spec.kind) {
         case DimSpec::Kind::Named: {
@@ -148,6 +178,7 @@ SpecBinding bind_spec(ShapeEnv& env, const DynamicShapesSpec& spec, const std::v
           break;
         default: break;
       }
+      b.position_of_source.emplace(bd.source, b.dims.size());
       b.dims.push_back(std::move(bd));
     }
   }

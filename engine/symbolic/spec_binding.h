@@ -8,7 +8,9 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "engine/symbolic/dynamic_shapes_spec.h"
@@ -64,6 +66,15 @@ struct SpecBinding {
 
   const BoundDim* find(const std::string& source) const;
   std::string debug_name(const std::string& source) const;
+
+  /// Input i's dims, in order (bound dims are stored input by input).
+  std::span<const BoundDim> dims_of(size_t input) const;
+
+  /// Each dim's position in `dims` by its source, and where each input's dims
+  /// begin (bind_spec fills both): find() and dims_of() are asked once per
+  /// dim, input and guard, so neither may scan.
+  std::unordered_map<std::string, size_t> position_of_source;
+  std::vector<size_t> first_dim_of_input;
 };
 
 /// Validates the spec against the inputs (torch's messages; throws SpecError

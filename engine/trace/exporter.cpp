@@ -186,8 +186,7 @@ class Exporter {
       if (v.isTensor()) {
         ops::SymTensor sym = static_sym(v.toTensor());
         sym.sizes.clear();
-        for (const auto& d : binding_->dims)
-          if (d.input == int(i)) sym.sizes.push_back(d.expr);
+        for (const auto& d : binding_->dims_of(i)) sym.sizes.push_back(d.expr);
         ir::Node* n = tracer_.graph().placeholder(arg_names_[i], ops::SymValue::of(sym), false);
         tracer_.define_input_dims(n, sym.sizes);
         spec.arg.name = n->name;
@@ -456,8 +455,7 @@ class Exporter {
     if (binding_) {
       for (size_t i = 0; i < examples_.size(); ++i) {
         ops::InputShapeInfo info{examples_[i].name, examples_[i].is_tensor, {}};
-        for (const auto& d : binding_->dims)
-          if (d.input == int(i)) info.dims.push_back(env.replace(d.expr).str());
+        for (const auto& d : binding_->dims_of(i)) info.dims.push_back(env.replace(d.expr).str());
         r.input_shapes.push_back(std::move(info));
       }
     }

@@ -23,7 +23,6 @@ ir::TensorPayload payload_of(const at::Tensor& t, bool is_parameter) {
   auto bytes = std::make_shared<std::vector<std::byte>>(c.nbytes());
   if (c.nbytes() > 0) std::memcpy(bytes->data(), c.data_ptr(), c.nbytes());
   p.bytes = std::move(bytes);
-  p.pickled = false;
   p.is_parameter = is_parameter;
   return p;
 }

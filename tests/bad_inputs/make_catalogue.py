@@ -17,6 +17,7 @@ OUT_DIR/catalogue.json lists one case per entry:
   exit     the expected exit code
   expect   a fragment the one-line message must contain (it names the place)
   stream   where the message goes: "stderr" (errors) or "stdout"
+  seconds  (optional) the time the run must finish in, when tighter than the suite's
 The C++ suite (test_bad_inputs.cpp) runs every case under a memory and time
 bound.
 """
@@ -34,8 +35,11 @@ CASES = []
 OUT = ""
 
 
-def case(cls, file, args, code, expect, stream="stderr"):
-    CASES.append({"class": cls, "file": file, "args": args, "exit": code, "expect": expect, "stream": stream})
+def case(cls, file, args, code, expect, stream="stderr", seconds=None):
+    c = {"class": cls, "file": file, "args": args, "exit": code, "expect": expect, "stream": stream}
+    if seconds:
+        c["seconds"] = seconds
+    CASES.append(c)
 
 
 def path(name):
@@ -161,11 +165,19 @@ def tensor_pickle(storage_type, key, numel, sizes, strides):
     return b"ctorch._utils\n_rebuild_tensor_v2\n" + args + b"R"
 
 
-def torch_save(pickle_body, records, prefix="archive"):
+def torch_save(pickle_body, records, prefix="archive", method=zipfile.ZIP_STORED):
     items = [(prefix + "/data.pkl", b"\x80\x02" + pickle_body + b"."), (prefix + "/byteorder", b"little"),
              (prefix + "/version", b"3\n")]
     items += [(prefix + "/data/" + k, v) for k, v in records.items()]
-    return zip_bytes(items)
+    return zip_bytes(items, method)
+
+
+def memo_put(i):
+    return b"r" + struct.pack("<I", i)  # LONG_BINPUT
+
+
+def memo_get(i):
+    return b"j" + struct.pack("<I", i)  # LONG_BINGET
 
 
 def tuple_of(body):
@@ -540,28 +552,31 @@ def inputs_cases(good):
     case(cls, "inputs_global.pt", ["run", "{dir}/good.pt2", "--inputs", "{file}"], 1, "inputs_global.pt")
 
 
+def with_pickled_weight(good, file, blob):
+    """The archive with fc1.weight stored pickled (use_pickle) as `blob`."""
+    def transform(n, d):
+        if n.endswith("weights/weight_0"):
+            return blob
+        if n.endswith("_weights_config.json"):
+            doc = json.loads(d)
+            doc["config"]["fc1.weight"]["use_pickle"] = True
+            return json.dumps(doc).encode()
+        return d
+    rewrite(good, file, transform)
+
+
 def pickled_weight_cases(good):
     cls = "pickle"
 
-    def pickled(file, blob, expect, meta_edit=None):
-        def transform(n, d):
-            if n.endswith("weights/weight_0"):
-                return blob
-            if n.endswith("_weights_config.json"):
-                doc = json.loads(d)
-                doc["config"]["fc1.weight"]["use_pickle"] = True
-                if meta_edit:
-                    meta_edit(doc["config"]["fc1.weight"]["tensor_meta"])
-                return json.dumps(doc).encode()
-            return d
-        rewrite(good, file, transform)
+    def pickled(file, blob, expect):
+        with_pickled_weight(good, file, blob)
         case(cls, file, ["run", "{file}", "--random"], 1, expect)
 
     ok = tensor_pickle("FloatStorage", "0", 50, [5, 10], [10, 1])
     pickled("pickled_garbage.pt2", b"garbage", "weight 'fc1.weight': not a zip archive")
     pickled("pickled_not_tensor.pt2", torch_save(pickle_int(3), {}), "weight 'fc1.weight' is pickled but is not a tensor")
     pickled("pickled_wrong_dtype.pt2", torch_save(tensor_pickle("DoubleStorage", "0", 50, [5, 10], [10, 1]), {"0": b"\0" * 400}),
-            "weight 'fc1.weight': the pickled tensor is Double but its metadata says torch.float32")
+            "weight 'fc1.weight': the pickled tensor is torch.float64 but its metadata says torch.float32")
     pickled("pickled_wrong_sizes.pt2", torch_save(tensor_pickle("FloatStorage", "0", 50, [10, 5], [5, 1]), {"0": b"\0" * 200}),
             "weight 'fc1.weight': the pickled tensor's sizes differ from its metadata")
     pickled("pickled_storage_short.pt2", torch_save(ok, {"0": b"\0" * 16}), "weight 'fc1.weight'")
@@ -686,6 +701,154 @@ def allocation_cases(good):
               "produced a value that is f32[2, 3], but the program declares i64[2, 3]")
 
 
+def pickle_bound_cases(good):
+    """Pickled payloads read by our rules: memo, objects, nested zips, storages, nesting, globals."""
+    cls = "pickle"
+    run_inputs = ["run", "{dir}/good.pt2", "--inputs", "{file}"]
+    ok = tensor_pickle("FloatStorage", "0", 20, [2, 10], [10, 1])
+
+    def inputs(file, body, records, expect, args=(), method=zipfile.ZIP_STORED):
+        write(file, torch_save(body, records, method=method))
+        case(cls, file, run_inputs + list(args), 1, expect)
+
+    def weight(file, blob, expect, args=()):
+        with_pickled_weight(good, file, blob)
+        case(cls, file, ["run", "{file}", "--random"] + list(args), 1, expect)
+
+    # A memo index of 2^28: LibTorch's unpickler sized its memo by it (4.2 GB).
+    memo_bomb = b"N" + memo_put(2 ** 28) + b"\x85"
+    inputs("inputs_memo_index.pt", memo_bomb, {}, "offset 3: memo index 268435456 is beyond the 1 objects made so far")
+    weight("pickled_memo_index.pt2", torch_save(memo_bomb, {}), "memo index 268435456 is beyond")
+    # MEMOIZE over and over: the memo may not outgrow the objects made.
+    inputs("inputs_memo_growth.pt", b"N" + b"\x94" * 3000000 + b"\x85", {}, "memo index 2 is beyond the 1 objects")
+    # 1.1 million objects, over the limit of a million (and under a raised one).
+    many = b"(" + b"N" * 1100000 + b"t"
+    inputs("inputs_many_objects.pt", many, {}, "makes more than 1000000 objects (raise the limit with --limit pickle-objects")
+    case(cls, "inputs_many_objects.pt", run_inputs + ["--limit", "pickle-objects=2000000"], 1,
+         "inputs do not match the program")
+    # A storage record deflated 1000 to 1 inside the pickled archive: the outer limits reach into it.
+    zeros = b"\0" * (64 << 20)
+    bomb = tensor_pickle("FloatStorage", "0", len(zeros) // 4, [2, 10], [10, 1])
+    inputs("inputs_nested_zip_bomb.pt", tuple_of(bomb), {"0": zeros}, "ratio over the limit of 200",
+           method=zipfile.ZIP_DEFLATED)
+    weight("pickled_nested_zip_bomb.pt2", torch_save(bomb, {"0": zeros}, method=zipfile.ZIP_DEFLATED),
+           "weight 'fc1.weight': archive/data.pkl: offset")
+    # Within the ratio, the nested storage still counts toward the archive's total.
+    four_mib = b"\0" * (4 << 20)
+    big = tensor_pickle("FloatStorage", "0", len(four_mib) // 4, [5, 10], [10, 1])
+    weight("pickled_nested_total.pt2", torch_save(big, {"0": four_mib}, method=zipfile.ZIP_DEFLATED),
+           "inflate to more than the limit of", ["--limit", "ratio=100000,total-bytes=2M"])
+    inputs("inputs_nested_total.pt", tuple_of(tensor_pickle("FloatStorage", "0", len(four_mib) // 4, [2, 10], [10, 1])),
+           {"0": four_mib}, "inflate to more than the limit of 1048576", ["--limit", "total-bytes=1M"])
+    # The storage record is larger than its element count says: sized by the record, refused before reading.
+    inputs("inputs_storage_long.pt", tuple_of(ok), {"0": b"\0" * (2 << 20)},
+           "storage '0' declares 20 elements of torch.float32 (80 bytes) but its record holds 2097152")
+    # A list appended into itself: deeper than any limit when walked.
+    inputs("inputs_cycle.pt", b"]" + memo_put(0) + b"(" + memo_get(0) + b"e\x85", {},
+           "nested more than 256 levels deep, or containing themselves")
+    # 250 levels of (t, t) pairs: 2^250 leaves if walked as a tree, each object converted once here.
+    pairs = b")" + memo_put(0) + b"0"
+    for i in range(1, 251):
+        pairs += memo_get(i - 1) + memo_get(i - 1) + b"\x86" + memo_put(i) + b"0"
+    inputs("inputs_shared_pairs.pt", pairs + memo_get(250) + b"\x85", {}, "inputs do not match the program")
+    # A pickle in the example inputs: read by the same rules when the program is read with its weights.
+    for file, body, expect in [("example_inputs_global.pt2", b"cos\nsystem\n" + pickle_str("id") + b"\x85R",
+                                "example inputs: archive/data.pkl: offset 2: global 'os.system' is not one"),
+                               ("example_inputs_memo.pt2", memo_bomb, "example inputs: archive/data.pkl: offset 3: memo index")]:
+        with_entry(good, file, "/data/sample_inputs/model.pt", torch_save(body, {}))
+        case(cls, file, ["run", "{file}", "--random"], 1, expect)
+
+
+def nesting_cases(good):
+    """Deep structure in every form a user controls, refused before it is walked."""
+    cls = "nesting"
+
+    def spec_json(file, text, expect):
+        write(file, text)
+        case(cls, file, ["check", "{dir}/good.pt2", "--spec-json", "@{file}"], 2, expect)
+
+    spec_json("spec_json_deep_inputs.json", b'{"inputs": ' + b"[" * 200000 + b"]" * 200000 + b"}",
+              "nested more than 200 levels deep")
+    spec_json("spec_json_deep_dims.json", b'{"dims": ' + b'{"a": ' * 200000 + b"1" + b"}" * 200000 + b"}",
+              "nested more than 200 levels deep")
+    spec_json("spec_json_deep_unclosed.json", b'{"inputs": [{"dims": ' + b"[" * 300000, "nested more than 200 levels deep")
+
+    # A pytree spec is kept as the text torch wrote and written back as it is: never walked.
+    def deep_in_spec(doc):
+        doc["graph_module"]["module_call_graph"][0]["signature"]["in_spec"] = "[" * 200000 + "]" * 200000
+    with_model(good, "deep_in_spec.pt2", deep_in_spec)
+    case(cls, "deep_in_spec.pt2", ["decompose", "{file}", "--ir", "functional", "--out", "{dir}/deep_in_spec_out.pt2"], 0,
+         "ExportedProgram", "stdout")
+
+
+def error_text_cases(good):
+    """Errors the libraries would word: said in our words, with the place."""
+    cls = "errors"
+
+    def spec_json(file, text, expect):
+        write(file, text)
+        case(cls, file, ["check", "{dir}/good.pt2", "--spec-json", "@{file}"], 2, expect)
+
+    spec_json("spec_json_form_number.json", b'{"form": 3}', "JSON spec, form: expected a string, got an integer")
+    spec_json("spec_json_dim_not_object.json", b'{"inputs": [{"name": "x", "dims": [3]}]}',
+              "JSON spec, inputs[0].dims[0]: expected an object, got an integer")
+    spec_json("spec_json_kind_number.json", b'{"inputs": [{"name": "x", "dims": [{"kind": 1}]}]}',
+              "JSON spec, inputs[0].dims[0].kind: expected a string, got an integer")
+    spec_json("spec_json_min_too_large.json", b'{"dims": {"d": {"min": 18446744073709551615}}}',
+              "JSON spec, dims.d.min: integer out of the int64 range")
+    spec_json("spec_json_bad_utf8.json", b'{"inputs": [{"name": "\xff"}]}', "line 1, column 23: JSON spec not valid JSON")
+    spec_json("spec_json_not_json.json", b'{\n  "form": dict\n}', "line 2, column 11: JSON spec not valid JSON")
+    # Found by fuzz_spec_json: nlohmann throws out_of_range, not parse_error, for a number past double's range.
+    spec_json("spec_json_number_overflow.json", b'{"dims": {"d": {"min": 4e6566}}}',
+              "JSON spec: not valid JSON: number overflow parsing '4e6566'")
+    # Numbers in a file's text that do not fit an int: said by us, not by std::stoi ("stoi").
+    def huge_line(doc):
+        first_node(doc)["metadata"]["stack_trace"] = 'File "/x.py", line 99999999999, in forward\n    x = 1'
+    with_model(good, "stack_trace_line_overflow.pt2", huge_line)
+    case(cls, "stack_trace_line_overflow.pt2", ["print", "{file}"], 0,
+         "# No stacktrace found for following nodes\n            linear:", "stdout")
+
+    def huge_index(doc):
+        doc["guards_code"] = ["L['x'].size()[99999999999] <= 16", "L['x'].size()[abc] <= 16"]
+    with_model(good, "guard_index_overflow.pt2", huge_index)
+    case(cls, "guard_index_overflow.pt2", ["check", "{file}"], 0, "status: ok", "stdout")
+    write("spec_bad_utf8.txt", b"dynamic_shapes = {'\xff': None}")
+    case(cls, "spec_bad_utf8.txt", ["check", "{dir}/good.pt2", "--spec", "@{file}", "--json"], 2,
+         "line 1, column 20: the spec is not valid UTF-8 (byte 0xff)", "stdout")
+    case(cls, "spec_bad_utf8.txt", ["check", "{dir}/good.pt2", "--spec", "@{file}"], 2,
+         "line 1, column 20: the spec is not valid UTF-8 (byte 0xff)")
+
+
+def sized_programs():
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+    import sized_programs as module
+    return module
+
+
+def declared_size_cases(good):
+    """A program's declared sizes cost what reading them costs, not their square."""
+    sized = sized_programs()
+    sized.write_program(good, path("rank_200k.pt2"), "rank", 200000)
+    for args, expect in [(["print", "{file}"], "relu"), (["check", "{file}"], "ok"),
+                         (["decompose", "{file}", "--ir", "core"], "relu"), (["run", "{file}", "--random"], "output 0")]:
+        case("linear_time", "rank_200k.pt2", args, 0, expect, "stdout", seconds=20)
+    sized.write_program(good, path("inputs_100k.pt2"), "inputs", 100000)
+    case("linear_time", "inputs_100k.pt2", ["check", "{file}"], 0, "ok", "stdout", seconds=30)
+
+
+def memory_files(good):
+    """Not cases: the programs the suite measures a run's peak memory on. A
+    256 MiB float32 input summed to a scalar (random, and from an inputs file),
+    and the same program over 2 elements (the baseline)."""
+    sized = sized_programs()
+    elements = 64 << 20
+    sized.write_program(good, path("sum_256mib.pt2"), "elements", elements)
+    sized.write_program(good, path("sum_small.pt2"), "elements", 2)
+    pickle = tuple_of(tensor_pickle("FloatStorage", "0", elements, [elements], [1]))
+    write("inputs_256mib.pt", torch_save(pickle, {"0": b"\0" * (elements * 4)}))
+    write("inputs_small.pt", torch_save(tuple_of(tensor_pickle("FloatStorage", "0", 2, [2], [1])), {"0": b"\0" * 8}))
+
+
 def main():
     global OUT
     good, OUT = sys.argv[1], sys.argv[2]
@@ -706,6 +869,11 @@ def main():
     spec_cases(good)
     limits_cases(good)
     allocation_cases(good)
+    pickle_bound_cases(good)
+    nesting_cases(good)
+    error_text_cases(good)
+    declared_size_cases(good)
+    memory_files(good)
     with open(path("catalogue.json"), "w") as f:
         json.dump(CASES, f, indent=1)
     counts = {}

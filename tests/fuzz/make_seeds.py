@@ -9,9 +9,10 @@ without the entries the reader never opens (sample inputs) and without the
 padding: a few KiB each, so each execution is short. fuzz_program_json their program
 JSON, fuzz_expression the srepr strings, range-constraint keys and recorded
 guards in them (first byte: which parser), fuzz_spec the dynamic_shapes specs
-of the check cases, fuzz_torch_save the fixtures' torch.save'd inputs and
-outputs, fuzz_trace_log the trace logs of the capture fixtures
-(build/fixtures_capture). Seeds are written once; the fuzzer's own finds stay beside them.
+of the check cases, fuzz_spec_json the JSON spec's forms, fuzz_inputs_file
+the fixtures' torch.save'd inputs and outputs and the archives' pickles,
+fuzz_trace_log the trace logs of the capture fixtures (build/fixtures_capture).
+Seeds are written once; the fuzzer's own finds stay beside them.
 """
 import glob
 import hashlib
@@ -30,6 +31,20 @@ def put(corpus, target, data):
         with open(name, "wb") as f:
             f.write(data)
 
+
+# The JSON spec's forms (engine/ops/spec_json.h), for fuzz_spec_json.
+JSON_SPECS = [
+    {"form": "none"},
+    {"form": "dict", "dims": {"dx": {"min": 4, "max": 256}},
+     "inputs": [{"name": "x", "form": "tuple",
+                 "dims": [{"index": 0, "kind": "named", "dim": "dx"},
+                          {"index": 1, "kind": "derived", "dim": "dx", "coeff": 2, "offset": 1},
+                          {"index": 2, "kind": "auto", "min": 2}, {"index": 3, "kind": "int", "value": 4},
+                          {"index": 4, "kind": "static"}, {"index": 5, "kind": "none"}]}]},
+    {"form": "tuple", "dims": {"batch": {"variable": "b"}},
+     "inputs": [{"form": "dict", "dims": [{"index": 0, "kind": "named", "dim": "batch"}]}, {"form": "none"}]},
+    {"form": "list", "inputs": [{"form": "list", "dims": [{"kind": "dynamic", "max": 64}]}]},
+]
 
 # run_fuzzers.sh gives fuzz_pt2_reader -max_len of this size.
 MAX_READER_SEED = 16384
@@ -84,11 +99,11 @@ def main():
                 if n.endswith(".pt") or "/data/weights/" in n and not n.endswith(".json"):
                     data = z.read(n)
                     if data[:2] == b"PK":
-                        put(corpus, "fuzz_torch_save", data)
+                        put(corpus, "fuzz_inputs_file", data)
     for pt in sorted(glob.glob(os.path.join(fixtures, "*", "*.pt"))):
         data = open(pt, "rb").read()
         if len(data) < 1 << 20:
-            put(corpus, "fuzz_torch_save", data)
+            put(corpus, "fuzz_inputs_file", data)
     specs = set()
     for meta in glob.glob(os.path.join(fixtures, "**", "*.json"), recursive=True):
         try:
@@ -110,6 +125,8 @@ def main():
               "batch, n = dims('batch', 'n', max=128)\ndynamic_shapes = ((batch, n), {0: batch})"}
     for s in specs:
         put(corpus, "fuzz_spec", s.encode())
+    for s in JSON_SPECS:
+        put(corpus, "fuzz_spec_json", json.dumps(s).encode())
     # Trace logs: the captures' per-call logs and the plain TORCH_TRACE logs the
     # capture suites make (build/fixtures_capture), their first 64 KiB each.
     captured = os.path.join(os.path.dirname(os.path.abspath(fixtures)), "fixtures_capture")

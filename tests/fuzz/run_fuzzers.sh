@@ -18,7 +18,7 @@ cmake --build "$out" -j "$(nproc)"
 "$python" "$repo/tests/fuzz/make_seeds.py" "$fixtures" "$out/corpus"
 
 status=0
-for target in fuzz_pt2_reader fuzz_program_json fuzz_expression fuzz_spec fuzz_torch_save fuzz_trace_log; do
+for target in fuzz_pt2_reader fuzz_program_json fuzz_expression fuzz_spec fuzz_spec_json fuzz_inputs_file fuzz_trace_log; do
   regressions="$repo/tests/fuzz/regressions/$target"
   if [ -d "$regressions" ] && [ -n "$(ls -A "$regressions")" ]; then
     "$out/$target" -rss_limit_mb=2048 -timeout=10 "$regressions"/* >"$out/$target.regressions.log" 2>&1 \

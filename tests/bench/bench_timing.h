@@ -1,0 +1,38 @@
+#pragma once
+// The benches' clock: the median wall time and the median CPU time of this
+// thread over a few runs (on a shared machine the wall time counts the other
+// processes' turns too; the work measured is single-threaded).
+#include <time.h>
+
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+namespace exportlens::bench {
+
+struct Timing {
+  double wall_ms = 0, cpu_ms = 0;
+};
+
+inline double thread_cpu_ms() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+template <typename F>
+Timing median_ms(int runs, F&& f) {
+  std::vector<double> wall, cpu;
+  for (int i = 0; i < runs; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const double c0 = thread_cpu_ms();
+    f();
+    cpu.push_back(thread_cpu_ms() - c0);
+    wall.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  }
+  std::sort(wall.begin(), wall.end());
+  std::sort(cpu.begin(), cpu.end());
+  return {wall[wall.size() / 2], cpu[cpu.size() / 2]};
+}
+
+}  // namespace exportlens::bench
