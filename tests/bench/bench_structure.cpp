@@ -55,8 +55,8 @@ Timing median_ms(int runs, F&& f) {
 void bench(const std::string& label, const ir::ExportedProgram& ep, int runs) {
   ir::ModuleHierarchy h;
   const Timing hierarchy = median_ms(runs, [&] { h = ir::module_hierarchy(ep.graph()); });
-  structure::ScopeFingerprints f;
-  const Timing fingerprint = median_ms(runs, [&] { f = structure::fingerprint_scopes(ep, h); });
+  matching::ScopeFingerprints f;
+  const Timing fingerprint = median_ms(runs, [&] { f = matching::fingerprint_scopes(ep, h); });
   structure::RepeatedStructure s;
   const Timing analyse = median_ms(runs, [&] { s = structure::analyse_structure(ep, h); });
   size_t largest = 0;
