@@ -11,9 +11,7 @@
 // whole diff without and with the guards (both programs solved again
 // under one spec), with what the diff found.
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
-#include <ctime>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -22,36 +20,13 @@
 #include "engine/diff/program_diff.h"
 #include "engine/passes/ir_levels.h"
 #include "engine/serde/pt2_reader.h"
+#include "tests/bench/bench_timing.h"
 
 using namespace exportlens;
+using bench::median_ms;
+using bench::Timing;
 
 namespace {
-
-struct Timing {
-  double wall_ms = 0, cpu_ms = 0;
-};
-
-double thread_cpu_ms() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-// Median wall and CPU time (the wall time on a shared machine counts others' turns too).
-template <typename F>
-Timing median_ms(int runs, F&& f) {
-  std::vector<double> wall, cpu;
-  for (int i = 0; i < runs; ++i) {
-    const auto t0 = std::chrono::steady_clock::now();
-    const double c0 = thread_cpu_ms();
-    f();
-    cpu.push_back(thread_cpu_ms() - c0);
-    wall.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-  }
-  std::sort(wall.begin(), wall.end());
-  std::sort(cpu.begin(), cpu.end());
-  return {wall[wall.size() / 2], cpu[cpu.size() / 2]};
-}
 
 void line(const char* what, const Timing& t, const char* note = "") {
   std::printf("%-24s %9.1f ms   (cpu %.1f ms)%s\n", what, t.wall_ms, t.cpu_ms, note);

@@ -5,12 +5,10 @@
 // the GUI's first view need) and with them (what run needs).
 //
 //   bench_open [--dir DIR] [--runs N]
-#include <time.h>
 
 #include <algorithm>
 #include <chrono>
 #include <fstream>
-#include <functional>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -18,37 +16,11 @@
 
 #include "engine/ir/printer.h"
 #include "engine/serde/pt2_reader.h"
+#include "tests/bench/bench_timing.h"
 
 using namespace exportlens;
-
-namespace {
-
-double cpu_ms() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-struct Timing {
-  double wall_ms, cpu_ms;  // medians
-};
-
-// Wall time, and this thread's CPU time (what the figure is on a machine shared with other work).
-Timing median(int runs, const std::function<void()>& f) {
-  std::vector<double> wall, cpu;
-  for (int i = 0; i < runs; ++i) {
-    const auto t0 = std::chrono::steady_clock::now();
-    const double c0 = cpu_ms();
-    f();
-    cpu.push_back(cpu_ms() - c0);
-    wall.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-  }
-  std::sort(wall.begin(), wall.end());
-  std::sort(cpu.begin(), cpu.end());
-  return {wall[wall.size() / 2], cpu[cpu.size() / 2]};
-}
-
-}  // namespace
+using bench::median_ms;
+using bench::Timing;
 
 int main(int argc, char** argv) {
   std::string dir = EXPORTLENS_BENCH_DIR;
@@ -72,11 +44,11 @@ int main(int argc, char** argv) {
     size_t nodes = 0;
     serde::ReadOptions no_weights;
     no_weights.load_weights = false;
-    const Timing open = median(runs, [&] { nodes = serde::read_pt2(file, "", no_weights).graph().size(); });
-    const Timing weights = median(runs, [&] { serde::read_pt2(file); });
+    const Timing open = median_ms(runs, [&] { nodes = serde::read_pt2(file, "", no_weights).graph().size(); });
+    const Timing weights = median_ms(runs, [&] { serde::read_pt2(file); });
     const auto ep = serde::read_pt2(file, "", no_weights);
     size_t text_bytes = 0;
-    const Timing print = median(runs, [&] { text_bytes = ir::print_program(ep).size(); });
+    const Timing print = median_ms(runs, [&] { text_bytes = ir::print_program(ep).size(); });
     const double torch_ms = info["torch_load_ms"].get<double>();
     std::cout << "program: " << info["layers"].get<int>() << " transformer blocks, " << nodes << " nodes ("
               << info["nodes"].get<int>() << " in torch), " << info["bytes"].get<int64_t>() / 1024 << " KiB\n";

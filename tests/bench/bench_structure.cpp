@@ -9,9 +9,7 @@
 // 6,100 nodes), as exported and lowered to Core ATen by ExportLens (about
 // 10,500 nodes). One figure a line.
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
-#include <ctime>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -20,37 +18,13 @@
 #include "engine/passes/ir_levels.h"
 #include "engine/serde/pt2_reader.h"
 #include "engine/structure/repeated_structure.h"
+#include "tests/bench/bench_timing.h"
 
 using namespace exportlens;
+using bench::median_ms;
+using bench::Timing;
 
 namespace {
-
-// Median wall time and median CPU time of this thread (on a shared machine
-// the wall time counts the other processes' turns too).
-struct Timing {
-  double wall_ms = 0, cpu_ms = 0;
-};
-
-double thread_cpu_ms() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-template <typename F>
-Timing median_ms(int runs, F&& f) {
-  std::vector<double> wall, cpu;
-  for (int i = 0; i < runs; ++i) {
-    const auto t0 = std::chrono::steady_clock::now();
-    const double c0 = thread_cpu_ms();
-    f();
-    cpu.push_back(thread_cpu_ms() - c0);
-    wall.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-  }
-  std::sort(wall.begin(), wall.end());
-  std::sort(cpu.begin(), cpu.end());
-  return {wall[wall.size() / 2], cpu[cpu.size() / 2]};
-}
 
 void bench(const std::string& label, const ir::ExportedProgram& ep, int runs) {
   ir::ModuleHierarchy h;
