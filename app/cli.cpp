@@ -25,7 +25,7 @@ const std::vector<Command>& commands() {
   static const std::vector<Command> table = [] {
     std::vector<Command> all;
     for (auto family : {program_commands, run_commands, check_commands, trace_commands, decompose_commands,
-                        render_commands, capture_commands, numerics_commands, open_commands})
+                        render_commands, capture_commands, numerics_commands, diff_commands, open_commands})
       for (auto& c : family()) all.push_back(std::move(c));
     return all;
   }();
@@ -98,10 +98,10 @@ int run_cli(const std::vector<std::string>& args) {
     return e.kind() == ErrorKind::Usage ? 2 : 1;
   } catch (const std::bad_alloc&) {
     std::cerr << "exportlens " << cmd->name << ": error: out of memory (a size in the input is larger than this machine can hold)\n";
-    return 1;
+    return cmd->error_exit;
   } catch (const std::exception& e) {
     std::cerr << "exportlens " << cmd->name << ": error: " << one_line(e.what()) << "\n";
-    return 1;
+    return cmd->error_exit;
   }
 }
 

@@ -10,6 +10,7 @@
 #include "app/cli_args.h"
 #include "engine/ir/exported_program.h"
 #include "engine/ops/solve_result.h"
+#include "engine/passes/ir_levels.h"
 #include "engine/runtime/additional_inputs.h"
 #include "engine/serde/read_limits.h"
 #include "engine/sources/program_source.h"
@@ -23,6 +24,7 @@ struct Command {
   std::set<std::string> valued;  // options taking a value
   std::set<std::string> flags;   // options without one
   std::function<int(const ParsedArgs&)> run;  // returns the exit code; throws on error
+  int error_exit = 1;  // the exit code when `run` throws (a usage error is always 2)
 };
 
 /// Reads the single FILE.pt2 positional argument of `command`, under the
@@ -30,6 +32,8 @@ struct Command {
 enum class Weights { Skip, Load };
 ir::ExportedProgram load_program_argument(const ParsedArgs& a, const std::string& command,
                                           Weights weights = Weights::Skip);
+/// One program source (a positional of a command taking several), read as load_program_argument reads its one.
+ir::ExportedProgram load_program_source(const ParsedArgs& a, const std::string& source, Weights weights = Weights::Skip);
 
 /// The read limits with `--limit KEY=VALUE[,KEY=VALUE...]` applied.
 serde::ReadLimits limits_option(const ParsedArgs& a);
@@ -42,7 +46,11 @@ std::string file_help();
 /// asks for (default training) with `--table NAME` (core only).
 ir::ExportedProgram load_program_at_ir(const ParsedArgs& a, const std::string& command,
                                       Weights weights = Weights::Skip);
-/// `ep` lowered to the IR `--ir functional|core` / `--table` ask for.
+/// The level `--ir` asks for (training without it); a usage error for a bad `--ir` or `--table`.
+passes::IrLevel ir_level_option(const ParsedArgs& a);
+/// `ep` lowered as `--ir` / `--table` ask (as it is without them).
+ir::ExportedProgram lower_to_ir_option(const ParsedArgs& a, ir::ExportedProgram ep);
+/// `ep` lowered to the IR `--ir functional|core` / `--table` ask for (a usage error without --ir).
 ir::ExportedProgram lowered_as_asked(const ParsedArgs& a, const ir::ExportedProgram& ep);
 /// `info --ir core`: the ops outside the Core ATen set, or that there are none.
 std::string core_ir_report(const ir::ExportedProgram& ep);
@@ -102,5 +110,8 @@ std::filesystem::path executable_path();
 
 /// example, trace (tracing C++ models: the gallery, model libraries).
 std::vector<Command> trace_commands();
+
+/// diff (two programs: what changed).
+std::vector<Command> diff_commands();
 
 }  // namespace exportlens::app

@@ -65,10 +65,19 @@ int cmd_decompose(const ParsedArgs& a) {
 }  // namespace
 
 ir::ExportedProgram load_program_at_ir(const ParsedArgs& a, const std::string& command, Weights weights) {
+  ir_level_option(a);  // a usage error before reading anything
+  return lower_to_ir_option(a, load_program_argument(a, command, weights));
+}
+
+passes::IrLevel ir_level_option(const ParsedArgs& a) {
   const passes::IrLevel level = level_option(a, passes::IrLevel::Training);
   if (a.option("--table") && level != passes::IrLevel::Core)
     throw UsageError("--table applies to --ir core");
-  ir::ExportedProgram ep = load_program_argument(a, command, weights);
+  return level;
+}
+
+ir::ExportedProgram lower_to_ir_option(const ParsedArgs& a, ir::ExportedProgram ep) {
+  const passes::IrLevel level = ir_level_option(a);
   if (level == passes::IrLevel::Training) return ep;
   return lowered_as_asked(a, ep);
 }

@@ -48,9 +48,7 @@ std::string file_help() {
          serde::describe_limits();
 }
 
-ir::ExportedProgram load_program_argument(const ParsedArgs& a, const std::string& command, Weights weights) {
-  if (a.positionals.size() != 1)
-    throw UsageError(command + " takes exactly one FILE.pt2 (got " + std::to_string(a.positionals.size()) + ")");
+ir::ExportedProgram load_program_source(const ParsedArgs& a, const std::string& source, Weights weights) {
   // A model library or example:NAME is traced with its own spec; the dispatcher's schemas bind the
   // arguments of .pt2 files that do not record how they were passed (torch <= 2.6).
   sources::OpenRequest request;
@@ -58,7 +56,13 @@ ir::ExportedProgram load_program_argument(const ParsedArgs& a, const std::string
   request.read.limits = limits_option(a);
   request.read.load_weights = weights == Weights::Load;
   request.program = a.option("--program").value_or("");
-  return sources::open_program(a.positionals[0], request);
+  return sources::open_program(source, request);
+}
+
+ir::ExportedProgram load_program_argument(const ParsedArgs& a, const std::string& command, Weights weights) {
+  if (a.positionals.size() != 1)
+    throw UsageError(command + " takes exactly one FILE.pt2 (got " + std::to_string(a.positionals.size()) + ")");
+  return load_program_source(a, a.positionals[0], weights);
 }
 
 namespace {

@@ -67,4 +67,8 @@ struct NamedArgument {
   Argument value;
 };
 
+/// How an argument reads in a difference or a label: a node by its name,
+/// scalars as Python writes them, lists and tuples bracketed.
+std::string argument_text(const Argument& a);
+
 }  // namespace exportlens::ir

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/ir/argument.h"
+
 namespace exportlens::ir {
 
 /// The element kind of a list type, which decides how an empty list is
@@ -27,6 +29,9 @@ struct OpArgumentSignature {
   bool kwarg_only = false;
   ListKind list = ListKind::Unknown;
   bool has_default = false;  // files without argument kinds pass such arguments by keyword
+  /// The default when it is a plain value (None, a bool, int, float, string or list of
+  /// those): a call that leaves the argument out passes it (what a diff compares).
+  std::optional<Argument> default_value;
 };
 
 struct OpSignature {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <stdexcept>
 
@@ -72,50 +73,65 @@ bool decodable(ScalarType dtype) {
 
 }  // namespace
 
-PayloadValues payload_values(const TensorPayload& payload, size_t first) {
+PayloadElements::PayloadElements(const TensorPayload& payload) : dtype_(payload.meta.dtype) {
   const TensorMeta& m = payload.meta;
-  std::vector<int64_t> sizes, strides;
-  for (const auto& s : m.sizes) sizes.push_back(example_value(s).value_or(-1));
-  for (const auto& s : m.strides) strides.push_back(example_value(s).value_or(-1));
-  const int64_t offset = example_value(m.storage_offset).value_or(-1);
-  if (offset < 0 || sizes.size() != strides.size() || std::count(sizes.begin(), sizes.end(), -1) ||
-      std::count(strides.begin(), strides.end(), -1))
+  for (const auto& s : m.sizes) sizes_.push_back(example_value(s).value_or(-1));
+  for (const auto& s : m.strides) strides_.push_back(example_value(s).value_or(-1));
+  offset_ = example_value(m.storage_offset).value_or(-1);
+  if (offset_ < 0 || sizes_.size() != strides_.size() || std::count(sizes_.begin(), sizes_.end(), -1) ||
+      std::count(strides_.begin(), strides_.end(), -1))
     throw std::runtime_error("its sizes have no example values");
   const auto extent = storage_extent(m);
-  const int size = element_size(m.dtype);
-  if (!extent || size == 0) throw std::runtime_error("no plain decoding for this dtype");
+  element_size_ = element_size(m.dtype);
+  if (!extent || element_size_ == 0) throw std::runtime_error("no plain decoding for this dtype");
   if (!decodable(m.dtype)) throw std::runtime_error("no plain decoding for " + std::string(torch_name(m.dtype)));
-  const auto bytes = payload.data();
-  if (!bytes) throw std::runtime_error("no data");
-  PayloadValues out;
-  out.bytes = bytes->size();
-  int64_t count = 1;
-  for (int64_t s : sizes) count *= s;
-  out.count = count;
-  if (count == 0) return out;
-  if (bytes->empty()) {  // torch writes some lifted constants without data: zeros
-    out.first.assign(std::min<size_t>(first, size_t(count)), 0.0);
-    return out;
+  bytes_ = payload.data();
+  if (!bytes_) throw std::runtime_error("no data");
+  count_ = 1;
+  for (int64_t s : sizes_) count_ *= s;
+  // torch writes some lifted constants without data: zeros.
+  if (count_ > 0 && !bytes_->empty() && static_cast<uint64_t>(*extent) * element_size_ > bytes_->size())
+    throw std::runtime_error("its view runs past its bytes");
+  index_.assign(sizes_.size(), 0);
+}
+
+size_t PayloadElements::read(double* out, size_t max) {
+  size_t n = 0;
+  for (; n < max && done_ < count_; ++n, ++done_) {
+    if (bytes_->empty()) {
+      out[n] = 0.0;
+      continue;
+    }
+    int64_t at = offset_;
+    for (size_t d = 0; d < index_.size(); ++d) at += index_[d] * strides_[d];
+    out[n] = element(bytes_->data() + at * element_size_, dtype_);
+    for (size_t d = index_.size(); d-- > 0;) {  // the next index, last dim fastest
+      if (++index_[d] < sizes_[d]) break;
+      index_[d] = 0;
+    }
   }
-  if (static_cast<uint64_t>(*extent) * size > bytes->size()) throw std::runtime_error("its view runs past its bytes");
-  std::vector<int64_t> index(sizes.size(), 0);
+  return n;
+}
+
+PayloadValues payload_values(const TensorPayload& payload, size_t first) {
+  PayloadElements elements(payload);
+  PayloadValues out;
+  out.bytes = elements.bytes();
+  out.count = elements.count();
+  if (out.count == 0) return out;
   double sum = 0;
   out.min = std::numeric_limits<double>::infinity();
   out.max = -std::numeric_limits<double>::infinity();
-  for (int64_t i = 0; i < count; ++i) {
-    int64_t at = offset;
-    for (size_t d = 0; d < index.size(); ++d) at += index[d] * strides[d];
-    const double v = element(bytes->data() + at * size, m.dtype);
-    if (out.first.size() < first) out.first.push_back(v);
-    out.min = std::min(out.min, v);
-    out.max = std::max(out.max, v);
-    sum += v;
-    for (size_t d = index.size(); d-- > 0;) {  // the next index, last dim fastest
-      if (++index[d] < sizes[d]) break;
-      index[d] = 0;
+  double chunk[4096];
+  for (size_t got; (got = elements.read(chunk, std::size(chunk))) > 0;)
+    for (size_t i = 0; i < got; ++i) {
+      const double v = chunk[i];
+      if (out.first.size() < first) out.first.push_back(v);
+      out.min = std::min(out.min, v);
+      out.max = std::max(out.max, v);
+      sum += v;
     }
-  }
-  out.mean = sum / double(count);
+  out.mean = sum / double(out.count);
   return out;
 }
 

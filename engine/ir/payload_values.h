@@ -18,8 +18,26 @@ struct PayloadValues {
   uint64_t bytes = 0;         // the stored bytes read
 };
 
-/// Throws std::runtime_error when the payload cannot be previewed: pickled
-/// (a run unpickles it), a dtype without a plain decoding (complex, float8),
+/// The elements of a payload in index order, decoded to double a chunk at
+/// a time (two weights compared element by element are read in step).
+/// Throws std::runtime_error as payload_values() does.
+class PayloadElements {
+ public:
+  explicit PayloadElements(const TensorPayload& payload);
+  int64_t count() const { return count_; }
+  uint64_t bytes() const { return bytes_->size(); }
+  /// Decodes up to `max` next elements into `out`; how many (0 at the end).
+  size_t read(double* out, size_t max);
+
+ private:
+  ScalarType dtype_;
+  std::vector<int64_t> sizes_, strides_, index_;
+  int64_t offset_ = 0, count_ = 0, done_ = 0;
+  int element_size_ = 0;
+  std::shared_ptr<const std::vector<std::byte>> bytes_;
+};
+
+/// Throws std::runtime_error when the payload cannot be previewed: a dtype without a plain decoding (complex, float8),
 /// symbolic sizes, or a view past its bytes.
 PayloadValues payload_values(const TensorPayload& payload, size_t first = 12);
 

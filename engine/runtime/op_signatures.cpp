@@ -44,6 +44,21 @@ ir::ReturnKind return_kind(const c10::TypePtr& type) {
   }
 }
 
+// A schema default as an IR argument, when it is a plain value.
+std::optional<ir::Argument> plain_value(const c10::IValue& v) {
+  if (v.isNone()) return ir::Argument(ir::None{});
+  if (v.isBool()) return ir::Argument(v.toBool());
+  if (v.isInt()) return ir::Argument(v.toInt());
+  if (v.isDouble()) return ir::Argument(v.toDouble());
+  if (v.isString()) return ir::Argument(v.toStringRef());
+  if (v.isIntList()) {
+    ir::ArgumentList list;
+    for (int64_t i : v.toIntVector()) list.items.emplace_back(i);
+    return ir::Argument(std::move(list));
+  }
+  return std::nullopt;
+}
+
 std::optional<ir::OpSignature> lookup(const std::string& schema_name) {
   const auto dot = schema_name.find('.', schema_name.find("::") == std::string::npos ? 0 : schema_name.find("::"));
   const std::string name = schema_name.substr(0, dot);
@@ -55,7 +70,8 @@ std::optional<ir::OpSignature> lookup(const std::string& schema_name) {
   ir::OpSignature sig;
   for (const auto& a : schema.arguments()) {
     // real_type(): SymInt[] stays a SymInt list (type() shows it as int[]); both are Int here.
-    sig.arguments.push_back({a.name(), a.kwarg_only(), list_kind(a.real_type()), a.default_value().has_value()});
+    sig.arguments.push_back({a.name(), a.kwarg_only(), list_kind(a.real_type()), a.default_value().has_value(),
+                             a.default_value() ? plain_value(*a.default_value()) : std::nullopt});
   }
   for (const auto& r : schema.returns()) sig.returns.push_back(return_kind(r.real_type()));
   return sig;

@@ -5,85 +5,12 @@
 #include <unordered_map>
 
 #include "engine/ir/op_key.h"
-#include "engine/ir/python_repr.h"
-#include "engine/structure/structure_hash.h"
+#include "engine/matching/sequence_alignment.h"
 
 namespace exportlens::structure {
 namespace {
 
 constexpr size_t kMaxDetails = 6;      // per difference; the rest are counted
-constexpr int kMaxEditDistance = 1000;  // beyond, ops are matched by their order of occurrence
-
-// Myers' O((N+M)D) diff: the matched index pairs of a longest common subsequence.
-std::vector<std::pair<int, int>> myers(const std::vector<uint64_t>& a, const std::vector<uint64_t>& b) {
-  const int n = static_cast<int>(a.size()), m = static_cast<int>(b.size());
-  const int max = std::min(n + m, kMaxEditDistance);
-  std::vector<std::vector<int>> trace;
-  std::vector<int> v(2 * static_cast<size_t>(max) + 3, 0);
-  const int off = max + 1;
-  int found = -1;
-  for (int d = 0; d <= max && found < 0; ++d) {
-    for (int k = -d; k <= d; k += 2) {
-      int x = (k == -d || (k != d && v[off + k - 1] < v[off + k + 1])) ? v[off + k + 1] : v[off + k - 1] + 1;
-      int y = x - k;
-      while (x < n && y < m && a[x] == b[y]) ++x, ++y;
-      v[off + k] = x;
-      if (x >= n && y >= m) {
-        found = d;
-        break;
-      }
-    }
-    trace.push_back(v);
-  }
-  std::vector<std::pair<int, int>> pairs;
-  if (found < 0) {  // too different: the k-th use of an op matches its k-th use
-    std::unordered_map<uint64_t, std::vector<int>> at;
-    for (int j = m - 1; j >= 0; --j) at[b[j]].push_back(j);
-    for (int i = 0; i < n; ++i) {
-      auto it = at.find(a[i]);
-      if (it == at.end() || it->second.empty()) continue;
-      pairs.emplace_back(i, it->second.back());
-      it->second.pop_back();
-    }
-    return pairs;
-  }
-  int x = n, y = m;
-  for (int d = found; d > 0; --d) {
-    const std::vector<int>& prev = trace[d - 1];
-    const int k = x - y;
-    const bool down = k == -d || (k != d && prev[off + k - 1] < prev[off + k + 1]);
-    const int pk = down ? k + 1 : k - 1;
-    const int px = prev[off + pk], py = px - pk;
-    const int sx = down ? px : px + 1;  // where the snake of step d starts
-    while (x > sx && y > sx - k) pairs.emplace_back(--x, --y);
-    x = px, y = py;
-  }
-  while (x > 0 && y > 0) pairs.emplace_back(--x, --y);
-  std::reverse(pairs.begin(), pairs.end());
-  return pairs;
-}
-
-std::string argument_text(const ir::Argument& a) {
-  return std::visit(
-      [](const auto& v) -> std::string {
-        using T = std::decay_t<decltype(v)>;
-        if constexpr (std::is_same_v<T, ir::None>) return "None";
-        else if constexpr (std::is_same_v<T, ir::Node*>) return v ? v->name : "?";
-        else if constexpr (std::is_same_v<T, bool>) return ir::py_repr_bool(v);
-        else if constexpr (std::is_same_v<T, int64_t>) return std::to_string(v);
-        else if constexpr (std::is_same_v<T, double>) return ir::py_repr_float(v);
-        else if constexpr (std::is_same_v<T, std::string>) return ir::py_repr_string(v);
-        else if constexpr (std::is_same_v<T, ir::ScalarType> || std::is_same_v<T, ir::Layout> ||
-                           std::is_same_v<T, ir::MemoryFormat>) return std::string(ir::torch_name(v));
-        else if constexpr (std::is_same_v<T, ir::Device>) return v.str();
-        else {
-          std::string s = v.is_tuple ? "(" : "[";
-          for (size_t i = 0; i < v.items.size(); ++i) s += (i ? ", " : "") + argument_text(v.items[i]);
-          return s + (v.is_tuple ? ")" : "]");
-        }
-      },
-      a.v);
-}
 
 // The attributes of a node that differ from another's with the same op: "dim=-1", "arg 2: 0.5".
 std::pair<std::string, std::string> differing_attributes(const ir::Node& x, const ir::Node& y) {
@@ -94,14 +21,14 @@ std::pair<std::string, std::string> differing_attributes(const ir::Node& x, cons
   };
   const size_t args = std::max(x.args.size(), y.args.size());
   for (size_t i = 0; i < args; ++i) {
-    const std::string a = i < x.args.size() ? argument_text(x.args[i]) : "-";
-    const std::string b = i < y.args.size() ? argument_text(y.args[i]) : "-";
+    const std::string a = i < x.args.size() ? ir::argument_text(x.args[i]) : "-";
+    const std::string b = i < y.args.size() ? ir::argument_text(y.args[i]) : "-";
     const bool refs = (i < x.args.size() && x.args[i].node()) || (i < y.args.size() && y.args[i].node());
     if (!refs && a != b) add("arg " + std::to_string(i) + "=", a, b);
   }
   std::map<std::string, std::pair<std::string, std::string>> kw;
-  for (const auto& k : x.kwargs) kw[k.name].first = argument_text(k.value);
-  for (const auto& k : y.kwargs) kw[k.name].second = argument_text(k.value);
+  for (const auto& k : x.kwargs) kw[k.name].first = ir::argument_text(k.value);
+  for (const auto& k : y.kwargs) kw[k.name].second = ir::argument_text(k.value);
   for (const auto& [name, v] : kw)
     if (v.first != v.second) add(name + "=", v.first.empty() ? "-" : v.first, v.second.empty() ? "-" : v.second);
   return {here, there};
@@ -132,7 +59,7 @@ std::string value_text(const ir::ValueInfo& v) {
   return "?";
 }
 
-std::vector<std::pair<int, int>> align_instances(const ScopeFingerprints& f, int a, int b) {
+std::vector<std::pair<int, int>> align_instances(const matching::ScopeFingerprints& f, int a, int b) {
   const std::vector<int> na = f.canonical_nodes(a), nb = f.canonical_nodes(b);
   std::vector<std::pair<int, int>> out;
   if (f.fingerprint[a] == f.fingerprint[b] && na.size() == nb.size()) {
@@ -145,12 +72,12 @@ std::vector<std::pair<int, int>> align_instances(const ScopeFingerprints& f, int
   kb.reserve(nb.size());
   for (int n : na) ka.push_back(f.node_op[n]);
   for (int n : nb) kb.push_back(f.node_op[n]);
-  for (const auto& [i, j] : myers(ka, kb)) out.emplace_back(na[i], nb[j]);
+  for (const auto& [i, j] : matching::longest_common_subsequence(ka, kb)) out.emplace_back(na[i], nb[j]);
   return out;
 }
 
 InstanceComparer::InstanceComparer(const ir::ExportedProgram& program, const ir::ModuleHierarchy& h,
-                                   const ScopeFingerprints& f)
+                                   const matching::ScopeFingerprints& f)
     : h_(h), f_(f), nodes_(program.graph().nodes()), weight_target_(nodes_.size()) {
   std::unordered_map<std::string_view, const ir::InputSpec*> by_name;
   for (const auto& in : program.signature.inputs) by_name.emplace(in.arg.name, &in);

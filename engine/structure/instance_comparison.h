@@ -10,19 +10,19 @@
 #include "engine/ir/exported_program.h"
 #include "engine/ir/module_hierarchy.h"
 #include "engine/structure/repeated_structure.h"
-#include "engine/structure/structural_fingerprint.h"
+#include "engine/matching/structural_fingerprint.h"
 
 namespace exportlens::structure {
 
 /// Node pairs (of a, of b): position by position over the canonical order
 /// when the fingerprints are equal; otherwise along the longest common
 /// subsequence of their ops (Myers' diff), unmatched nodes left out.
-std::vector<std::pair<int, int>> align_instances(const ScopeFingerprints& f, int a, int b);
+std::vector<std::pair<int, int>> align_instances(const matching::ScopeFingerprints& f, int a, int b);
 
 /// What the comparisons read, gathered once per program.
 class InstanceComparer {
  public:
-  InstanceComparer(const ir::ExportedProgram& program, const ir::ModuleHierarchy& h, const ScopeFingerprints& f);
+  InstanceComparer(const ir::ExportedProgram& program, const ir::ModuleHierarchy& h, const matching::ScopeFingerprints& f);
   /// The differences of `scope` from `reference` (empty when they are alike).
   std::vector<Difference> compare(int scope, int reference) const;
 
@@ -33,7 +33,7 @@ class InstanceComparer {
   void matched_nodes(int scope, int reference, std::vector<Difference>& out) const;
 
   const ir::ModuleHierarchy& h_;
-  const ScopeFingerprints& f_;
+  const matching::ScopeFingerprints& f_;
   std::vector<ir::Node*> nodes_;
   std::vector<std::string> weight_target_;  // by node: state-dict key of a parameter/buffer/constant placeholder
 };

@@ -178,7 +178,7 @@ std::vector<int> RepeatedStructure::corresponding_nodes(const ir::ModuleHierarch
 RepeatedStructure analyse_structure(const ir::ExportedProgram& program, const ir::ModuleHierarchy& h,
                                     const NodeFacts& facts) {
   RepeatedStructure rs;
-  rs.fingerprints = fingerprint_scopes(program, h);
+  rs.fingerprints = matching::fingerprint_scopes(program, h);
   rs.stacks = fold_stacks(h, rs.fingerprints);
   rs.scope_stacks.resize(h.size());
   for (size_t k = 0; k < rs.stacks.size(); ++k)

@@ -28,7 +28,7 @@
 
 #include "engine/ir/exported_program.h"
 #include "engine/ir/module_hierarchy.h"
-#include "engine/structure/structural_fingerprint.h"
+#include "engine/matching/structural_fingerprint.h"
 
 namespace exportlens::structure {
 
@@ -99,7 +99,7 @@ struct FoldedChild {
 };
 
 struct RepeatedStructure {
-  ScopeFingerprints fingerprints;
+  matching::ScopeFingerprints fingerprints;
   std::vector<Stack> stacks;
   std::vector<OddInstance> odd;
 

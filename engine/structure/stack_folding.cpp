@@ -1,44 +1,24 @@
 #include "engine/structure/stack_folding.h"
 
 #include <algorithm>
-#include <cctype>
 #include <map>
 #include <string>
 
-#include "engine/structure/structure_hash.h"
+#include "engine/matching/module_path.h"
+#include "engine/matching/structure_hash.h"
 
 namespace exportlens::structure {
 namespace {
 
 constexpr size_t kMaxPeriod = 64;  // longer repeated units are not looked for
 
-bool is_index(std::string_view part) {
-  return !part.empty() && std::all_of(part.begin(), part.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
-}
-
-// "stages.1.blocks.3" -> "stages.*.blocks.*"; whether the last part was an index.
-std::pair<std::string, bool> path_pattern(const std::string& path) {
-  std::string out;
-  bool last_index = false;
-  size_t start = 0;
-  while (start <= path.size()) {
-    const size_t dot = std::min(path.find('.', start), path.size());
-    const std::string_view part(path.data() + start, dot - start);
-    last_index = is_index(part);
-    if (!out.empty()) out += '.';
-    out += last_index ? std::string_view("*") : part;
-    start = dot + 1;
-  }
-  return {out, last_index};
-}
-
 class Folder {
  public:
-  Folder(const ir::ModuleHierarchy& h, const ScopeFingerprints& f) : h_(h), f_(f), key_(h.size(), 0) {
+  Folder(const ir::ModuleHierarchy& h, const matching::ScopeFingerprints& f) : h_(h), f_(f), key_(h.size(), 0) {
     for (size_t s = 0; s < h.size(); ++s) {
-      const auto [pattern, indexed] = path_pattern(h[static_cast<int>(s)].path);
-      const uint64_t cls = hash::text(h[static_cast<int>(s)].type);
-      key_[s] = indexed ? hash::mix(cls, hash::text(pattern)) : hash::mix(~cls, f.fingerprint[s]);
+      const auto [pattern, indexed] = matching::path_pattern(h[static_cast<int>(s)].path);
+      const uint64_t cls = matching::hash::text(h[static_cast<int>(s)].type);
+      key_[s] = indexed ? matching::hash::mix(cls, matching::hash::text(pattern)) : matching::hash::mix(~cls, f.fingerprint[s]);
     }
   }
 
@@ -90,14 +70,14 @@ class Folder {
   }
 
   const ir::ModuleHierarchy& h_;
-  const ScopeFingerprints& f_;
+  const matching::ScopeFingerprints& f_;
   std::vector<uint64_t> key_;
   std::vector<Stack> stacks_;
 };
 
 }  // namespace
 
-StackReference stack_reference(const Stack& stack, const ScopeFingerprints& f) {
+StackReference stack_reference(const Stack& stack, const matching::ScopeFingerprints& f) {
   StackReference ref;
   for (int p = 0; p < stack.period; ++p) {
     std::map<uint64_t, std::pair<int, int>> seen;  // fingerprint -> (count, first repetition)
@@ -120,7 +100,7 @@ StackReference stack_reference(const Stack& stack, const ScopeFingerprints& f) {
   return ref;
 }
 
-std::vector<Stack> fold_stacks(const ir::ModuleHierarchy& h, const ScopeFingerprints& f) {
+std::vector<Stack> fold_stacks(const ir::ModuleHierarchy& h, const matching::ScopeFingerprints& f) {
   std::vector<Stack> stacks = Folder(h, f).run();
   for (Stack& st : stacks) {
     const StackReference ref = stack_reference(st, f);

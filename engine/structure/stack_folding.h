@@ -13,12 +13,12 @@
 
 #include "engine/ir/module_hierarchy.h"
 #include "engine/structure/repeated_structure.h"
-#include "engine/structure/structural_fingerprint.h"
+#include "engine/matching/structural_fingerprint.h"
 
 namespace exportlens::structure {
 
 /// Every stack of every scope; reference, representative and identical set.
-std::vector<Stack> fold_stacks(const ir::ModuleHierarchy& h, const ScopeFingerprints& f);
+std::vector<Stack> fold_stacks(const ir::ModuleHierarchy& h, const matching::ScopeFingerprints& f);
 
 /// Per position of a stack's unit: the reference fingerprint (most frequent,
 /// the earliest on a tie) and whether it is a strict majority of one.
@@ -27,6 +27,6 @@ struct StackReference {
   std::vector<int> first_repetition;  // the first repetition having it
   std::vector<bool> unique;           // no other fingerprint as frequent
 };
-StackReference stack_reference(const Stack& stack, const ScopeFingerprints& f);
+StackReference stack_reference(const Stack& stack, const matching::ScopeFingerprints& f);
 
 }  // namespace exportlens::structure

@@ -20,6 +20,8 @@
 #include "tests/bench/bench_timing.h"
 
 using namespace exportlens;
+using bench::median_ms;
+using bench::Timing;
 
 namespace {
 
@@ -29,8 +31,8 @@ using bench::Timing;
 void bench(const std::string& label, const ir::ExportedProgram& ep, int runs) {
   ir::ModuleHierarchy h;
   const Timing hierarchy = median_ms(runs, [&] { h = ir::module_hierarchy(ep.graph()); });
-  structure::ScopeFingerprints f;
-  const Timing fingerprint = median_ms(runs, [&] { f = structure::fingerprint_scopes(ep, h); });
+  matching::ScopeFingerprints f;
+  const Timing fingerprint = median_ms(runs, [&] { f = matching::fingerprint_scopes(ep, h); });
   structure::RepeatedStructure s;
   const Timing analyse = median_ms(runs, [&] { s = structure::analyse_structure(ep, h); });
   size_t largest = 0;

@@ -44,7 +44,7 @@
 #include "ui/canvas/node_item.h"
 #include "ui/core/program_model.h"
 #include "ui/levels/node_expander.h"
-#include "ui/levels/side_by_side_view.h"
+#include "ui/levels/compare_levels_view.h"
 #include "ui/shell/main_window.h"
 #include "support/exportlens_process.h"
 #include "support/screenshot.h"
@@ -163,8 +163,8 @@ class TestIrLevels : public QObject {
 
   // The Compare levels tab, the opened program on the left and Core ATen on
   // the right, once both are laid out; null if they are not within 30 s.
-  ui::SideBySideView* compare_opened_with_core() {
-    ui::SideBySideView* compare = levels()->compareView();
+  ui::CompareLevelsView* compare_opened_with_core() {
+    ui::CompareLevelsView* compare = levels()->compareView();
     window_->centralTabs()->setCurrentWidget(compare);
     compare->setLevel(ui::SideBySideView::Left, LevelChoice::training());
     compare->setLevel(ui::SideBySideView::Right, LevelChoice::core());
@@ -346,7 +346,7 @@ class TestIrLevels : public QObject {
   }
 
   void sideBySideLinksCorrespondingNodes() {
-    ui::SideBySideView* compare = compare_opened_with_core();
+    ui::CompareLevelsView* compare = compare_opened_with_core();
     QVERIFY(compare);
     compare->selectNode(ui::SideBySideView::Left, QStringLiteral("linear"));
     QCOMPARE(compare->selectedNodes(ui::SideBySideView::Right), (QStringList{"addmm", "permute"}));
@@ -499,7 +499,7 @@ class TestIrLevels : public QObject {
     QCOMPARE(levels()->inspectorPanel()->model()->index(chain.size() - 1, ui::ProvenanceModel::Level).data().toString(),
              QStringLiteral("← ") + label);
     // Compare levels: both panes' first entry.
-    ui::SideBySideView* compare = compare_opened_with_core();
+    ui::CompareLevelsView* compare = compare_opened_with_core();
     QVERIFY(compare);
     for (auto* pane : compare->findChildren<QComboBox*>()) QCOMPARE(pane->itemText(0), label);
     QCOMPARE(compare->level(ui::SideBySideView::Left).label(), label);

@@ -27,7 +27,7 @@
 #include "ui/levels/level_inspector_panel.h"
 #include "ui/levels/level_relation.h"
 #include "ui/levels/node_expander.h"
-#include "ui/levels/side_by_side_view.h"
+#include "ui/levels/compare_levels_view.h"
 #include "ui/program_views/inspector_widget.h"
 
 namespace exportlens::ui {
@@ -319,7 +319,7 @@ void IrLevelsUi::createHistogramDock() {
 }
 
 void IrLevelsUi::createCompareTab() {
-  compare_ = new SideBySideView(controller_, parts_.centralTabs);
+  compare_ = new CompareLevelsView(controller_, parts_.centralTabs);
   compare_->setObjectName(QStringLiteral("compareLevelsView"));
   parts_.centralTabs->addTab(compare_, tr("Compare levels"));
 }

@@ -30,7 +30,7 @@ class IrLevelController;
 class LevelInspectorPanel;
 class NodeExpander;
 class ProgramModel;
-class SideBySideView;
+class CompareLevelsView;
 
 /// What of the window the IR-level features use and where they go.
 struct IrLevelsParts {
@@ -65,7 +65,7 @@ class IrLevelsUi : public QObject {
   NodeExpander* expander() const { return expander_; }
   HistogramPanel* histogramPanel() const { return histogram_; }
   QDockWidget* histogramDock() const { return histogram_dock_; }
-  SideBySideView* compareView() const { return compare_; }
+  CompareLevelsView* compareView() const { return compare_; }
   /// The canvas's context menu for a node (the caller owns it).
   QMenu* nodeMenu(const QString& node);
 
@@ -102,7 +102,7 @@ class IrLevelsUi : public QObject {
   NodeExpander* expander_ = nullptr;
   HistogramPanel* histogram_ = nullptr;
   QDockWidget* histogram_dock_ = nullptr;
-  SideBySideView* compare_ = nullptr;
+  CompareLevelsView* compare_ = nullptr;
   QString pending_select_;   // selected once the level being switched to is shown
 };
 

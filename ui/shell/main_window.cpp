@@ -37,6 +37,7 @@
 #include "ui/core/program_loader.h"
 #include "ui/core/program_model.h"
 #include "ui/core/selection_link.h"
+#include "ui/diff/diff_window.h"
 #include "ui/export/export_actions.h"
 #include "ui/levels/ir_levels_ui.h"
 #include "ui/program_views/code_view.h"
@@ -198,6 +199,12 @@ void MainWindow::createActions() {
   open_action_->setToolTip(tr("Open a .pt2 archive (Ctrl+O)"));
   connect(open_action_, &QAction::triggered, this, &MainWindow::showOpenDialog);
 
+  compare_action_ = new QAction(tr("Compare With &File…"), this);
+  compare_action_->setObjectName(QStringLiteral("compareWithFileAction"));
+  compare_action_->setToolTip(tr("Put another program beside this one and show what changed"));
+  compare_action_->setEnabled(false);
+  connect(compare_action_, &QAction::triggered, this, &MainWindow::showCompareDialog);
+
   reload_action_ = new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Reload"), this);
   reload_action_->setShortcut(QKeySequence(Qt::Key_F5));
   reload_action_->setToolTip(tr("Read the file again (F5)"));
@@ -262,6 +269,8 @@ void MainWindow::createMenus() {
   connect(recent_menu_, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
   file->addAction(example_action_);
   file->addAction(reload_action_);
+  file->addSeparator();
+  file->addAction(compare_action_);
   file->addSeparator();
   export_actions_ = new ExportActions(model_, view_, this);  // Save As…, Export ›
   connect(export_actions_, &ExportActions::message, this, &MainWindow::showStatus);
@@ -489,6 +498,24 @@ void MainWindow::showOpenDialog() {
   openFile(path);
 }
 
+void MainWindow::showCompareDialog() {
+  QSettings settings;
+  const QString path = QFileDialog::getOpenFileName(this, tr("Compare with"), settings.value(kLastDirKey).toString(),
+                                                    file_filter(sources::SourceKind::ExportedProgram));
+  if (path.isEmpty()) return;
+  settings.setValue(kLastDirKey, QFileInfo(path).absolutePath());
+  compareWithFile(path);
+}
+
+DiffWindow* MainWindow::compareWithFile(const QString& path) {
+  if (!model_->loaded()) return nullptr;
+  auto* window = new DiffWindow(this);
+  window->setWindowFlag(Qt::Window);
+  window->compareWithFile(model_->loaded(), path);  // the program as shown, at its level
+  window->show();
+  return window;
+}
+
 void MainWindow::open(const QString& path, const QString& displayName, bool remember) {
   pending_display_name_ = displayName.isEmpty() ? QFileInfo(path).fileName() : displayName;
   pending_remember_ = remember;
@@ -570,6 +597,7 @@ void MainWindow::updateTitle() {
   const LoadedProgramPtr& loaded = model_->loaded();
   setWindowTitle(loaded ? tr("%1 — ExportLens").arg(loaded->displayName) : tr("ExportLens"));
   reload_action_->setEnabled(loaded != nullptr);
+  compare_action_->setEnabled(loaded != nullptr);
 }
 
 void MainWindow::rebuildRecentMenu() {

@@ -23,6 +23,7 @@ namespace exportlens::ui {
 
 class BusyOverlay;
 class CaptureController;
+class DiffWindow;
 class CodeView;
 class DynamicShapesPanel;
 class ExamplesGallery;
@@ -92,12 +93,16 @@ class MainWindow : public QMainWindow {
   QString shapesStatusText() const;
   bool isLoading() const;
   void showStatus(const QString& text);
+  /// Opens a diff window: the program on screen (as shown, at its IR level) beside `path`'s.
+  DiffWindow* compareWithFile(const QString& path);
 
  public slots:
   void openFile(const QString& path);
   void openBuiltinExample();
   void reload();
   void showOpenDialog();
+  /// File › Compare With File…: asks for a program and diffs the one on screen against it.
+  void showCompareDialog();
   /// Traces a model library's model; with several and no `model`, asks which.
   void openModelLibrary(const QString& path, const QString& model = QString());
   /// Traces the model on screen again with the Dynamic shapes dock's spec.
@@ -184,6 +189,7 @@ class MainWindow : public QMainWindow {
   QMenu* recent_menu_ = nullptr;
   QMenu* view_menu_ = nullptr;
   QAction* open_action_ = nullptr;
+  QAction* compare_action_ = nullptr;
   QAction* reload_action_ = nullptr;
   QAction* quit_action_ = nullptr;
   QAction* fit_action_ = nullptr;

@@ -10,7 +10,7 @@
 #include "ui/canvas/graph_scene.h"
 #include "ui/canvas/graph_view.h"
 #include "ui/core/qstring_from.h"
-#include "ui/levels/side_by_side_view.h"
+#include "ui/compare/side_by_side_view.h"
 #include "ui/core/scope_display.h"
 #include "ui/structure/instance_comparison.h"
 #include "ui/structure/structure_panel.h"
@@ -82,6 +82,22 @@ ScopeText stack_text(const StructureSnapshot& snap, int stack) {
 
 }  // namespace
 
+std::vector<GraphScene::FoldedRun> stack_runs(const StructureSnapshot& snap, std::vector<int>* stacks) {
+  std::vector<GraphScene::FoldedRun> runs;
+  const auto& all = snap.structure.stacks;
+  for (size_t k = 0; k < all.size(); ++k) {
+    const structure::Stack& st = all[k];
+    if (st.count() < 2) continue;
+    GraphScene::FoldedRun run;
+    for (const auto& instance : st.instances) run.members.push_back(instance.front());
+    if (st.period > 1) run.units = st.instances;
+    run.text = stack_text(snap, static_cast<int>(k));
+    runs.push_back(std::move(run));
+    if (stacks) stacks->push_back(static_cast<int>(k));
+  }
+  return runs;
+}
+
 CanvasStacks::CanvasStacks(GraphScene* scene, GraphView* view, StructurePanel* panel, QObject* parent)
     : QObject(parent), scene_(scene), panel_(panel) {
   setObjectName(QStringLiteral("canvasStacks"));
@@ -113,18 +129,7 @@ void CanvasStacks::refresh() {
   if (snap == applied_ && run_stacks_.empty()) return;  // nothing to fold
   applied_ = snap;
   run_stacks_.clear();
-  std::vector<GraphScene::FoldedRun> runs;
-  const auto& stacks = snap->structure.stacks;
-  for (size_t k = 0; k < stacks.size(); ++k) {
-    const structure::Stack& st = stacks[k];
-    if (st.count() < 2) continue;
-    GraphScene::FoldedRun run;
-    for (const auto& instance : st.instances) run.members.push_back(instance.front());
-    if (st.period > 1) run.units = st.instances;
-    run.text = stack_text(*snap, static_cast<int>(k));
-    runs.push_back(std::move(run));
-    run_stacks_.push_back(static_cast<int>(k));
-  }
+  auto runs = stack_runs(*snap, &run_stacks_);
   if (!runs.empty()) scene_->setFoldedRuns(std::move(runs));
 }
 

@@ -16,6 +16,7 @@
 
 #include <vector>
 
+#include "ui/canvas/graph_scene.h"
 #include "ui/structure/repeated_structure_model.h"
 
 class QAction;
@@ -24,10 +25,15 @@ class QWidget;
 
 namespace exportlens::ui {
 
-class GraphScene;
 class GraphView;
 class SideBySideView;
 class StructurePanel;
+
+/// Every stack of an analysis as a folded run of a scene: its members, its
+/// groups' calls, and what its one box says (`6 × Block`, the instances'
+/// range and ops, the boundary; the differing instances in the tooltip).
+/// `stacks`, when given, receives each run's stack index.
+std::vector<GraphScene::FoldedRun> stack_runs(const StructureSnapshot& snapshot, std::vector<int>* stacks = nullptr);
 
 class CanvasStacks : public QObject {
   Q_OBJECT

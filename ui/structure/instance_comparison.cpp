@@ -4,7 +4,7 @@
 #include <QWidget>
 
 #include "ui/core/qstring_from.h"
-#include "ui/levels/side_by_side_view.h"
+#include "ui/compare/side_by_side_view.h"
 
 namespace exportlens::ui {
 namespace {
@@ -64,7 +64,7 @@ SideBySideView* open_instance_comparison(QWidget* parent, const StructureSnapsho
   window->setObjectName(QStringLiteral("instanceComparison"));
   window->setAttribute(Qt::WA_DeleteOnClose);
   window->setWindowTitle(QObject::tr("Compare %1 with %2").arg(names(*snapshot, a), names(*snapshot, b)));
-  auto* view = new SideBySideView(nullptr, window);
+  auto* view = new SideBySideView(window);
   auto* layout = new QVBoxLayout(window);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(view);

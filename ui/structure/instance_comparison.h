@@ -1,6 +1,6 @@
 #pragma once
 // "Compare with…": two instances of a stack side by side in the shared
-// side-by-side view (ui/levels/side_by_side_view.h), each pane the program
+// side-by-side view (ui/compare/side_by_side_view.h), each pane the program
 // with its instance open; picking a node in one pane selects the node it
 // corresponds to in the other (structure::RepeatedStructure::correspondence:
 // position by position, or along the common ops when they differ). The

@@ -1,10 +1,10 @@
-#include "engine/structure/structure_hash.h"
+#include "engine/matching/structure_hash.h"
 
 #include <cctype>
 #include <functional>
 #include <string>
 
-namespace exportlens::structure::hash {
+namespace exportlens::matching::hash {
 namespace {
 
 bool data_dependent(const std::string& name) {
@@ -99,4 +99,4 @@ uint64_t attributes(const ir::Node& node) {
   return h;
 }
 
-}  // namespace exportlens::structure::hash
+}  // namespace exportlens::matching::hash

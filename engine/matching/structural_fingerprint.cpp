@@ -1,12 +1,12 @@
-#include "engine/structure/structural_fingerprint.h"
+#include "engine/matching/structural_fingerprint.h"
 
 #include <algorithm>
 #include <string_view>
 #include <unordered_map>
 
-#include "engine/structure/structure_hash.h"
+#include "engine/matching/structure_hash.h"
 
-namespace exportlens::structure {
+namespace exportlens::matching {
 namespace {
 
 bool reads_sizes(const ir::Target& t) {
@@ -178,4 +178,4 @@ ScopeFingerprints fingerprint_scopes(const ir::ExportedProgram& program, const i
   return FingerprintPass(program, hierarchy).run();
 }
 
-}  // namespace exportlens::structure
+}  // namespace exportlens::matching

@@ -1,13 +1,14 @@
 #pragma once
-// The hashing the fingerprints are made of: 64-bit mixing, and canonical
-// hashes of symbolic expressions, tensor metadata and node arguments.
-// Private to the structure room.
+// The hashing the fingerprints and the matcher's keys are made of: 64-bit
+// mixing, and canonical hashes of symbolic expressions, tensor metadata and
+// node arguments. Private to the matching room and the rooms built on it
+// (structure, diff).
 #include <cstdint>
 #include <string_view>
 
 #include "engine/ir/node.h"
 
-namespace exportlens::structure::hash {
+namespace exportlens::matching::hash {
 
 inline uint64_t avalanche(uint64_t x) {  // splitmix64's finalizer
   x ^= x >> 30;
@@ -31,4 +32,4 @@ uint64_t op(const ir::Node& node);
 /// reference (a reference contributes only that one is there).
 uint64_t attributes(const ir::Node& node);
 
-}  // namespace exportlens::structure::hash
+}  // namespace exportlens::matching::hash

@@ -24,7 +24,7 @@
 #include "engine/ir/exported_program.h"
 #include "engine/ir/module_hierarchy.h"
 
-namespace exportlens::structure {
+namespace exportlens::matching {
 
 struct ScopeFingerprints {
   /// One entry of a scope's contents, in program order: a node of its own or a child scope.
@@ -52,4 +52,4 @@ struct ScopeFingerprints {
 /// Fingerprints of every scope of `hierarchy` (built over `program`'s graph).
 ScopeFingerprints fingerprint_scopes(const ir::ExportedProgram& program, const ir::ModuleHierarchy& hierarchy);
 
-}  // namespace exportlens::structure
+}  // namespace exportlens::matching
