@@ -56,7 +56,13 @@ ir::ExportedProgram load_program_source(const ParsedArgs& a, const std::string& 
   request.read.limits = limits_option(a);
   request.read.load_weights = weights == Weights::Load;
   request.program = a.option("--program").value_or("");
-  return sources::open_program(source, request);
+  std::vector<std::string> notes;
+  ir::ExportedProgram program = sources::open_program(source, request, &notes);
+  // A graph read back from a log's text may have lines it could not read: say so, not silently.
+  constexpr size_t kShown = 5;
+  for (size_t i = 0; i < notes.size() && i < kShown; ++i) std::cerr << "note: " << source << ": " << notes[i] << "\n";
+  if (notes.size() > kShown) std::cerr << "note: " << source << ": " << notes.size() - kShown << " more lines left out\n";
+  return program;
 }
 
 ir::ExportedProgram load_program_argument(const ParsedArgs& a, const std::string& command, Weights weights) {

@@ -49,8 +49,9 @@ std::optional<AttemptProgram> attempt_program(const Attempt& attempt, const Atte
     if (attempt.ok)
       *why_none = "its program was not saved" + (attempt.save_error.empty() ? "" : " (" + attempt.save_error + ")");
     else
-      *why_none = "it failed before torch made a program (" + failure_class_title(attempt.failure_class()) +
-                  "); capture with --draft, or ask for a draft export in the GUI, for a draft program";
+      *why_none = "it failed before torch made a program" +
+                  (attempt.failure_class().empty() ? std::string() : " (" + failure_class_title(attempt.failure_class()) + ")") +
+                  "; capture with --draft, or ask for a draft export in the GUI, for a draft program";
   }
   return std::nullopt;
 }

@@ -194,7 +194,7 @@ Attempt read_attempt(const JsonCursor& entry, const FolderPaths& paths, const se
   const fs::path file = a.dir / "attempt.json";
   std::error_code ec;
   if (fs::exists(file, ec)) {
-    const std::string shown = (fs::path(a.dir.filename()) / "attempt.json").string();
+    const std::string shown = file.string();
     const std::string text = read_json_text(file, shown, limits);
     const auto doc = serde::JsonDocument::parse(text, shown, limits);
     read_attempt_file(a, JsonCursor(doc, shown), paths);

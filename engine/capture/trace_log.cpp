@@ -153,7 +153,9 @@ class LogReader {
 
   void skip(const std::string& label, int line_no, const std::string& why) {
     ++log_.skipped_lines;
-    if (log_.notes.size() < kMaxNotes) log_.notes.push_back(label + ":" + std::to_string(line_no) + ": " + why);
+    if (log_.notes.size() >= kMaxNotes) return;
+    const std::string place = label + ":" + std::to_string(line_no) + ": ";
+    log_.notes.push_back(place + (why.rfind(place, 0) == 0 ? why.substr(place.size()) : why));  // the JSON reader names the place too
   }
 
   TraceLog& log_;

@@ -55,6 +55,7 @@ OpenOutcome open_capture(const std::string& path, const OpenRequest& request) {
     throw Error(ErrorKind::Input, {.file = path}, "attempt " + std::to_string(attempt.index) + " has no program: " + why);
   OpenOutcome out;
   out.program = std::move(program->program);
+  out.notes = std::move(program->notes);
   return out;
 }
 
@@ -66,6 +67,7 @@ OpenOutcome open_trace_log(const std::string& path, const OpenRequest& request) 
   if (!program) throw Error(ErrorKind::Input, {.file = path}, why);
   OpenOutcome out;
   out.program = std::move(program->program);
+  out.notes = std::move(program->notes);
   return out;
 }
 
@@ -133,8 +135,9 @@ OpenOutcome open_source(const std::string& path, const OpenRequest& request) {
   return format->open(path, request);
 }
 
-ir::ExportedProgram open_program(const std::string& path, const OpenRequest& request) {
+ir::ExportedProgram open_program(const std::string& path, const OpenRequest& request, std::vector<std::string>* notes) {
   OpenOutcome out = open_source(path, request);
+  if (notes) *notes = std::move(out.notes);
   if (!out.program)
     throw std::runtime_error(path + ": " + (out.error_type.empty() ? "" : out.error_type + ": ") +
                              out.report.message);

@@ -68,7 +68,9 @@ SourceKind match_source(const std::filesystem::path& path);
 OpenOutcome open_source(const std::string& path, const OpenRequest& request = {});
 /// The program, or std::runtime_error with torch's report as one line when a
 /// trace is refused (what commands that need a program say).
-ir::ExportedProgram open_program(const std::string& path, const OpenRequest& request = {});
+/// `notes`, when given, receives what the reader left out (OpenOutcome::notes).
+ir::ExportedProgram open_program(const std::string& path, const OpenRequest& request = {},
+                                 std::vector<std::string>* notes = nullptr);
 
 /// A file-dialog filter for one kind: "Exported programs (*.pt2)".
 std::string dialog_filter(SourceKind kind);

@@ -35,6 +35,7 @@ struct TraceOutcome {
   ops::SolveResult report;
   std::string error_type;  // torch's exception type for a failure
   double trace_ms = 0;
+  std::vector<std::string> notes;  // what the reader left out of the program (a graph text's unreadable lines)
 };
 
 /// Loads a model library (throws std::runtime_error with the reason).

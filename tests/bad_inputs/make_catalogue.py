@@ -849,6 +849,53 @@ def memory_files(good):
     write("inputs_small.pt", torch_save(tuple_of(tensor_pickle("FloatStorage", "0", 2, [2], [1])), {"0": b"\0" * 8}))
 
 
+def capture_cases():
+    """Capture folders and torch trace logs: read, never run; every path inside the folder."""
+    cls = "capture"
+    log_prefix = "V1203 12:00:00.000000 1 torch/_logging/structured.py:28] "
+
+    def folder(name, manifest, attempt=b'{"index": 1, "function": "export", "ok": false}'):
+        os.makedirs(path(name + "/attempt_001"), exist_ok=True)
+        write(name + "/manifest.json", manifest)
+        write(name + "/attempt_001/attempt.json", attempt)
+
+    def manifest(dir_="attempt_001"):
+        return json.dumps({"format": "exportlens-capture", "format_version": 1,
+                           "attempts": [{"index": 1, "dir": dir_}]}).encode()
+
+    folder("capture_escape", manifest("../../../../etc"))
+    case(cls, "capture_escape", ["info", "{file}"], 1, "lies outside the capture folder")
+    folder("capture_symlink", manifest("linked"))
+    if not os.path.lexists(path("capture_symlink/linked")):
+        os.symlink("/", path("capture_symlink/linked"))
+    case(cls, "capture_symlink", ["info", "{file}"], 1, "lies outside the capture folder")
+    folder("capture_deep_manifest", b'{"format": "exportlens-capture", "format_version": 1, "attempts": ' +
+           b"[" * 300000 + b"]" * 300000 + b"}")
+    case(cls, "capture_deep_manifest", ["info", "{file}"], 1, "nested 300001 levels deep")
+    folder("capture_attempt_not_json", manifest(), b'{"index": 1, "call_site": ')
+    case(cls, "capture_attempt_not_json", ["print", "{file}"], 1, "attempt.json: invalid JSON")
+    folder("capture_no_program", manifest())
+    case(cls, "capture_no_program", ["print", "{file}"], 1, "attempt 1 has no program")
+    folder("capture_attempt_index", manifest())
+    case(cls, "capture_attempt_index", ["print", "{file}", "--program", "99999999999999999999"], 2, "--program")
+    # A log line whose JSON is nested 100,000 deep is skipped with a note; the rest is read.
+    write("log_deep_event.log", (log_prefix + '{"a": ' * 100000 + "1" + "}" * 100000 + "\n").encode())
+    case(cls, "log_deep_event.log", ["info", "{file}"], 0, "JSON nested 100000 levels deep", stream="stdout")
+    # Graph text (a logged program) with an expression 100,000 parentheses deep: that line is left out.
+    graph = log_prefix + '{"exported_program": {}, "has_payload": "x"}\n'
+    write("log_deep_code.log", (graph + "\tdef forward(self, x):\n\t    y = " + "(" * 100000 + "x" + ")" * 100000 +
+                                "\n\t    return (y,)\n").encode())
+    case(cls, "log_deep_code.log", ["print", "{file}"], 0, "def forward(self, x)", stream="stdout")
+    # 200,000 statements of graph text: read in about the time it takes to read them.
+    write("log_long_code.log", (graph + "\tdef forward(self, x):\n" + "".join(
+        "\t    x%d = torch.ops.aten.add.Tensor(%s, 1)\n" % (i, "x%d" % (i - 1) if i else "x") for i in range(200000)) +
+        "\t    return (x199999,)\n").encode())
+    case(cls, "log_long_code.log", ["print", "{file}"], 0, "x199999", stream="stdout", seconds=30)
+    # A .log whose first line is no trace event is not taken for one.
+    write("log_stray_lines.log", b"\tpayload with no event\nnot a log line\n")
+    case(cls, "log_stray_lines.log", ["info", "{file}"], 1, "not a program source")
+
+
 def main():
     global OUT
     good, OUT = sys.argv[1], sys.argv[2]
@@ -874,6 +921,7 @@ def main():
     error_text_cases(good)
     declared_size_cases(good)
     memory_files(good)
+    capture_cases()
     with open(path("catalogue.json"), "w") as f:
         json.dump(CASES, f, indent=1)
     counts = {}
