@@ -64,7 +64,7 @@ int cmd_numerics(const ParsedArgs& a) {
     auto b = std::make_shared<const ir::ExportedProgram>(load_program_argument(b_args, "numerics", Weights::Load));
     r.b.program = b;
     r.b.label = *other + ", " + r.b.label;
-    r.pairing = numerics::by_structure(*program, *b);
+    r.pairing = numerics::by_matching(*program, *b);
   } else if (const auto ref = a.option("--reference")) {
     r.reference = *ref;
     r.a.label = "reference values " + *ref;
@@ -75,20 +75,13 @@ int cmd_numerics(const ParsedArgs& a) {
   if (const auto in = a.option("--inputs")) r.inputs_file = *in;
   if (const auto seed = a.option("--seed")) r.seed = std::stoull(*seed);
   for (const auto& k : a.values("--keep")) r.keep.insert(k);
-  const serde::ReadLimits limits = limits_option(a);
-  r.max_input_bytes = limits.max_input_bytes;
-  r.max_run_bytes = limits.max_run_bytes;
+  r.limits = limits_option(a);
   for (const auto& op : a.values("--allow-op")) r.allowed_ops.insert(op);
 
   const numerics::NumericsResult result = numerics::run_numerics(r);
   if (const auto out = a.option("--json")) write_text(*out, numerics::numerics_json(result.report));
   if (const auto out = a.option("--node-data")) {
-    numerics::NodeData d;
-    d.name = "introduced " + metric;
-    for (const auto& n : result.report.nodes)
-      d.values[n.node] = n.introduced ? n.introduced->metric(metric) : n.total.metric(metric);
-    d.gradient = {{0, "#e8f5e9"}, {0.5, "#fff59d"}, {1, "#e53935"}};
-    write_text(*out, numerics::write_node_data(d));
+    write_text(*out, numerics::write_node_data(numerics::node_data_of(result.report, metric)));
   }
   std::cout << numerics::format_numerics(result.report, metric, top);
   return result.report.all_outputs_close && !result.report.first_nonfinite_b ? 0 : 1;
@@ -108,7 +101,7 @@ std::vector<Command> numerics_commands() {
            "  --device cuda            the same program on a GPU (with --dtype too, if you like)\n"
            "  --ir functional|core     the program lowered (each node against the end of its decomposition)\n"
            "  --vs FILE2.pt2           another program (a pt2e-quantized one against its float one),\n"
-           "                           nodes paired by name, then module path, op and order\n"
+           "                           nodes paired as `exportlens diff` matches them (names do not matter)\n"
            "  --reference REF.pt       values recorded outside, a torch.save'd {node name: tensor}\n"
            "                           (exportlens_reference.record writes one), as A; B is this program\n"
            "Per node: max abs / max rel error, MSE, SNR (dB), cosine similarity, NaN/Inf counts;\n"

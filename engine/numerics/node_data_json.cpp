@@ -115,4 +115,12 @@ std::string write_node_data(const NodeData& d) {
   return out.dump(2) + "\n";
 }
 
+NodeData node_data_of(const NumericsReport& report, const std::string& metric) {
+  NodeData d;
+  d.name = "introduced " + metric;
+  for (const auto& n : report.nodes) d.values[n.node] = n.introduced ? n.introduced->metric(metric) : n.total.metric(metric);
+  d.gradient = {{0, "#e8f5e9"}, {0.5, "#fff59d"}, {1, "#e53935"}};
+  return d;
+}
+
 }  // namespace exportlens::numerics

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/numerics/numerics_report.h"
+
 namespace exportlens::numerics {
 
 struct NodeDataThreshold {
@@ -38,6 +40,10 @@ struct NodeData {
 /// Reads a node-data file's text: one graph's data, or a model's (every graph's,
 /// by graph id). Throws exportlens::Error naming `label` and the JSON path.
 std::vector<NodeData> read_node_data(const std::string& text, const std::string& label);
+
+/// A numerics report as node data: each node's error by `metric` (the error it
+/// introduced where known, else its total), on a green-yellow-red gradient.
+NodeData node_data_of(const NumericsReport& report, const std::string& metric);
 
 /// Writes one graph's data in that format.
 std::string write_node_data(const NodeData& data);

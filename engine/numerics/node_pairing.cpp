@@ -1,5 +1,8 @@
 #include "engine/numerics/node_pairing.h"
 
+#include "engine/matching/indexed_program.h"
+#include "engine/matching/program_matching.h"
+
 #include <set>
 #include <unordered_map>
 
@@ -50,12 +53,6 @@ NodePairing by_provenance(const ir::ExportedProgram& exported, const ir::Exporte
 
 namespace {
 
-// "layers.0.attn|aten.linear.default": where a node is and what it does.
-std::string module_op(const ir::Node& n) {
-  return (n.meta.nn_module_stack.empty() ? std::string() : n.meta.nn_module_stack.back().path) + "|" +
-         n.target.qualified();
-}
-
 bool same_shape(const ir::ValueInfo& a, const ir::ValueInfo& b) {
   const ir::TensorMeta* ta = a.tensor();
   const ir::TensorMeta* tb = b.tensor();
@@ -65,34 +62,19 @@ bool same_shape(const ir::ValueInfo& a, const ir::ValueInfo& b) {
 
 }  // namespace
 
-NodePairing by_structure(const ir::ExportedProgram& a, const ir::ExportedProgram& b) {
+NodePairing by_matching(const ir::ExportedProgram& a, const ir::ExportedProgram& b) {
+  const matching::IndexedProgram ia(a), ib(b);
+  const matching::ProgramMatching m = matching::match_programs(ia, ib);
   NodePairing p;
-  p.basis = "name, then module path, op and order";
-  std::set<const ir::Node*> taken;
-  std::unordered_map<std::string, std::vector<const ir::Node*>> b_by_place;
-  for (const ir::Node* m : b.graph().nodes())
-    if (comparable(*m)) b_by_place[module_op(*m)].push_back(m);
-  std::unordered_map<std::string, size_t> next_of_place;
-  for (const ir::Node* n : a.graph().nodes()) {
+  p.basis = "the node matching of exportlens diff (module calls, structure, alignment)";
+  for (size_t i = 0; i < ia.size(); ++i) {
+    const ir::Node* n = ia.nodes()[i];
     if (!comparable(*n)) continue;
-    const ir::Node* m = b.graph().find(n->name);
-    if (!m || !comparable(*m) || m->target != n->target || !same_value_kind(n->value, m->value) || taken.count(m)) {
-      m = nullptr;
-      const std::string place = module_op(*n);
-      const auto candidates = b_by_place.find(place);
-      size_t& next = next_of_place[place];
-      if (candidates != b_by_place.end())
-        while (next < candidates->second.size() && !m) {
-          const ir::Node* c = candidates->second[next++];
-          if (!taken.count(c) && same_shape(n->value, c->value)) m = c;
-        }
-    }
-    if (!m) {
-      ++p.unpaired;
-      continue;
-    }
-    taken.insert(m);
-    p.pairs.push_back({n->name, m->name});
+    const matching::NodeMatch& match = m.a_to_b[i];
+    const ir::Node* other = match.matched() ? ib.nodes()[static_cast<size_t>(match.node)] : nullptr;
+    // Only values that can be compared element by element: a widened dim is a change, not an error.
+    if (other && comparable(*other) && same_shape(n->value, other->value)) p.pairs.push_back({n->name, other->name});
+    else ++p.unpaired;
   }
   return p;
 }

@@ -34,10 +34,10 @@ NodePairing same_graph(const ir::ExportedProgram& program);
 NodePairing by_provenance(const ir::ExportedProgram& exported, const ir::ExportedProgram& lowered);
 
 /// Two programs neither made from the other (a quantized one and its float
-/// one, two exports): nodes of the same name and kind of value first; the rest
-/// by module path, op and their order among that module's calls of that op,
-/// where the values have the same shape.
-NodePairing by_structure(const ir::ExportedProgram& a, const ir::ExportedProgram& b);
+/// one, two exports): paired by the matching `exportlens diff` uses
+/// (engine/matching: module calls, structure, alignment; names do not
+/// matter), where the values have the same shape.
+NodePairing by_matching(const ir::ExportedProgram& a, const ir::ExportedProgram& b);
 
 /// `program`'s nodes with the recorded values named after them.
 NodePairing by_name(const ir::ExportedProgram& program, const std::vector<std::string>& recorded);

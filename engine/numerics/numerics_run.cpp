@@ -53,6 +53,18 @@ class Lockstep {
  public:
   explicit Lockstep(const NumericsRequest& r) : r_(r), pb_(*r.b.program) {}
 
+  // Graph inputs asked for: both runs start from them, so A's value alone.
+  void keep_inputs(const ir::ExportedProgram& program, const std::vector<IValue>& inputs) {
+    const auto user = program.signature.user_inputs();
+    for (size_t i = 0; i < user.size() && i < inputs.size(); ++i)
+      if (r_.keep.count(user[i]->arg.name) && inputs[i].isTensor()) {
+        SnapshotPair kept;
+        kept.a = snapshot(inputs[i].toTensor(), r_.snapshot_elements);
+        kept.only_a = true;
+        result_.kept.emplace(user[i]->arg.name, std::move(kept));
+      }
+  }
+
   NumericsResult run() {
     const auto started = std::chrono::steady_clock::now();
     result_.report.a_label = r_.a.label;
@@ -64,8 +76,9 @@ class Lockstep {
     in.inputs_file = r_.inputs_file;
     in.random_inputs = !r_.inputs_file;
     in.seed = r_.seed;
-    in.max_input_bytes = r_.max_input_bytes;
+    in.limits = r_.limits;
     const std::vector<IValue> inputs = runtime::gather_inputs(inputs_for, in);
+    keep_inputs(inputs_for, inputs);
     if (r_.reference) load_reference();
 
     const c10::Device device_b(r_.b.device);
@@ -120,11 +133,11 @@ class Lockstep {
  private:
   void configure(runtime::Interpreter& i) const {
     i.set_allowed_ops(r_.allowed_ops);
-    i.set_memory_limit(r_.max_run_bytes);
+    i.set_memory_limit(r_.limits.max_run_bytes);
   }
 
   void load_reference() {
-    const IValue v = runtime::load_saved_value(*r_.reference, "reference values");
+    const IValue v = runtime::load_saved_value(*r_.reference, "reference values", r_.limits);
     if (!v.isGenericDict())
       throw Error(ErrorKind::Input, {.file = r_.reference->string()},
                   "expected a dict of {node name: tensor} (exportlens_reference writes one)");

@@ -51,8 +51,8 @@ struct NumericsRequest {
   /// Snapshots keep every element up to this many (stats and histogram are always whole).
   int64_t snapshot_elements = 1 << 24;
   std::set<std::string> allowed_ops;
-  uint64_t max_input_bytes = uint64_t(4) << 30;
-  uint64_t max_run_bytes = serde::ReadLimits().max_run_bytes;
+  /// --limit: the bytes random inputs and each run may take, the inputs file's and reference file's reading limits.
+  serde::ReadLimits limits;
   const CancelToken* cancel = nullptr;
   std::function<void(int done, int total)> progress;
 };

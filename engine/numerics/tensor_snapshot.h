@@ -38,6 +38,7 @@ struct TensorSnapshot {
 /// A's and B's values of one node side by side, with B - A.
 struct SnapshotPair {
   TensorSnapshot a, b, difference;
+  bool only_a = false;  // a value both runs share (a graph input): `a` alone
 };
 
 /// The elements where |b - a| is largest: (flat index, a, b), worst first.

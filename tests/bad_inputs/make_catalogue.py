@@ -877,7 +877,7 @@ def capture_cases():
     folder("capture_no_program", manifest())
     case(cls, "capture_no_program", ["print", "{file}"], 1, "attempt 1 has no program")
     folder("capture_attempt_index", manifest())
-    case(cls, "capture_attempt_index", ["print", "{file}", "--program", "99999999999999999999"], 2, "--program")
+    case(cls, "capture_attempt_index", ["print", "{file}", "--program", "99999999999999999999"], 2, "no attempt '99999999999999999999'")
     # A log line whose JSON is nested 100,000 deep is skipped with a note; the rest is read.
     write("log_deep_event.log", (log_prefix + '{"a": ' * 100000 + "1" + "}" * 100000 + "\n").encode())
     case(cls, "log_deep_event.log", ["info", "{file}"], 0, "JSON nested 100000 levels deep", stream="stdout")

@@ -103,12 +103,37 @@ def check_model(name, mdir, rdir, device, facts):
             figures.update(graph_replay_ms=graph["replay_ms"], graph_eager_ms=graph["eager_ms"])
     else:
         c.expect(graph is not None and not graph["captured"], "a CPU run must say the CUDA graph needs a GPU")
+    check_numerics(c, rdir, mdir, device, figures)
     if info.get("bench") and "torch_eager_ms" in info:
         figures.update(torch_eager_ms=info["torch_eager_ms"], ep_module_ms=info["ep_module_ms"],
                        eager_speedup=info["torch_eager_ms"] / prof["host_total_ms"])
         if "graph_replay_ms" in figures:
             figures["graph_speedup"] = info["torch_eager_ms"] / figures["graph_replay_ms"]
     return c, figures
+
+
+def check_numerics(c, rdir, mdir, device, figures):
+    """exportlens numerics, A on the CPU against B on the device: it ran, compared
+    every node, and its outputs' error is torch's own device-vs-CPU difference."""
+    rc = int(open(os.path.join(rdir, "numerics_rc")).read().strip())
+    if not c.expect(rc in (0, 1), f"exportlens numerics exited {rc}: "
+                    f"{open(os.path.join(rdir, 'numerics_stderr.txt')).read().strip()[:400]}"):
+        return
+    report = json.load(open(os.path.join(rdir, "numerics.json")))
+    c.expect(len(report["nodes"]) > 0, "numerics compared no node")
+    c.expect(report["first_nonfinite_b"] is None, f"numerics: NaN/Inf made at {report['first_nonfinite_b']} on {device}")
+    figures.update(numerics_nodes=len(report["nodes"]), numerics_seconds=report["seconds"],
+                   numerics_first_divergent=report["first_divergent"])
+    if device == "cpu":
+        return
+    ours = max((o["stats"]["max_abs"] for o in report["outputs"]), default=0.0)
+    torch_diff = max_abs(load(os.path.join(mdir, "device_outputs.pt")), load(os.path.join(mdir, "cpu_outputs.pt")))
+    figures.update(numerics_output_max_abs=ours)
+    c.expect(abs(ours - torch_diff) <= 1e-5 + 0.1 * torch_diff,
+             f"numerics: outputs' max |GPU - CPU| {ours:.3g}, torch's own {torch_diff:.3g}")
+    if report["first_divergent"]:
+        c.notes.append(f"numerics: first node beyond tolerance on {device}: {report['first_divergent']} "
+                       f"(first to introduce error: {report['first_introducing']})")
 
 
 def main():

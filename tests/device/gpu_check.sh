@@ -3,6 +3,7 @@
 # (its Python torch's), exports a handful of programs with that torch (a
 # CNN, a transformer block, a torch.cond, a buffer-mutating model), runs
 #   exportlens run --device cuda --compare cpu --profile --trace --cuda-graph
+#   exportlens numerics --device cuda (every node on the CPU against the GPU)
 # on each, and checks the results against torch (check_reports.py). The
 # report goes to $OUT/device_check/, where the device machine's output is
 # collected: four files only (report.md, report.json, check.log and
@@ -113,6 +114,12 @@ for dir in "$models"/*/; do
     --cuda-graph --warmup 3 --repeat 10 --profile "$r/profile.json" --trace "$r/trace.json" --out "$r/out.pt" \
     >"$r/stdout.txt" 2>"$r/stderr.txt"
   echo $? >"$r/rc"
+  # Numerics: the program on the CPU against the same on the device, node by node
+  # (on the CPU, against float64: the check's CPU rehearsal).
+  if [ "$device" = cpu ]; then b_way=(--dtype fp64); else b_way=(--device "$device"); fi
+  "$exportlens" numerics "$dir/program.pt2" --inputs "$dir/inputs.pt" "${b_way[@]}" --json "$r/numerics.json" \
+    >"$r/numerics_stdout.txt" 2>"$r/numerics_stderr.txt"
+  echo $? >"$r/numerics_rc"
   set -e
   say "$name: exit $(cat "$r/rc"); $(grep -m1 '^ran on' "$r/stdout.txt" || head -1 "$r/stderr.txt")"
 done

@@ -136,7 +136,7 @@ class TestNumerics : public QObject {
     numerics::NumericsRequest r;
     r.a = {a, "cpu", runtime::Precision::AsExported, "float"};
     r.b = {b, "cpu", runtime::Precision::AsExported, "quantized"};
-    r.pairing = numerics::by_structure(*a, *b);
+    r.pairing = numerics::by_matching(*a, *b);
     r.inputs_file = (d + "inputs.pt").toStdString();
     const numerics::NumericsResult result = numerics::run_numerics(r);
     const QJsonObject expected = read_json(d + "expected.json");

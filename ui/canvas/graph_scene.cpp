@@ -648,9 +648,11 @@ void GraphScene::setRunOpen(int run, bool open) {
 
 // ---- heat -------------------------------------------------------------------------
 
-void GraphScene::setNodeHeat(const QHash<QString, qreal>& fractions, const QHash<QString, QString>& labels) {
+void GraphScene::setNodeHeat(const QHash<QString, qreal>& fractions, const QHash<QString, QString>& labels,
+                             HeatSummary summary) {
   heat_ = fractions;
   heat_labels_ = labels;
+  heat_summary_ = summary;
   applyHeat();
 }
 
@@ -661,6 +663,7 @@ void GraphScene::applyHeat() {
   // A collapsed scope's share of the run: node times are fractions of the
   // slowest, so their sums compare as the times do.
   const ir::ModuleHierarchy& h = *program_->hierarchy;
+  if (heat_summary_ == HeatSummary::Worst) return applyWorstHeat();
   std::vector<qreal> within(h.size(), 0);
   qreal total = 0;
   for (auto it = heat_.cbegin(); it != heat_.cend(); ++it) {
@@ -677,6 +680,34 @@ void GraphScene::applyHeat() {
       (*it)->setHeat(-1);
     } else {
       (*it)->setHeat(within[it.key()] / most, tr("%1 % of the run").arg(share * 100, 0, 'f', 1));
+    }
+  }
+}
+
+void GraphScene::applyWorstHeat() {
+  // Each scope's worst node, the innermost scopes first up to the root.
+  const ir::ModuleHierarchy& h = *program_->hierarchy;
+  std::vector<qreal> worst(h.size(), -1);
+  std::vector<QString> worst_node(h.size());
+  for (auto it = heat_.cbegin(); it != heat_.cend(); ++it) {
+    const ir::Node* node = program_->graph().find(it.key().toStdString());
+    if (!node || it.value() < 0) continue;
+    for (int s = engine()->home()[node->index()]; s >= 0; s = h[s].parent)
+      if (it.value() > worst[s]) worst[s] = it.value(), worst_node[s] = it.key();
+  }
+  for (auto it = scope_items_.cbegin(); it != scope_items_.cend(); ++it) {
+    int scope = it.key();
+    // A folded stack's box stands for all of its instances: the worst of them, named.
+    const int run = runDrawnBy(it.key());
+    if (run >= 0 && run < int(runs_.size()))
+      for (int member : runs_[run].members)
+        if (member >= 0 && member < int(worst.size()) && worst[member] > worst[scope]) scope = member;
+    if (heat_.isEmpty() || worst[scope] < 0) {
+      (*it)->setHeat(-1);
+    } else {
+      const QString label = heat_labels_.value(worst_node[scope]);
+      const QString instance = run >= 0 ? tr(" in the worst instance, %1").arg(QString::fromStdString(h[scope].path)) : QString();
+      (*it)->setHeat(worst[scope], tr("worst: %1%2%3").arg(worst_node[scope], instance, label.isEmpty() ? QString() : ", " + label));
     }
   }
 }

@@ -58,10 +58,15 @@ class GraphScene : public QGraphicsScene {
   ClusterItem* clusterItem(int scope) const;
   /// Where a scope is drawn (its box or its frame); null when it is not drawn.
   QRectF scopeRect(int scope) const;
-  /// Tints nodes by run time (fraction of the slowest, with a label for the
-  /// tooltip) and collapsed scopes by their share of it; nodes not listed
-  /// lose their tint. An empty map clears it.
-  void setNodeHeat(const QHash<QString, qreal>& fractions, const QHash<QString, QString>& labels = {});
+  /// How a collapsed scope (or a folded stack) sums up its nodes' heat: its
+  /// share of the total (run time), or its worst node, across every instance
+  /// of a folded stack (numerical error).
+  enum class HeatSummary { Share, Worst };
+  /// Tints nodes by a fraction in [0, 1] (of the slowest, of the worst error;
+  /// with a label for the tooltip) and collapsed scopes by `summary`; nodes not
+  /// listed lose their tint. An empty map clears it.
+  void setNodeHeat(const QHash<QString, qreal>& fractions, const QHash<QString, QString>& labels = {},
+                   HeatSummary summary = HeatSummary::Share);
   /// The heat of a run's per-node times (while the tint is shown).
   void setRunTimes(const NodeRunTimes& times);
   bool heatShown() const { return heat_shown_; }
@@ -179,6 +184,7 @@ class GraphScene : public QGraphicsScene {
   void markWideFanOuts();
   QString endName(const layout::DrawnItem& item) const;
   void applyHeat();
+  void applyWorstHeat();
   void applyPendingReveal();
   /// The node a selection of `index` highlights: itself, or a folded weight's first user.
   int drawnStandIn(int index) const;
@@ -216,6 +222,7 @@ class GraphScene : public QGraphicsScene {
   QSet<QGraphicsItem*> own_;  // what showPicture() made (other items, e.g. expansions, stay)
   QHash<QString, qreal> heat_;
   QHash<QString, QString> heat_labels_;
+  HeatSummary heat_summary_ = HeatSummary::Share;
   QString selected_;          // the shared selection
   QStringList pending_reveal_;
   int pending_scope_ = -1;

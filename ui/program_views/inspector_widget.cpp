@@ -12,6 +12,7 @@
 namespace exportlens::ui {
 namespace {
 constexpr char kPreviewScheme[] = "preview";
+constexpr char kViewerScheme[] = "viewer";
 }  // namespace
 
 InspectorWidget::InspectorWidget(QWidget* parent) : QWidget(parent), browser_(new QTextBrowser(this)) {
@@ -24,6 +25,7 @@ InspectorWidget::InspectorWidget(QWidget* parent) : QWidget(parent), browser_(ne
   connect(browser_, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
     if (url.scheme() == QLatin1String(kNodeLinkScheme)) emit nodeActivated(url.path());
     if (url.scheme() == QLatin1String(kPreviewScheme)) previewValues(url.path());
+    if (url.scheme() == QLatin1String(kViewerScheme)) emit tensorViewerRequested(url.path());
   });
   render();
 }
@@ -80,10 +82,15 @@ void InspectorWidget::render() {
                       : program_summary_html(program, program_->displayName, program_->path, colors);
   if (const auto run = run_facts_.constFind(node_); node && run != run_facts_.constEnd())
     html += run_facts_html(*run, colors.label.name());
-  if (const ir::TensorPayload* payload = node ? payloadOf(*node) : nullptr) {
+  const ir::TensorPayload* payload = node ? payloadOf(*node) : nullptr;
+  if (node && (payload || node->value.tensor())) {
     const int at = html.indexOf(QStringLiteral("<p style=\"margin-top:12px;"));
+    // Every tensor opens in the tensor viewer (a weight's stored values, a computed one in two runs).
+    const QString viewer = tr("<a href=\"%1:%2\">Open in the tensor viewer</a>")
+                               .arg(QLatin1String(kViewerScheme), QString::fromStdString(node->name).toHtmlEscaped());
     const QString values = QStringLiteral("<p style=\"margin-top:12px; margin-bottom:3px; color:%1;\"><b>%2</b></p>%3")
-                               .arg(colors.heading.name(), tr("Values"), valuesHtml(*node, *payload));
+                               .arg(colors.heading.name(), tr("Values"),
+                                    payload ? valuesHtml(*node, *payload) + "<br/>" + viewer : viewer);
     html = at < 0 ? html + values : html.insert(at, values);
   }
   browser_->setHtml(html);

@@ -41,6 +41,8 @@ class InspectorWidget : public QWidget {
  signals:
   /// A link to another node was clicked.
   void nodeActivated(const QString& name);
+  /// "Open in the tensor viewer" was clicked for this node.
+  void tensorViewerRequested(const QString& name);
   /// A weight's values are shown (or why they cannot be).
   void valuesShown(const QString& name);
 

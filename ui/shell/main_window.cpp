@@ -35,11 +35,13 @@
 #include "ui/core/busy_overlay.h"
 #include "ui/core/data_table.h"
 #include "ui/core/program_loader.h"
+#include "ui/core/node_name_role.h"
 #include "ui/core/program_model.h"
 #include "ui/core/selection_link.h"
 #include "ui/diff/diff_window.h"
 #include "ui/export/export_actions.h"
 #include "ui/levels/ir_levels_ui.h"
+#include "ui/numerics/numerics_controller.h"
 #include "ui/program_views/code_view.h"
 #include "ui/program_views/find_bar.h"
 #include "ui/program_views/inspector_widget.h"
@@ -93,6 +95,7 @@ MainWindow::MainWindow(QWidget* parent)
   createActions();
   createTraceController();
   createCaptureController();
+  createNumericsController();
   createMenus();
   createToolBar();
   createStatusBar();
@@ -306,8 +309,10 @@ void MainWindow::createMenus() {
   view_menu_->addAction(run_dock_->toggleViewAction());
   view_menu_->addAction(structure_dock_->toggleViewAction());
   view_menu_->addAction(capture_->dock()->toggleViewAction());
+  view_menu_->addAction(numerics_->dock()->toggleViewAction());
   view_menu_->addSeparator();
   view_menu_->addAction(run_panel_->heatAction());
+  view_menu_->addAction(numerics_->valuesAction());
 
   trace_->addExamplesMenu(menuBar());
   QMenu* run = menuBar()->addMenu(tr("&Run"));
@@ -443,6 +448,19 @@ void MainWindow::createCaptureController() {
   connect(capture_, &CaptureController::specChanged, this, [this] {
     shapes_dock_->show();
     shapes_dock_->raise();
+  });
+}
+
+void MainWindow::createNumericsController() {
+  numerics_ = new NumericsController({this, model_, scene_, [this](const QString& text) { showStatus(text); }});
+  // Beside Run: both run the program; numerics compares two runs node by node.
+  addDockWidget(Qt::BottomDockWidgetArea, numerics_->dock());
+  tabifyDockWidget(run_dock_, numerics_->dock());
+  run_dock_->raise();
+  connect(inspector_, &InspectorWidget::tensorViewerRequested, numerics_, &NumericsController::showValues);
+  // A weight's row in the signature table opens its values.
+  connect(signature_table_, &QTableView::doubleClicked, numerics_, [this](const QModelIndex& index) {
+    numerics_->showValues(index.data(NodeNameRole).toString());
   });
 }
 

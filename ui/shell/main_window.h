@@ -23,6 +23,7 @@ namespace exportlens::ui {
 
 class BusyOverlay;
 class CaptureController;
+class NumericsController;
 class DiffWindow;
 class CodeView;
 class DynamicShapesPanel;
@@ -82,6 +83,7 @@ class MainWindow : public QMainWindow {
   IrLevelsUi* irLevels() const { return ir_levels_; }
   /// Captured Python exports: the Export attempts dock, File › Capture Python Export….
   CaptureController* captureController() const { return capture_; }
+  NumericsController* numericsController() const { return numerics_; }
   /// C++ models: the Examples page (the start page), Open C++ Model…, re-trace (trace_controller.h).
   TraceController* traceController() const { return trace_; }
   ExamplesGallery* examplesGallery() const;
@@ -138,6 +140,7 @@ class MainWindow : public QMainWindow {
   void open(const QString& path, const QString& displayName, bool remember);
   void createTraceController();
   void createCaptureController();
+  void createNumericsController();
 
   void onLoadStarted(const QString& path);
   void onLoaded(const LoadedProgramPtr& program);
@@ -155,6 +158,7 @@ class MainWindow : public QMainWindow {
   QString reselect_after_load_;
   TraceController* trace_ = nullptr;
   CaptureController* capture_ = nullptr;
+  NumericsController* numerics_ = nullptr;
 
   QTabWidget* tabs_ = nullptr;
   GraphScene* scene_ = nullptr;
