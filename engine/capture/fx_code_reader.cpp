@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <stdexcept>
 
 #include "engine/base/error.h"
 #include "engine/ir/graph_builder.h"
@@ -419,6 +420,8 @@ class GraphReader {
         if (p.empty() || p == "self" || p.starts_with("*")) continue;
         const size_t colon = p.find(':');
         const std::string name(trim(p.substr(0, colon)));
+        if (nodes_.count(name))  // not Python (found by fuzz_trace_log); the graph would refuse the second one
+          throw Error(ErrorKind::Input, {}, "the graph text's forward takes '" + name + "' twice");
         auto node = builder_.placeholder(name);
         if (colon != std::string_view::npos) node->value = value_of_annotation(unquote(trim(p.substr(colon + 1))));
         ir::InputSpec spec;
@@ -611,7 +614,12 @@ class GraphReader {
   void add(std::unique_ptr<ir::Node> node) {
     if (++count_ > limits_.max_nodes)
       throw Error(ErrorKind::Limit, {}, "the graph text has more than " + std::to_string(limits_.max_nodes) + " nodes");
-    ir::Node* n = out_.program.graph().append(std::move(node));
+    ir::Node* n = nullptr;
+    try {
+      n = out_.program.graph().append(std::move(node));
+    } catch (const std::invalid_argument& e) {  // a name taken twice: the text is not a graph FX wrote
+      throw Error(ErrorKind::Input, {}, std::string("the graph text cannot be read: ") + e.what());
+    }
     nodes_[n->name] = n;
   }
 

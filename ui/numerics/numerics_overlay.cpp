@@ -62,8 +62,10 @@ qreal NumericsOverlay::fraction(double value) const {
 }
 
 QHash<QString, qreal> NumericsOverlay::fractions() const {
+  // At or below the low threshold a node is drawn as it is (an exact node looks plain).
   QHash<QString, qreal> out;
-  for (auto it = values_.cbegin(); it != values_.cend(); ++it) out.insert(it.key(), fraction(it.value()));
+  for (auto it = values_.cbegin(); it != values_.cend(); ++it)
+    if (const qreal f = fraction(it.value()); f > 0) out.insert(it.key(), f);
   return out;
 }
 

@@ -30,7 +30,7 @@ class NumericsOverlay : public QObject {
   double low() const { return low_; }
   double high() const { return high_; }
   bool largerIsWorse() const { return larger_is_worse_; }
-  /// What each node is tinted by, in [0, 1] (for tests and the legend).
+  /// What each tinted node is tinted by, in (0, 1] (nodes at or below the low threshold are not listed).
   QHash<QString, qreal> fractions() const;
   /// Where `value` lies between the thresholds, in [0, 1].
   qreal fraction(double value) const;
