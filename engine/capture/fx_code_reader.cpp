@@ -423,7 +423,13 @@ class GraphReader {
         if (nodes_.count(name))  // not Python (found by fuzz_trace_log); the graph would refuse the second one
           throw Error(ErrorKind::Input, {}, "the graph text's forward takes '" + name + "' twice");
         auto node = builder_.placeholder(name);
-        if (colon != std::string_view::npos) node->value = value_of_annotation(unquote(trim(p.substr(colon + 1))));
+        if (colon != std::string_view::npos) {
+          try {
+            node->value = value_of_annotation(unquote(trim(p.substr(colon + 1))));
+          } catch (const std::exception& e) {  // an annotation FX would not write (found by fuzz_trace_log)
+            if (out_.notes.size() < 50) out_.notes.push_back("argument '" + name + "': its annotation left out (" + e.what() + ")");
+          }
+        }
         ir::InputSpec spec;
         spec.arg.name = name;
         spec.arg.type = node->value.tensor() || !node->value.known() ? ir::SpecArgument::Type::Tensor
