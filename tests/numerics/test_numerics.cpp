@@ -22,14 +22,15 @@
 #include "engine/serde/pt2_reader.h"
 #include "support/exportlens_process.h"
 #include "support/fixtures.h"
+#include "numerics/numerics_fixtures.h"
 
 using namespace exportlens;
 using namespace exportlens::testing;
 
 namespace {
 
-QString cases() { return QStringLiteral(EXPORTLENS_NUMERICS_FIXTURES); }
-QString corpus(const QString& name, const QString& file) { return QStringLiteral(EXPORTLENS_CORPUS "/") + name + "/" + file; }
+QString cases() { return numerics_cases(); }
+QString corpus(const QString& name, const QString& file) { return corpus_file(name, file); }
 
 std::shared_ptr<const ir::ExportedProgram> load(const QString& path) {
   return std::make_shared<const ir::ExportedProgram>(serde::read_pt2(path.toStdString(), "", runtime::pt2_read_options()));
@@ -42,8 +43,6 @@ numerics::NumericsRequest same_program(const std::shared_ptr<const ir::ExportedP
   r.pairing = numerics::same_graph(*p);
   return r;
 }
-
-bool near(double ours, double torch) { return std::abs(ours - torch) <= 1e-3 * std::max(1.0, std::abs(torch)) + 1e-6; }
 
 }  // namespace
 
@@ -63,7 +62,7 @@ class TestNumerics : public QObject {
     for (const numerics::NodeNumerics& n : result.report.nodes) {
       const QJsonValue t = torch.value(QString::fromStdString(n.node));
       if (t.isUndefined()) continue;
-      QVERIFY2(near(n.total.max_abs, t.toDouble()),
+      QVERIFY2(near_torch(n.total.max_abs, t.toDouble()),
                qPrintable(QString("%1: ours %2, torch %3").arg(QString::fromStdString(n.node)).arg(n.total.max_abs).arg(t.toDouble())));
       ++compared;
     }
@@ -145,7 +144,7 @@ class TestNumerics : public QObject {
     for (const numerics::NodeNumerics& n : result.report.nodes) {
       const QString name = QString::fromStdString(n.node);
       QVERIFY2(shared.contains(name), qPrintable(name));
-      QVERIFY2(near(n.total.max_abs, shared[name].toDouble()), qPrintable(name));
+      QVERIFY2(near_torch(n.total.max_abs, shared[name].toDouble()), qPrintable(name));
       QVERIFY(n.introduced);
       const bool wrapped = n.op == "aten.conv2d.default" || n.op == "aten.linear.default";
       QVERIFY2(wrapped ? n.introduced->max_abs > 0 : n.introduced->max_abs == 0, qPrintable(name));

@@ -44,10 +44,11 @@
 #include "ui/shell/main_window.h"
 #include "support/exportlens_process.h"
 #include "support/screenshot.h"
+#include "support/fixtures.h"
+#include "numerics/numerics_fixtures.h"
 
 using namespace exportlens;
-using exportlens::testing::run_python;
-using exportlens::testing::save_screenshot;
+using namespace exportlens::testing;
 using exportlens::ui::NodeNameRole;
 using ui::MainWindow;
 using ui::NumericsSettings;
@@ -55,15 +56,8 @@ using ui::NumericsTableModel;
 
 namespace {
 
-QString cases() { return QStringLiteral(EXPORTLENS_NUMERICS_FIXTURES); }
-QString corpus(const QString& name, const QString& file) { return QStringLiteral(EXPORTLENS_CORPUS "/") + name + "/" + file; }
-bool near(double ours, double torch) { return std::abs(ours - torch) <= 1e-3 * std::max(1.0, std::abs(torch)) + 1e-6; }
-
-QJsonObject read_json(const QString& path) {
-  QFile f(path);
-  if (!f.open(QIODevice::ReadOnly)) qFatal("cannot read %s", qPrintable(path));
-  return QJsonDocument::fromJson(f.readAll()).object();
-}
+QString cases() { return numerics_cases(); }
+QString corpus(const QString& name, const QString& file) { return corpus_file(name, file); }
 
 }  // namespace
 
@@ -131,7 +125,7 @@ class TestNumericsWindow : public QObject {
       const QJsonValue t = torch.value(node);
       if (t.isUndefined()) continue;
       const double ours = model->index(row, NumericsTableModel::Total).data(NumericsTableModel::SortRole).toDouble();
-      QVERIFY2(near(ours, t.toDouble()), qPrintable(QString("%1: ours %2, torch %3").arg(node).arg(ours).arg(t.toDouble())));
+      QVERIFY2(near_torch(ours, t.toDouble()), qPrintable(QString("%1: ours %2, torch %3").arg(node).arg(ours).arg(t.toDouble())));
       ++compared;
     }
     QCOMPARE(compared, torch.size());

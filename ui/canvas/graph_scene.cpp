@@ -660,54 +660,49 @@ void GraphScene::applyHeat() {
   for (auto it = nodes_.cbegin(); it != nodes_.cend(); ++it)
     (*it)->setHeat(heat_.value(it.key(), -1), heat_labels_.value(it.key()));
   if (scope_items_.isEmpty() || !program_) return;
-  // A collapsed scope's share of the run: node times are fractions of the
-  // slowest, so their sums compare as the times do.
+  // One walk up from each tinted node gathers both summaries of every scope:
+  // the sum of its nodes' fractions (run time: fractions of the slowest, so
+  // sums compare as the times do) and its worst node.
   const ir::ModuleHierarchy& h = *program_->hierarchy;
-  if (heat_summary_ == HeatSummary::Worst) return applyWorstHeat();
-  std::vector<qreal> within(h.size(), 0);
-  qreal total = 0;
+  ScopeHeat heat{std::vector<qreal>(h.size(), 0), std::vector<qreal>(h.size(), -1), std::vector<QString>(h.size()), 0};
   for (auto it = heat_.cbegin(); it != heat_.cend(); ++it) {
     const ir::Node* node = program_->graph().find(it.key().toStdString());
     if (!node || it.value() < 0) continue;
-    total += it.value();
-    for (int s = engine()->home()[node->index()]; s >= 0; s = h[s].parent) within[s] += it.value();
+    heat.total += it.value();
+    for (int s = engine()->home()[node->index()]; s >= 0; s = h[s].parent) {
+      heat.within[s] += it.value();
+      if (it.value() > heat.worst[s]) heat.worst[s] = it.value(), heat.worst_node[s] = it.key();
+    }
   }
+  if (heat_summary_ == HeatSummary::Worst) return applyWorstHeat(heat);
   qreal most = 0;
-  for (auto it = scope_items_.cbegin(); it != scope_items_.cend(); ++it) most = std::max(most, within[it.key()]);
+  for (auto it = scope_items_.cbegin(); it != scope_items_.cend(); ++it) most = std::max(most, heat.within[it.key()]);
   for (auto it = scope_items_.cbegin(); it != scope_items_.cend(); ++it) {
-    const qreal share = total > 0 ? within[it.key()] / total : 0;
+    const qreal share = heat.total > 0 ? heat.within[it.key()] / heat.total : 0;
     if (heat_.isEmpty() || most <= 0) {
       (*it)->setHeat(-1);
     } else {
-      (*it)->setHeat(within[it.key()] / most, tr("%1 % of the run").arg(share * 100, 0, 'f', 1));
+      (*it)->setHeat(heat.within[it.key()] / most, tr("%1 % of the run").arg(share * 100, 0, 'f', 1));
     }
   }
 }
 
-void GraphScene::applyWorstHeat() {
-  // Each scope's worst node, the innermost scopes first up to the root.
+void GraphScene::applyWorstHeat(const ScopeHeat& heat) {
   const ir::ModuleHierarchy& h = *program_->hierarchy;
-  std::vector<qreal> worst(h.size(), -1);
-  std::vector<QString> worst_node(h.size());
-  for (auto it = heat_.cbegin(); it != heat_.cend(); ++it) {
-    const ir::Node* node = program_->graph().find(it.key().toStdString());
-    if (!node || it.value() < 0) continue;
-    for (int s = engine()->home()[node->index()]; s >= 0; s = h[s].parent)
-      if (it.value() > worst[s]) worst[s] = it.value(), worst_node[s] = it.key();
-  }
   for (auto it = scope_items_.cbegin(); it != scope_items_.cend(); ++it) {
     int scope = it.key();
     // A folded stack's box stands for all of its instances: the worst of them, named.
     const int run = runDrawnBy(it.key());
     if (run >= 0 && run < int(runs_.size()))
       for (int member : runs_[run].members)
-        if (member >= 0 && member < int(worst.size()) && worst[member] > worst[scope]) scope = member;
-    if (heat_.isEmpty() || worst[scope] < 0) {
+        if (member >= 0 && member < int(heat.worst.size()) && heat.worst[member] > heat.worst[scope]) scope = member;
+    if (heat_.isEmpty() || heat.worst[scope] < 0) {
       (*it)->setHeat(-1);
     } else {
-      const QString label = heat_labels_.value(worst_node[scope]);
+      const QString label = heat_labels_.value(heat.worst_node[scope]);
       const QString instance = run >= 0 ? tr(" in the worst instance, %1").arg(QString::fromStdString(h[scope].path)) : QString();
-      (*it)->setHeat(worst[scope], tr("worst: %1%2%3").arg(worst_node[scope], instance, label.isEmpty() ? QString() : ", " + label));
+      (*it)->setHeat(heat.worst[scope],
+                     tr("worst: %1%2%3").arg(heat.worst_node[scope], instance, label.isEmpty() ? QString() : ", " + label));
     }
   }
 }

@@ -14,6 +14,7 @@
 #include <QStringList>
 
 #include <memory>
+#include <vector>
 
 #include "engine/layout/scoped_layout.h"
 #include "ui/canvas/canvas_style.h"
@@ -183,8 +184,14 @@ class GraphScene : public QGraphicsScene {
   void addEdgeItem(const layout::ScopedLayout::Edge& edge);
   void markWideFanOuts();
   QString endName(const layout::DrawnItem& item) const;
+  /// Per scope, what its tinted nodes add up to (HeatSummary::Share) and its worst node (Worst).
+  struct ScopeHeat {
+    std::vector<qreal> within, worst;
+    std::vector<QString> worst_node;
+    qreal total = 0;
+  };
   void applyHeat();
-  void applyWorstHeat();
+  void applyWorstHeat(const ScopeHeat& heat);
   void applyPendingReveal();
   /// The node a selection of `index` highlights: itself, or a folded weight's first user.
   int drawnStandIn(int index) const;
