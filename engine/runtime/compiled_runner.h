@@ -36,9 +36,9 @@ struct CompiledRunRequest {
   /// inputs are made from its signature and inputs are checked against it.
   std::shared_ptr<const ir::ExportedProgram> program;
   std::string device = "cpu";  // "cpu", "cuda", "cuda:1" (CUDA in the CUDA flavour)
-  /// `warmup` untimed runs after the first (whose outputs are reported), then
-  /// `repeat` timed ones (median reported); then one more run under LibTorch's
-  /// profiler for per-kernel times when profile_kernels.
+  /// As run_program: the outputs reported are the first run's; `warmup` runs,
+  /// then `repeat` timed ones (warmup 0: the first run is timed); then one more
+  /// run under LibTorch's profiler for per-kernel times when profile_kernels.
   int warmup = 0;
   int repeat = 1;
   bool profile_kernels = true;

@@ -7,12 +7,10 @@
 #include <c10/core/DeviceGuard.h>
 #include <c10/core/DeviceType.h>
 #include <c10/core/impl/DeviceGuardImplInterface.h>
-#include <torch/csrc/jit/serialization/pickle.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <fstream>
 #include <map>
 #include <sstream>
 
@@ -32,12 +30,6 @@ namespace exportlens::runtime {
 namespace {
 
 std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
-
-void write_file(const std::filesystem::path& p, const std::vector<char>& bytes) {
-  std::ofstream out(p, std::ios::binary);
-  if (!out) throw std::runtime_error(p.string() + ": cannot write");
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
 
 // Charges the input's bytes against the budget before anything is allocated.
 c10::IValue random_input(const ir::Node* ph, const ir::InputSpec& spec, const std::string& where, uint64_t& budget) {
@@ -75,12 +67,6 @@ InputDescription describe(const c10::IValue& v) {
     if (v.isInt()) d.int_value = v.toInt();
   }
   return d;
-}
-
-c10::IValue as_tuple(const std::vector<c10::IValue>& values) {
-  std::vector<c10::IValue> cpu;
-  for (const auto& v : values) cpu.push_back(v.isTensor() ? c10::IValue(v.toTensor().to(c10::kCPU)) : v);
-  return c10::ivalue::Tuple::create(std::move(cpu));
 }
 
 }  // namespace
@@ -375,8 +361,8 @@ RunReport run_program(const ir::ExportedProgram& ep, const RunRequest& request) 
 
   for (const auto& v : inputs) report.inputs.push_back(summarize(v));
   for (const auto& v : outputs) report.outputs.push_back(summarize(v));
-  if (request.outputs_file) write_file(*request.outputs_file, torch::jit::pickle_save(as_tuple(outputs)));
-  if (request.used_inputs_file) write_file(*request.used_inputs_file, torch::jit::pickle_save(as_tuple(inputs)));
+  if (request.outputs_file) save_values_file(*request.outputs_file, outputs);
+  if (request.used_inputs_file) save_values_file(*request.used_inputs_file, inputs);
   return report;
 }
 

@@ -1,6 +1,9 @@
 #include "engine/runtime/saved_values.h"
 
 #include <ATen/ops/empty.h>
+#include <torch/csrc/jit/serialization/pickle.h>
+
+#include <fstream>
 
 #include <unordered_map>
 
@@ -104,6 +107,15 @@ std::vector<c10::IValue> load_inputs_file(const std::filesystem::path& path, con
   if (v.isTuple()) return v.toTupleRef().elements().vec();
   if (v.isList()) return v.toListRef().vec();
   return {v};
+}
+
+void save_values_file(const std::filesystem::path& path, const std::vector<c10::IValue>& values) {
+  std::vector<c10::IValue> cpu;  // tensors on the CPU, as torch.load gives them back
+  for (const auto& v : values) cpu.push_back(v.isTensor() ? c10::IValue(v.toTensor().to(c10::kCPU)) : v);
+  const std::vector<char> bytes = torch::jit::pickle_save(c10::ivalue::Tuple::create(std::move(cpu)));
+  std::ofstream out(path, std::ios::binary);
+  if (!out) throw std::runtime_error(path.string() + ": cannot write");
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
 
 }  // namespace exportlens::runtime

@@ -28,4 +28,8 @@ c10::IValue load_saved_value(const std::filesystem::path& path, const std::strin
 /// value. Throws std::runtime_error naming the file and what is wrong.
 std::vector<c10::IValue> load_inputs_file(const std::filesystem::path& path, const serde::ReadLimits& limits = {});
 
+/// Writes `values` as one torch.save'd tuple (Python reads it with torch.load).
+/// Throws std::runtime_error naming the file when it cannot be written.
+void save_values_file(const std::filesystem::path& path, const std::vector<c10::IValue>& values);
+
 }  // namespace exportlens::runtime
