@@ -259,6 +259,28 @@ class TestCompiledRun : public QObject {
     }
   }
 
+  // Cancel stops the run at its next step; progress counts the runs (warmup, timed, profiled).
+  void cancelAndProgress() {
+    auto r = request_for(aoti("plain.pt2"));
+    r.warmup = 2;
+    r.repeat = 3;
+    std::vector<std::pair<int, int>> steps;
+    r.progress = [&](int done, int total) { steps.emplace_back(done, total); };
+    runtime::run_compiled(r);
+    QVERIFY(!steps.empty());
+    QCOMPARE(steps.back(), (std::pair<int, int>{6, 6}));  // 2 warmup + 3 timed + the profiled step
+    CancelToken cancel;
+    r.cancel = &cancel;
+    r.progress = [&](int done, int) {
+      if (done == 1) cancel.cancel();
+    };
+    try {
+      runtime::run_compiled(r);
+      QFAIL("not cancelled");
+    } catch (const Cancelled&) {
+    }
+  }
+
   void profilerNamesOfKernels() {
     QCOMPARE(runtime::profiler_name_of_kernel("aoti_torch_cpu_addmm_out"), std::string("aten::addmm"));
     QCOMPARE(runtime::profiler_name_of_kernel("aoti_torch_cuda_convolution"), std::string("aten::convolution"));
