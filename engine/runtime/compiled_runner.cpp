@@ -113,6 +113,10 @@ std::vector<Event> profile_run(torch::inductor::AOTIModelPackageLoader& loader, 
   std::vector<Event> events;
   for (const auto& e : result->events()) {
     if (e.isHiddenEvent()) continue;
+    // On a GPU the host's CUDA runtime and driver calls (cudaLaunchKernel, ...) are the launches, not the work.
+    if (device.is_cuda() && e.deviceType() == c10::DeviceType::CPU &&
+        (e.name().rfind("cuda", 0) == 0 || e.name().rfind("cuLaunch", 0) == 0))
+      continue;
     events.push_back({e.name(), e.startNs(), e.endNs(), e.startThreadId(), e.deviceType() != c10::DeviceType::CPU});
   }
   std::sort(events.begin(), events.end(), [](const Event& a, const Event& b) { return a.start < b.start; });
