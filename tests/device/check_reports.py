@@ -104,12 +104,30 @@ def check_model(name, mdir, rdir, device, facts):
     else:
         c.expect(graph is not None and not graph["captured"], "a CPU run must say the CUDA graph needs a GPU")
     check_numerics(c, rdir, mdir, device, figures)
+    if os.path.exists(os.path.join(mdir, "compiled.pt2")):
+        check_compiled(c, rdir, mdir, device, figures)
     if info.get("bench") and "torch_eager_ms" in info:
         figures.update(torch_eager_ms=info["torch_eager_ms"], ep_module_ms=info["ep_module_ms"],
                        eager_speedup=info["torch_eager_ms"] / prof["host_total_ms"])
         if "graph_replay_ms" in figures:
             figures["graph_speedup"] = info["torch_eager_ms"] / figures["graph_replay_ms"]
     return c, figures
+
+
+def check_compiled(c, rdir, mdir, device, figures):
+    """exportlens run --compiled: the package's model ran on the device, its outputs are
+    torch's own aoti_load_package outputs, close to the program as interpreted, kernels timed."""
+    rc = int(open(os.path.join(rdir, "compiled_rc")).read().strip())
+    if not c.expect(rc == 0, f"exportlens run --compiled exited {rc}: "
+                    f"{open(os.path.join(rdir, 'compiled_stderr.txt')).read().strip()[:400]}"):
+        return
+    ok, why = close(tuple(load(os.path.join(rdir, "compiled_out.pt"))),
+                    tuple(load(os.path.join(mdir, "compiled_outputs.pt"))))
+    c.expect(ok, f"compiled model's outputs differ from torch's aoti_load_package on {device}: {why}")
+    report = json.load(open(os.path.join(rdir, "compiled.json")))
+    text = json.dumps(report)
+    c.expect('"kernels"' in text, "the compiled run reported no kernel times")
+    figures.update(compiled_report_bytes=len(text))
 
 
 def check_numerics(c, rdir, mdir, device, figures):

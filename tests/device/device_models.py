@@ -7,6 +7,9 @@ ep.module() there), plus torch's eager times on the device (the nn.Module
 and ep.module(), median of repeated synchronized calls) in torch_times.json.
 Outputs are from the first call on a fresh program, as `exportlens run`
 reports them (the buffer-mutating model changes its buffers on each call).
+The CNN also gets compiled.pt2: the program beside its AOTInductor compile
+for the device (package_pt2, with provenance and kernel profiling), and
+compiled_outputs.pt, torch's own aoti_load_package run of it.
 
 usage: python device_models.py --out DIR [--device cuda|cpu] [--repeat N]
 """
@@ -114,6 +117,23 @@ def timed(fn, inputs, device, repeat):
     return statistics.median(times)
 
 
+def compile_package(model, inputs, device, d):
+    """The program and its AOTInductor compile for `device` in one archive, and torch's run of it."""
+    import torch._inductor.config as inductor_config
+    from torch.export.pt2_archive._package import package_pt2
+    t0 = time.time()
+    dev_inputs = tuple(x.to(device) for x in inputs)
+    ep = torch.export.export(model.to(device), dev_inputs)
+    with inductor_config.patch({"trace.provenance_tracking_level": 1, "cpp.enable_kernel_profile": True}):
+        files = torch._inductor.aot_compile(ep.module(), dev_inputs, options={"aot_inductor.package": True})
+    path = os.path.join(d, "compiled.pt2")
+    package_pt2(path, exported_programs={"model": ep}, aoti_files={"model": files})
+    with torch.no_grad():
+        out = as_tuple(torch._inductor.aoti_load_package(path)(*dev_inputs))
+    torch.save(tuple(t.cpu() for t in out), os.path.join(d, "compiled_outputs.pt"))
+    return time.time() - t0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
@@ -153,6 +173,8 @@ def main():
             with torch.no_grad():
                 info["torch_eager_ms"] = timed(fresh, inputs, "cpu", args.repeat)
                 info["ep_module_ms"] = timed(loaded.module(), inputs, "cpu", args.repeat)
+        if name == "cnn_b32":
+            info["compiled_seconds"] = compile_package(copy.deepcopy(model), inputs, args.device, d)
         facts["models"][name] = info
         print(f"device_models: {name}: {info['nodes']} nodes exported", flush=True)
     with open(os.path.join(args.out, "torch_facts.json"), "w") as f:

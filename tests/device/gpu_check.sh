@@ -4,6 +4,8 @@
 # CNN, a transformer block, a torch.cond, a buffer-mutating model), runs
 #   exportlens run --device cuda --compare cpu --profile --trace --cuda-graph
 #   exportlens numerics --device cuda (every node on the CPU against the GPU)
+#   exportlens run compiled.pt2 --compiled model --device cuda (the CNN's AOTInductor
+#     package, compiled there by torch, against torch's own run of it)
 # on each, and checks the results against torch (check_reports.py). The
 # report goes to $OUT/device_check/, where the device machine's output is
 # collected: four files only (report.md, report.json, check.log and
@@ -120,6 +122,13 @@ for dir in "$models"/*/; do
   "$exportlens" numerics "$dir/program.pt2" --inputs "$dir/inputs.pt" "${b_way[@]}" --json "$r/numerics.json" \
     >"$r/numerics_stdout.txt" 2>"$r/numerics_stderr.txt"
   echo $? >"$r/numerics_rc"
+  # A compiled model (AOTInductor) of the program, run with consent and compared with the program interpreted.
+  if [ -f "$dir/compiled.pt2" ]; then
+    "$exportlens" run "$dir/compiled.pt2" --compiled model --inputs "$dir/inputs.pt" --device "$device" \
+      --warmup 3 --repeat 10 --json "$r/compiled.json" --out "$r/compiled_out.pt" \
+      >"$r/compiled_stdout.txt" 2>"$r/compiled_stderr.txt"
+    echo $? >"$r/compiled_rc"
+  fi
   set -e
   say "$name: exit $(cat "$r/rc"); $(grep -m1 '^ran on' "$r/stdout.txt" || head -1 "$r/stderr.txt")"
 done
