@@ -26,6 +26,9 @@ InspectorWidget::InspectorWidget(QWidget* parent) : QWidget(parent), browser_(ne
     if (url.scheme() == QLatin1String(kNodeLinkScheme)) emit nodeActivated(url.path());
     if (url.scheme() == QLatin1String(kPreviewScheme)) previewValues(url.path());
     if (url.scheme() == QLatin1String(kViewerScheme)) emit tensorViewerRequested(url.path());
+    if (url.scheme() != QLatin1String(kNodeLinkScheme) && url.scheme() != QLatin1String(kPreviewScheme) &&
+        url.scheme() != QLatin1String(kViewerScheme))
+      emit linkActivated(url);
   });
   render();
 }
@@ -60,6 +63,11 @@ void InspectorWidget::showNode(const QString& name) {
   render();
 }
 
+void InspectorWidget::addNodeSection(NodeSection section) {
+  sections_.push_back(std::move(section));
+  render();
+}
+
 QString InspectorWidget::plainText() const { return browser_->toPlainText(); }
 
 void InspectorWidget::changeEvent(QEvent* event) {
@@ -82,6 +90,8 @@ void InspectorWidget::render() {
                       : program_summary_html(program, program_->displayName, program_->path, colors);
   if (const auto run = run_facts_.constFind(node_); node && run != run_facts_.constEnd())
     html += run_facts_html(*run, colors.label.name());
+  if (node)
+    for (const NodeSection& section : sections_) html += section(node_);
   const ir::TensorPayload* payload = node ? payloadOf(*node) : nullptr;
   if (node && (payload || node->value.tensor())) {
     const int at = html.indexOf(QStringLiteral("<p style=\"margin-top:12px;"));
