@@ -1,0 +1,65 @@
+#include "ui/compiled/program_switch.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+
+#include "ui/compiled/compiled_session.h"
+#include "ui/core/qstring_from.h"
+
+namespace exportlens::ui {
+
+ProgramSwitch::ProgramSwitch(CompiledSession* session, QWidget* parent)
+    : QWidget(parent), session_(session), kind_(new QLabel(this)), box_(new QComboBox(this)) {
+  setObjectName(QStringLiteral("programSwitch"));
+  kind_->setObjectName(QStringLiteral("archiveKind"));
+  box_->setObjectName(QStringLiteral("programBox"));
+  box_->setToolTip(tr("The archive's exported programs: choose the one shown"));
+  box_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  auto* layout = new QHBoxLayout(this);
+  layout->setContentsMargins(6, 0, 6, 0);
+  layout->addWidget(kind_);
+  layout->addWidget(box_);
+  connect(box_, &QComboBox::currentIndexChanged, this, [this](int index) {
+    if (following_ || index < 0) return;
+    current_ = box_->itemText(index);
+    emit programChosen(current_);
+  });
+  connect(session_, &CompiledSession::contentsChanged, this, &ProgramSwitch::refresh);
+  refresh();
+}
+
+void ProgramSwitch::setCurrentProgram(const QString& name) {
+  current_ = name;
+  following_ = true;
+  box_->setCurrentIndex(box_->findText(name));
+  following_ = false;
+}
+
+void ProgramSwitch::refresh() {
+  const ArchiveContentsPtr& contents = session_->contents();
+  following_ = true;
+  box_->clear();
+  if (contents && contents->programs.size() > 1)
+    for (const std::string& program : contents->programs) box_->addItem(qs(program));
+  if (contents && !contents->programs.empty() && current_.isEmpty())
+    current_ = qs(contents->programs.front());  // what opening shows when no program is named
+  box_->setCurrentIndex(box_->findText(current_));
+  following_ = false;
+  box_->setVisible(box_->count() > 1);
+  // Only an archive with more than one kind of thing, or several, needs saying.
+  const bool plain = !contents || (contents->programs.size() <= 1 && contents->compiled.empty());
+  kind_->setText(plain ? QString()
+                       : tr("%1: %2").arg(QFileInfo(session_->archivePath()).fileName(), qs(contents->kind())));
+  kind_->setToolTip(plain ? QString() : session_->archivePath());
+  if (toolbar_action_) toolbar_action_->setVisible(!plain);
+}
+
+void ProgramSwitch::setToolBarAction(QAction* action) {
+  toolbar_action_ = action;
+  refresh();
+}
+
+}  // namespace exportlens::ui
