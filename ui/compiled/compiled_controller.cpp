@@ -10,6 +10,8 @@
 #include <QSettings>
 #include <QTabWidget>
 
+#include <utility>
+
 #include "engine/sources/program_source.h"
 #include "ui/canvas/graph_scene.h"
 #include "ui/compiled/compiled_model_panel.h"
@@ -309,9 +311,11 @@ void CompiledController::onInspectorLink(const QUrl& url) {
 
 // ---- sources -------------------------------------------------------------------
 
+SourceViewer* CompiledController::sourceViewer() const { return static_cast<SourceViewer*>(viewer_.data()); }
+
 void CompiledController::openSource(const QString& entry, int line) {
   if (entry.isEmpty() || session_->archivePath().isEmpty()) return;
-  SourceViewer* viewer = viewer_ ? viewer_.data() : new SourceViewer(parts_.window);
+  SourceViewer* viewer = viewer_ ? sourceViewer() : new SourceViewer(parts_.window);
   viewer_ = viewer;
   viewer->open(session_->archivePath(), entry, line);
   viewer->show();

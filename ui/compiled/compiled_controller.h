@@ -61,7 +61,7 @@ class CompiledController : public QObject {
   QAction* linkAction() const { return link_action_; }
   QAction* runAction() const { return run_action_; }
   /// The source viewer opened last (null before one, or once closed).
-  SourceViewer* sourceViewer() const { return viewer_; }
+  SourceViewer* sourceViewer() const;
   /// The program file linked to a package without its program ("" = none).
   QString linkedProgram() const { return linked_path_; }
 
@@ -115,7 +115,7 @@ class CompiledController : public QObject {
   NoProgramNotice* notice_;
   QAction* link_action_;
   QAction* run_action_;
-  QPointer<SourceViewer> viewer_;
+  QPointer<QWidget> viewer_;  // a SourceViewer
   std::function<bool(const QString&, const QString&)> approval_;
   QString linked_path_;
   QString pending_failure_path_, pending_failure_message_;

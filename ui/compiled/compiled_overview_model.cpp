@@ -1,6 +1,7 @@
 #include "ui/compiled/compiled_overview_model.h"
 
 #include <QLocale>
+#include <QHash>
 
 #include "ui/compiled/compiled_session.h"
 #include "ui/core/qstring_from.h"

@@ -3,6 +3,8 @@
 // program nodes each computes (as mapped onto the program shown), how that is
 // known (provenance, the wrapper's source comments), where it is defined and
 // launched, and its time in the latest run.
+#include <QHash>
+
 #include "ui/core/node_table_model.h"
 
 namespace exportlens::ui {

@@ -1,6 +1,8 @@
 #include "ui/compiled/numbered_text_edit.h"
 
 #include <QPainter>
+#include <QPaintEvent>
+#include <algorithm>
 #include <QTextBlock>
 
 namespace exportlens::ui {
