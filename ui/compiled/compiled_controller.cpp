@@ -208,6 +208,18 @@ void CompiledController::showCompiledOnly() {
   emit compiledOnlyShown(path);
 }
 
+bool CompiledController::reloadShown() {
+  const LoadedProgramPtr& opened = parts_.model->opened();
+  const QString path = session_->archivePath();
+  const QString program = switch_->currentProgram();
+  if (opened && opened->path == path && session_->contents() && session_->contents()->programs.size() > 1 &&
+      !program.isEmpty()) {
+    parts_.openProgram(path, program, opened->displayName);
+    return true;
+  }
+  return false;
+}
+
 QString CompiledController::shownArchiveName() const {
   return !parts_.model->loaded() && session_->compiledOnly() ? file_name(session_->archivePath()) : QString();
 }

@@ -74,6 +74,9 @@ class CompiledController : public QObject {
   /// Opening `path` failed: true when that is because it holds compiled code
   /// only (then it is shown so), or may be (the answer comes when its contents are read).
   bool explainsFailure(const QString& path, const QString& message);
+  /// Reload (F5) of the archive shown: opens again the program chosen in its
+  /// switch, or the package without its program; false when the window's own reload applies.
+  bool reloadShown();
   /// The title's name of what is shown when no program is ("plain.pt2"), else "".
   QString shownArchiveName() const;
 

@@ -40,6 +40,7 @@
 #include "ui/core/selection_link.h"
 #include "ui/compiled/compiled_controller.h"
 #include "ui/compiled/compiled_model_panel.h"
+#include "ui/compiled/compiled_session.h"
 #include "ui/compiled/kernel_overlay.h"
 #include "ui/compiled/program_switch.h"
 #include "ui/diff/diff_window.h"
@@ -532,9 +533,15 @@ void MainWindow::openBuiltinExample() {
 }
 
 void MainWindow::reload() {
-  if (!model_->loaded()) return;
+  if (!model_->loaded()) {
+    // A package of compiled code only, shown without a graph: read it again.
+    if (const QString archive = compiled_->session()->archivePath(); compiled_->session()->compiledOnly())
+      open(archive, QString(), false);
+    return;
+  }
   reselect_after_load_ = model_->selectedName();
   if (trace_->retraceShown()) return;  // a traced model: traced again
+  if (compiled_->reloadShown()) return;  // the program chosen of an archive with several
   const LoadedProgramPtr& current = model_->loaded();
   if (const AttemptRow* attempt = capture_->session()->currentRow(); attempt && attempt->source == current->path) {
     capture_->open(current->path, attempt->attempt->index);  // the capture read again, on the same attempt
@@ -659,7 +666,7 @@ void MainWindow::updateTitle() {
   const QString archive = compiled_ ? compiled_->shownArchiveName() : QString();
   setWindowTitle(loaded ? tr("%1 — ExportLens").arg(loaded->displayName)
                         : archive.isEmpty() ? tr("ExportLens") : tr("%1 — ExportLens").arg(archive));
-  reload_action_->setEnabled(loaded != nullptr);
+  reload_action_->setEnabled(loaded != nullptr || !archive.isEmpty());
   compare_action_->setEnabled(loaded != nullptr);
 }
 
