@@ -25,7 +25,8 @@ const std::vector<Command>& commands() {
   static const std::vector<Command> table = [] {
     std::vector<Command> all;
     for (auto family : {program_commands, run_commands, check_commands, trace_commands, decompose_commands,
-                        render_commands, capture_commands, numerics_commands, diff_commands, open_commands})
+                        render_commands, capture_commands, numerics_commands, diff_commands, compiled_commands,
+                        open_commands})
       for (auto& c : family()) all.push_back(std::move(c));
     return all;
   }();

@@ -63,6 +63,16 @@ void save_program_option(const ParsedArgs& a, const ir::ExportedProgram& ep);
 /// Its help line(s).
 std::string save_help();
 
+/// `info` on a .pt2 that holds several programs or compiled models: what it
+/// holds (cli_compiled_commands.cpp). False when there is no program to summarize
+/// after it (a package without its program and no --program-file).
+bool print_archive_contents(const ParsedArgs& a);
+/// `info`: each compiled model's kernels mapped onto `ep` in one line.
+void print_kernel_maps(const ParsedArgs& a, const ir::ExportedProgram& ep);
+
+/// kernels.
+std::vector<Command> compiled_commands();
+
 /// print, info, dot.
 std::vector<Command> program_commands();
 

@@ -37,7 +37,11 @@ std::string file_kinds() {
 }
 
 std::string file_help() {
-  return "\nFILE.pt2 may also be a C++ model library (LIB.so: its only model is traced\n"
+  return "\nAn archive with several programs (package_pt2) opens \"model\" or its first;\n"
+         "--program NAME picks another. An AOTInductor package holds compiled models\n"
+         "and perhaps their program; --program-file FILE.pt2 names the program a\n"
+         "package without one was compiled from.\n"
+         "\nFILE.pt2 may also be a C++ model library (LIB.so: its only model is traced\n"
          "with its own spec), example:NAME (a built-in example, traced; `exportlens\n"
          "example --list` lists them), a capture folder `exportlens capture` wrote\n"
          "(--program N picks the attempt: its program, its draft program or the partial\n"
@@ -68,7 +72,8 @@ ir::ExportedProgram load_program_source(const ParsedArgs& a, const std::string& 
 ir::ExportedProgram load_program_argument(const ParsedArgs& a, const std::string& command, Weights weights) {
   if (a.positionals.size() != 1)
     throw UsageError(command + " takes exactly one FILE.pt2 (got " + std::to_string(a.positionals.size()) + ")");
-  return load_program_source(a, a.positionals[0], weights);
+  // A compiled package beside the program it was compiled from: the program is that file's.
+  return load_program_source(a, a.option("--program-file").value_or(a.positionals[0]), weights);
 }
 
 namespace {
@@ -90,8 +95,11 @@ int cmd_info(const ParsedArgs& a) {
     if (const auto kind = sources::match_source(a.positionals[0]);
         kind == sources::SourceKind::Capture || kind == sources::SourceKind::TraceLog)
       return info_capture(a, kind);
+  // An archive of several programs or with compiled models says what it holds first.
+  if (!print_archive_contents(a)) return 0;
   const auto ep = load_program_at_ir(a, "info");
   std::cout << ir::format_summary(ep, ir::summarize(ep));
+  print_kernel_maps(a, ep);
   if (a.option("--ir") == "core") std::cout << core_ir_report(ep);
   const auto missing = runtime::unavailable_operators(ep);
   if (!missing.empty()) {
@@ -122,7 +130,7 @@ std::vector<Command> program_commands() {
        "Prints the exported program in torch's print(ep) form; with --ir, lowered to\n"
        "that IR first (as `exportlens decompose`). The text is torch 2.13's; with\n"
        "--as-release, laid out as the torch release that wrote the file printed it.\n" + file_help(),
-       {"--ir", "--table", "--limit", "--program"}, {"--as-release"}, cmd_print},
+       {"--ir", "--table", "--limit", "--program", "--program-file"}, {"--as-release"}, cmd_print},
       {"info", "summary: op histogram, inputs/outputs, parameter count and bytes",
        "usage: exportlens info FILE.pt2 [--ir training|functional|core] [--table NAME]\n"
        "       exportlens info FILE.pt2 --structure [--time] [--ir ...]\n\n"
@@ -130,6 +138,12 @@ std::vector<Command> program_commands() {
        "shapes, parameter and buffer sizes, range constraints, and any op this\nprocess cannot run. "
        "With --ir, of the program lowered to that IR; --ir core\nalso lists any op outside the Core ATen set.\n"
        "Ops that `run` refuses without --allow-op are listed too.\n\n"
+       "An archive holding several programs or compiled models (an AOTInductor\n"
+       "package) is listed first: its programs (--program NAME picks one), and per\n"
+       "compiled model its device, inputs, outputs, constants, kernels and files (its\n"
+       "shared library is listed, never loaded). A package without its program shows\n"
+       "that alone; --program-file FILE.pt2 names the program it was compiled from,\n"
+       "and the kernels are mapped onto its nodes (`exportlens kernels` lists them).\n\n"
        "--structure prints the module tree instead, with repeated structure folded:\n"
        "a run of sibling module calls that repeats is one line, `6 × Block (blocks.0 …\n"
        "blocks.5)`, with its representative instance below it and one `!` line per\n"
@@ -138,11 +152,11 @@ std::vector<Command> program_commands() {
        "nodes when re-solved with every dim Dim.AUTO). --time also runs the program\n"
        "once on random inputs and flags instances much slower or faster than their\n"
        "siblings.\n" + file_help(),
-       {"--ir", "--table", "--limit", "--program"}, {"--structure", "--time"}, cmd_info},
+       {"--ir", "--table", "--limit", "--program", "--program-file"}, {"--structure", "--time"}, cmd_info},
       {"dot", "print the graph as Graphviz DOT",
        "usage: exportlens dot FILE.pt2 [--no-clusters]\n\nPrints Graphviz DOT text; nodes are grouped in module-scope clusters\n"
        "unless --no-clusters is given.\n" + file_help(),
-       {"--limit", "--program"}, {"--no-clusters"}, cmd_dot},
+       {"--limit", "--program", "--program-file"}, {"--no-clusters"}, cmd_dot},
   };
 }
 

@@ -24,7 +24,7 @@ struct ArchiveContents {
   std::vector<CompiledModel> compiled;  // AOTInductor models (data/aotinductor/<name>/)
   std::string archive_version;          // archive_version's text ("1"); "" when absent
   bool flat = false;                    // torch <= 2.7's one-program layout
-  /// "exported program", "2 exported programs", "AOTInductor package (1 compiled model)",
+  /// "exported program", "2 exported programs", "AOTInductor package with 1 compiled model",
   /// "1 exported program and 1 compiled model".
   std::string kind() const;
   /// The compiled model of that name, or nullptr.

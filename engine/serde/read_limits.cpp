@@ -48,13 +48,14 @@ void set_limit(ReadLimits& limits, const std::string& key_equals_value) {
   else if (key == "nodes") limits.max_nodes = parse_amount(key, value, false);
   else if (key == "input-bytes") limits.max_input_bytes = parse_amount(key, value, true);
   else if (key == "run-bytes") limits.max_run_bytes = parse_amount(key, value, true);
+  else if (key == "source-bytes") limits.max_source_bytes = parse_amount(key, value, true);
   else if (key == "nesting") {
     const uint64_t n = parse_amount(key, value, false);
     // Deeper nesting needs a deeper stack than a thread is given.
     if (n > 10'000) throw std::invalid_argument("limit nesting: at most 10000, got " + value);
     limits.max_nesting = static_cast<int>(n);
   } else {
-    throw std::invalid_argument("unknown limit '" + key + "' (known: entry-bytes, total-bytes, ratio, nesting, pickle-objects, nodes, input-bytes, run-bytes)");
+    throw std::invalid_argument("unknown limit '" + key + "' (known: entry-bytes, total-bytes, ratio, nesting, pickle-objects, nodes, input-bytes, run-bytes, source-bytes)");
   }
 }
 
@@ -68,7 +69,8 @@ std::string describe_limits() {
          "  nodes=" + std::to_string(d.max_nodes) + "      nodes in the program and its subgraphs\n" +
          "  input-bytes=" + std::to_string(d.max_input_bytes >> 30) + "G   inputs run --random may allocate\n" +
          "  run-bytes=" + std::to_string(d.max_run_bytes >> 20) + "M  memory a run may hold, and any node may declare\n" +
-         "                 (default: 3/4 of this machine's memory)\n";
+         "                 (default: 3/4 of this machine's memory)\n" +
+         "  source-bytes=" + std::to_string(d.max_source_bytes >> 20) + "M  one source file of a compiled model (wrapper, kernels)\n";
 }
 
 }  // namespace exportlens::serde

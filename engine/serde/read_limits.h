@@ -30,12 +30,15 @@ struct ReadLimits {
   /// Bytes a run may hold on the CPU at once (what its ops allocate), and the
   /// most one node's declared outputs may reach: 3/4 of this machine's memory.
   uint64_t max_run_bytes = default_run_bytes();
+  /// Inflated size of one source file of a compiled model (its wrapper or
+  /// kernel C++, read to list its kernels or to show it).
+  uint64_t max_source_bytes = uint64_t(256) << 20;
 
   static uint64_t default_run_bytes();
 };
 
 /// Sets one limit from `key=value` text (keys: entry-bytes, total-bytes, ratio,
-/// nesting, pickle-objects, nodes, input-bytes, run-bytes; byte values take K/M/G suffixes). Throws
+/// nesting, pickle-objects, nodes, input-bytes, run-bytes, source-bytes; byte values take K/M/G suffixes). Throws
 /// std::invalid_argument naming the key or value that is wrong.
 void set_limit(ReadLimits& limits, const std::string& key_equals_value);
 

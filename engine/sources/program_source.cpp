@@ -10,6 +10,7 @@
 #include "engine/capture/attempt_program.h"
 #include "engine/capture/capture_folder.h"
 #include "engine/capture/trace_log.h"
+#include "engine/compiled/archive_contents.h"
 #include "engine/sources/traced_sources.h"
 
 namespace exportlens::sources {
@@ -29,9 +30,27 @@ bool is_binary(const unsigned char* m) {
   return elf || macho || pe;
 }
 
+// A .pt2's program: the one named by OpenRequest::program, else "model" or
+// the first. An archive without one (an AOTInductor package) says what it
+// holds instead and how to name the program its models were compiled from.
 OpenOutcome open_archive(const std::string& path, const OpenRequest& request) {
+  const compiled::ArchiveContents contents = compiled::read_archive_contents(path, request.read.limits);
+  if (contents.programs.empty()) {
+    std::string names;
+    for (const auto& m : contents.compiled) names += (names.empty() ? "'" : ", '") + m.name + "'";
+    throw Error(ErrorKind::Input, {.file = path},
+                "an " + contents.kind() + " with no exported program: compiled model " + names +
+                    " (`exportlens info` shows it; --program-file FILE.pt2 names the program it was compiled from)");
+  }
+  if (!request.program.empty() &&
+      std::find(contents.programs.begin(), contents.programs.end(), request.program) == contents.programs.end()) {
+    std::string names;
+    for (const auto& p : contents.programs) names += (names.empty() ? "" : ", ") + p;
+    throw Error(ErrorKind::Usage, {.file = path},
+                "no program named '" + request.program + "' in the archive (it holds: " + names + ")");
+  }
   OpenOutcome out;
-  out.program = serde::read_pt2(path, "", request.read);
+  out.program = serde::read_pt2(path, request.program, request.read);
   return out;
 }
 

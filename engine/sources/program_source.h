@@ -30,7 +30,8 @@ enum class SourceKind {
 struct OpenRequest {
   serde::ReadOptions read;  // .pt2: limits, and whether weights are inflated
   std::string model;        // a model library's model ("" = its only one)
-  /// Which program of a source that holds several: a capture's attempt ("2"; "" =
+  /// Which program of a source that holds several: a .pt2's program by name
+  /// ("forward"; "" = "model", else the first), a capture's attempt ("2"; "" =
   /// the first failed attempt, else the first).
   std::string program;
   trace::TraceRequest trace;  // traced sources: spec instead of the model's own, guard log
