@@ -6,6 +6,8 @@
 #include <QHBoxLayout>
 #include <QLabel>
 
+#include <algorithm>
+
 #include "ui/compiled/compiled_session.h"
 #include "ui/core/qstring_from.h"
 
@@ -44,8 +46,12 @@ void ProgramSwitch::refresh() {
   box_->clear();
   if (contents && contents->programs.size() > 1)
     for (const std::string& program : contents->programs) box_->addItem(qs(program));
-  if (contents && !contents->programs.empty() && current_.isEmpty())
-    current_ = qs(contents->programs.front());  // what opening shows when no program is named
+  if (contents && !contents->programs.empty() && current_.isEmpty()) {
+    // What opening shows when no program is named: "model", else the first (sources::OpenRequest::program).
+    const auto& programs = contents->programs;
+    current_ = qs(std::find(programs.begin(), programs.end(), "model") != programs.end() ? std::string("model")
+                                                                                        : programs.front());
+  }
   box_->setCurrentIndex(box_->findText(current_));
   following_ = false;
   box_->setVisible(box_->count() > 1);
