@@ -1,6 +1,7 @@
 #pragma once
 // One CLI command: its name, help and handler. Families of commands live in
 // their own files (cli_program_commands.cpp, ...) and are listed in cli.cpp.
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <set>
@@ -78,6 +79,13 @@ std::vector<Command> program_commands();
 
 /// run, devices.
 std::vector<Command> run_commands();
+/// `--warmup N`-like options: an integer from `least` to 1000000 (`fallback` without it); `--seed N`.
+int count_option(const ParsedArgs& a, const std::string& name, int fallback, int least);
+uint64_t seed_option(const ParsedArgs& a);
+/// `run PKG.pt2 --compiled NAME`: an AOTInductor compiled model run and compared
+/// with the program as interpreted (cli_compiled_run.cpp), and its help paragraph.
+int run_compiled_model(const ParsedArgs& a);
+std::string compiled_run_help();
 /// `--additional-inputs IN.pt` (repeatable): the input sets, read; empty without the option.
 std::vector<runtime::InputsFile> additional_inputs_option(const ParsedArgs& a);
 /// The dynamic_shapes spec (Python text) those sets imply for a program with

@@ -30,21 +30,6 @@ std::set<std::string> allowed_ops_option(const ParsedArgs& a) {
   return ops;
 }
 
-int count_option(const ParsedArgs& a, const std::string& name, int fallback, int least) {
-  const auto text = a.option(name);
-  if (!text) return fallback;
-  size_t used = 0;
-  long value = -1;
-  try {
-    value = std::stol(*text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text->size() || value < least || value > 1000000)
-    throw UsageError(name + " expects an integer from " + std::to_string(least) + " to 1000000, got '" + *text + "'");
-  return static_cast<int>(value);
-}
-
 void write_text(const std::string& path, const std::string& text, const std::string& what) {
   std::ofstream out(path, std::ios::binary);
   if (!out || !out.write(text.data(), static_cast<std::streamsize>(text.size())))
@@ -78,6 +63,7 @@ void print_comparison(const runtime::Comparison& c) {
 }
 
 int cmd_run(const ParsedArgs& a) {
+  if (a.option("--compiled")) return run_compiled_model(a);
   runtime::RunRequest req;
   req.allowed_ops = allowed_ops_option(a);
   req.limits = limits_option(a);
@@ -85,13 +71,7 @@ int cmd_run(const ParsedArgs& a) {
   req.random_inputs = a.flag("--random");
   if (req.inputs_file && req.random_inputs) throw UsageError("give either --inputs or --random, not both");
   if (!req.inputs_file && !req.random_inputs) throw UsageError("run needs --inputs IN.pt or --random");
-  if (auto seed = a.option("--seed")) {
-    try {
-      req.seed = std::stoull(*seed);
-    } catch (const std::exception&) {
-      throw UsageError("--seed expects a non-negative integer, got '" + *seed + "'");
-    }
-  }
+  req.seed = seed_option(a);
   if (auto out = a.option("--out")) req.outputs_file = *out;
   if (auto used = a.option("--save-inputs")) req.used_inputs_file = *used;
   req.device = a.option("--device").value_or("cpu");
@@ -161,10 +141,36 @@ int cmd_devices(const ParsedArgs& a) {
 
 }  // namespace
 
+int count_option(const ParsedArgs& a, const std::string& name, int fallback, int least) {
+  const auto text = a.option(name);
+  if (!text) return fallback;
+  size_t used = 0;
+  long value = -1;
+  try {
+    value = std::stol(*text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text->size() || value < least || value > 1000000)
+    throw UsageError(name + " expects an integer from " + std::to_string(least) + " to 1000000, got '" + *text + "'");
+  return static_cast<int>(value);
+}
+
+uint64_t seed_option(const ParsedArgs& a) {
+  const auto seed = a.option("--seed");
+  if (!seed) return 0;
+  try {
+    return std::stoull(*seed);
+  } catch (const std::exception&) {
+    throw UsageError("--seed expects a non-negative integer, got '" + *seed + "'");
+  }
+}
+
 std::vector<Command> run_commands() {
   return {
       {"run", "run the program on the CPU or a GPU: outputs, times, kernels, memory, numerics vs the CPU",
        "usage: exportlens run FILE.pt2 (--inputs IN.pt | --random [--seed N]) [--out OUT.pt]\n"
+       "       exportlens run PKG.pt2 --compiled NAME [--program-file FILE.pt2] ...  (below)\n"
        "                      [--save-inputs USED.pt] [--device cpu|cuda[:N]] [--dtype fp32|bf16|fp16]\n"
        "                      [--warmup N] [--repeat N] [--cuda-graph] [--compare cpu] [--compare-nodes]\n"
        "                      [--profile OUT.json] [--trace OUT.json] [--time]\n"
@@ -196,9 +202,9 @@ std::vector<Command> run_commands() {
        "that touches files, processes, the network, process-wide state or raw\n"
        "memory (aten::from_file, aten::save, aten::_print, aten::set_, ...) is\n"
        "refused before any node runs; --allow-op names the ones you trust\n"
-       "(`exportlens info` lists them).\n" + file_help(),
+       "(`exportlens info` lists them).\n" + compiled_run_help() + file_help(),
        {"--inputs", "--out", "--seed", "--device", "--save-inputs", "--allow-op", "--limit", "--program", "--dtype", "--warmup",
-        "--repeat", "--compare", "--profile", "--trace"},
+        "--repeat", "--compare", "--profile", "--trace", "--compiled", "--program-file", "--json"},
        {"--random", "--time", "--cuda-graph", "--compare-nodes"},
        cmd_run},
       {"devices", "the devices this build can run on (CPU, each GPU: name, memory, compute capability)",

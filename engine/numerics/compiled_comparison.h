@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/compiled/compiled_model.h"
 #include "engine/ir/exported_program.h"
 #include "engine/numerics/numerics_report.h"
 #include "engine/runtime/compiled_runner.h"
@@ -22,6 +23,10 @@ struct CompiledComparisonRequest {
   /// cancel and progress. Its `program` is the one compared with; nullptr runs
   /// the compiled model alone (no comparison; random inputs then cannot be made).
   runtime::CompiledRunRequest run;
+  /// The compiled model as the package describes it (compiled::read_archive_contents),
+  /// when read: its kernels name the profiler's events (run.kernel_names, when
+  /// empty) and, with a program, map each timed kernel onto its program nodes.
+  std::shared_ptr<const compiled::CompiledModel> model;
 };
 
 struct OutputComparison {
@@ -39,11 +44,20 @@ struct CompiledComparison {
   bool all_close = false;    // every output comparable and within tolerance
   double interpreted_ms = 0; // the interpreter's wall time for the same inputs
   std::string interpreted_device;
+  std::string kernel_map;    // compiled::KernelMap::summary: how kernels map onto the program ("" without a model)
 };
 
 /// Runs the compiled model (runtime::run_compiled) and, with a program, the
 /// program through ExportLens' interpreter on the same inputs, and compares.
 /// Throws as run_compiled does (Usage without consent, before anything loads).
 CompiledComparison compare_compiled(const CompiledComparisonRequest& request);
+
+/// The comparison as the CLI prints it: the model and device, the times,
+/// each output (close or not, max abs / rel, SNR, cosine), the `top` slowest
+/// kernels with their program nodes, and how kernels were timed.
+std::string format_compiled_comparison(const CompiledComparison& c, size_t top = 20);
+
+/// The same as JSON, for tools (`run --compiled --json OUT`).
+std::string compiled_comparison_json(const CompiledComparison& c);
 
 }  // namespace exportlens::numerics

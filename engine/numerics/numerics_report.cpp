@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/numerics/stats_json.h"
+
 namespace exportlens::numerics {
 namespace {
 
@@ -17,6 +19,8 @@ std::string number(double v) {
   std::snprintf(buf, sizeof buf, "%.3g", v);
   return buf;
 }
+
+}  // namespace
 
 std::string stats_line(const ErrorStats& s) {
   std::string out = "max abs " + number(s.max_abs) + ", max rel " + number(s.max_rel) + ", SNR " +
@@ -39,8 +43,6 @@ nlohmann::json stats_json(const ErrorStats& s) {
           {"nan_a", s.nan_a},       {"inf_a", s.inf_a},             {"nan_b", s.nan_b},
           {"inf_b", s.inf_b},       {"beyond_tolerance", s.beyond_tolerance}, {"rtol", s.rtol}, {"atol", s.atol}};
 }
-
-}  // namespace
 
 double ErrorStats::metric(const std::string& name) const {
   if (name == "max_rel") return max_rel;

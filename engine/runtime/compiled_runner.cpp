@@ -156,13 +156,30 @@ void attribute(CompiledRunReport& report, const std::vector<Event>& events, cons
   } else {
     // The i-th event of a name is the i-th kernel of that profiler name in
     // launch order (each kernel launched once a run); otherwise all of that
-    // name's time goes to its first kernel.
+    // name's time goes to its first kernel. An ATen fallback's op may be
+    // recorded as its implementation, aten::_op (convolution: aten::_convolution).
     std::map<std::string, std::vector<int>> kernels_of_name;
     for (size_t i = 0; i < kernels.size(); ++i)
       kernels_of_name[profiler_name_of_kernel(kernels[i])].push_back(static_cast<int>(i));
+    auto key_of = [&](const std::string& event) -> std::string {
+      if (kernels_of_name.count(event)) return event;
+      if (event.rfind("aten::_", 0) == 0 && kernels_of_name.count("aten::" + event.substr(7)))
+        return "aten::" + event.substr(7);
+      return "";
+    };
     std::map<std::string, std::vector<const Event*>> events_of_name;
-    for (const auto& e : events)
-      if (kernels_of_name.count(e.name)) events_of_name[e.name].push_back(&e);
+    std::map<std::string, CompiledKernelTime> others;  // events no kernel of the package accounts for
+    for (const Event* e : outermost(events)) {
+      if (const std::string key = key_of(e->name); !key.empty()) {
+        events_of_name[key].push_back(e);
+        continue;
+      }
+      auto& k = others[e->name];
+      k.event = e->name;
+      k.total_ms += (e->end - e->start) / 1e6;
+      ++k.calls;
+      k.device_time = e->device;
+    }
     std::vector<std::string> unseen;
     std::map<int, CompiledKernelTime> times;
     for (const auto& [name, indexes] : kernels_of_name) {
@@ -175,7 +192,7 @@ void attribute(CompiledRunReport& report, const std::vector<Event>& events, cons
       for (size_t j = 0; j < found->second.size(); ++j) {
         const int index = one_each ? indexes[j] : indexes.front();
         auto& k = times[index];
-        k.event = name;
+        k.event = found->second[j]->name;
         k.kernel = kernels[index];
         k.kernel_index = index;
         k.total_ms += (found->second[j]->end - found->second[j]->start) / 1e6;
@@ -184,14 +201,17 @@ void attribute(CompiledRunReport& report, const std::vector<Event>& events, cons
       }
     }
     for (auto& [_, k] : times) report.kernels.push_back(std::move(k));
+    for (auto& [_, k] : others) report.kernels.push_back(std::move(k));
     how += "; " + std::to_string(times.size()) + " of " + std::to_string(kernels.size()) + " package kernels seen";
+    if (!others.empty()) how += ", " + std::to_string(others.size()) + " other event names (ops the wrapper called)";
     if (!unseen.empty()) {
       how += "; not seen: ";
       for (size_t i = 0; i < unseen.size() && i < 8; ++i) how += (i ? ", " : "") + unseen[i];
       if (unseen.size() > 8) how += ", and " + std::to_string(unseen.size() - 8) + " more";
       if (!cuda)
         how += " (inductor's C++ kernels are recorded only when the package was compiled with "
-               "cpp.enable_kernel_profile=True)";
+               "cpp.enable_kernel_profile=True; ATen fallbacks calling an op's CPU kernel directly, "
+               "as addmm_out does, bypass the profiler)";
     }
     report.kernels_note = how;
   }
@@ -289,7 +309,16 @@ CompiledRunValues run_compiled_values(const CompiledRunRequest& request) {
     }
     report.median_ms = median_of(report.run_ms);
     if (request.profile_kernels) {
-      attribute(report, profile_run(*loader, inputs, device), request.kernel_names, device.is_cuda());
+      std::vector<Event> events;
+      std::string profiler_failed;
+      try {
+        events = profile_run(*loader, inputs, device);
+      } catch (const std::exception& e) {
+        // The model ran above; a profiler that cannot start costs the kernel times only.
+        profiler_failed = torch_message(e);
+      }
+      if (profiler_failed.empty()) attribute(report, events, request.kernel_names, device.is_cuda());
+      else report.kernels_note = "kernels not timed: LibTorch's profiler failed: " + profiler_failed;
       ++done;
       step();
     } else {

@@ -53,7 +53,7 @@ struct CompiledRunRequest {
 
 /// Time spent in one kernel of the compiled model (or one profiler event name).
 struct CompiledKernelTime {
-  std::string event;        // the profiler's name: "cpp_fused_add_relu_0", "aten::addmm", "triton_poi_fused_0"
+  std::string event;        // the profiler's name: "cpp_fused_add_relu_0", "aten::_convolution", "triton_poi_fused_0"
   std::string kernel;       // the package kernel it is attributed to ("aoti_torch_cpu_addmm_out"); "" when none
   int kernel_index = -1;    // into kernel_names / CompiledModel::kernels; -1 when none
   double total_ms = 0;      // summed over its calls in the profiled run
@@ -82,8 +82,9 @@ struct CompiledRunReport {
 /// the loader or the run fails (wrong device, ABI, missing entries), Cancelled.
 CompiledRunReport run_compiled(const CompiledRunRequest& request);
 
-/// What an ATen fallback of a package is recorded as by the profiler:
-/// "aoti_torch_cpu_addmm_out" -> "aten::addmm"; inductor kernels keep their name.
+/// The profiler name an ATen fallback of a package is looked for under:
+/// "aoti_torch_cpu_addmm_out" -> "aten::addmm" (its implementation "aten::_addmm"
+/// matches too); inductor kernels keep their name.
 std::string profiler_name_of_kernel(const std::string& kernel);
 
 }  // namespace exportlens::runtime
