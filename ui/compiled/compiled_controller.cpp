@@ -199,6 +199,7 @@ bool CompiledController::explainsFailure(const QString& path, const QString& mes
 void CompiledController::showCompiledOnly() {
   const QString path = session_->archivePath();
   parts_.model->setOpened(nullptr);  // no graph: the previous program goes
+  if (parts_.tabs) parts_.tabs->setCurrentWidget(parts_.canvas);  // from the Examples page, say
   notice_->showFor(path, qs(session_->contents()->kind()));
   dock_->show();
   dock_->raise();

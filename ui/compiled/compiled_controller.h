@@ -17,6 +17,7 @@
 class QAction;
 class QDockWidget;
 class QMainWindow;
+class QTabWidget;
 class QWidget;
 
 namespace exportlens::ui {
@@ -37,6 +38,7 @@ struct CompiledParts {
   ProgramModel* model;
   GraphScene* scene;
   QWidget* canvas;  // the graph view: the no-program notice floats over it
+  QTabWidget* tabs;  // the central tabs holding it (brought forward for a package without its program)
   InspectorWidget* inspector;
   /// Opens `program` ("" = the file's own choice) of `path`, shown as `displayName`.
   std::function<void(const QString& path, const QString& program, const QString& displayName)> openProgram;

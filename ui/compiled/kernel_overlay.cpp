@@ -37,7 +37,9 @@ void KernelOverlay::apply() {
     for (int k = 0; k < int(m->kernels.size()); ++k) {
       const auto ms = kernel_ms.constFind(k);
       const QString line = ms == kernel_ms.constEnd()
-                               ? tr("kernel %1").arg(qs(m->kernels[k].name))
+                               ? (session_->run() ? tr("kernel %1: not timed by the profiler")
+                                                  : tr("kernel %1"))
+                                     .arg(qs(m->kernels[k].name))
                                : tr("kernel %1: %2 ms").arg(qs(m->kernels[k].name)).arg(*ms, 0, 'f', 4);
       for (const QString& node : session_->nodesOf(k)) {
         lines[node] << line;
@@ -49,7 +51,8 @@ void KernelOverlay::apply() {
     for (auto it = lines.cbegin(); it != lines.cend(); ++it) {
       const auto ms = milliseconds_.constFind(it.key());
       fractions_[it.key()] = ms != milliseconds_.constEnd() && slowest > 0 ? std::max(0.02, *ms / slowest)
-                                                                           : kMappedTint;
+                             : session_->run()                           ? kUntimedTint
+                                                                         : kMappedTint;
       labels_[it.key()] = it.value().join(QLatin1Char('\n'));
     }
   }

@@ -3,7 +3,8 @@
 // tint: before a run every node a kernel computes is tinted alike (its
 // tooltip names the kernels); after a run of the compiled model each node
 // by the time of its kernels, relative to the slowest (a kernel computing
-// several nodes counts for each). Turned off, the canvas goes back to the
+// several nodes counts for each; nodes whose kernels were not timed are
+// tinted faintly, their tooltip saying so). Turned off, the canvas goes back to the
 // program's own run times.
 #include <QHash>
 #include <QObject>
@@ -23,6 +24,8 @@ class KernelOverlay : public QObject {
  public:
   /// The tint of a node computed by a kernel before any run.
   static constexpr double kMappedTint = 0.35;
+  /// After a run, a node whose kernels the profiler did not time: still marked, faintly.
+  static constexpr double kUntimedTint = 0.06;
 
   KernelOverlay(CompiledSession* session, GraphScene* scene, ProgramModel* model, QObject* parent = nullptr);
   /// View › Kernels on the Graph (checkable, on).

@@ -9,9 +9,12 @@
 namespace exportlens::ui {
 namespace {
 
+// "kernel.cpp:111": inductor names its files by a content hash
+// ("cihr2oeofx….kernel.cpp"), the same for every row; the tooltip has it whole.
 QString place(const std::string& entry, int line) {
   if (entry.empty()) return {};
-  const QString file = QFileInfo(qs(entry)).fileName();
+  QString file = QFileInfo(qs(entry)).fileName();
+  if (const qsizetype dot = file.indexOf(QLatin1Char('.')); dot >= 20) file = file.mid(dot + 1);
   return line > 0 ? QStringLiteral("%1:%2").arg(file).arg(line) : file;
 }
 

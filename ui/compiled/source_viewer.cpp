@@ -41,6 +41,7 @@ SourceViewer::SourceViewer(QWidget* parent)
   editor_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
   editor_->setObjectName(QStringLiteral("sourceText"));
   title_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  title_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);  // a long entry never pushes Find away
   note_->setVisible(false);
   note_->setWordWrap(true);
   find_field_->setObjectName(QStringLiteral("sourceFind"));
@@ -124,8 +125,8 @@ void SourceViewer::showText(const QString& text) {
                         : tr("%1 characters: shown without syntax colours, so that it stays responsive.")
                               .arg(QLocale().toString(text.size())));
   note_->setVisible(!colour);
-  title_->setText(QStringLiteral("<b>%1</b> <span style=\"color:gray\">%2</span>")
-                      .arg(QFileInfo(entry_).fileName().toHtmlEscaped(), entry_.toHtmlEscaped()));
+  title_->setText(QStringLiteral("<b>%1</b>").arg(QFileInfo(entry_).fileName().toHtmlEscaped()));
+  title_->setToolTip(tr("%1 in %2").arg(entry_, archive_));
   line_box_->blockSignals(true);
   line_box_->setRange(1, std::max(1, editor_->blockCount()));
   line_box_->blockSignals(false);

@@ -477,7 +477,7 @@ void MainWindow::createNumericsController() {
 }
 
 void MainWindow::createCompiledController() {
-  compiled_ = new CompiledController({this, model_, scene_, view_, inspector_,
+  compiled_ = new CompiledController({this, model_, scene_, view_, tabs_, inspector_,
                                       [this](const QString& path, const QString& program, const QString& name) {
                                         openProgramOf(path, program, name);
                                       },
