@@ -187,9 +187,11 @@ class TestCompiledWindow : public QObject {
     }
     QVERIFY2(checked > 0, "no kernel of the package names a node of the program");
     // The README's picture: the kernels table tall enough to read, a kernel of three nodes selected.
+    // The inspector on one of its nodes, listing the kernels computing it.
     window_->resizeDocks({compiled()->dock()}, {330}, Qt::Vertical);
     for (int k = 0; k < int(model.kernels.size()); ++k)
       if (session()->nodesOf(k).size() == 3) {
+        window_->programModel()->selectNode(session()->nodesOf(k).value(1));
         session()->selectKernel(k);
         break;
       }

@@ -90,8 +90,6 @@ void InspectorWidget::render() {
                       : program_summary_html(program, program_->displayName, program_->path, colors);
   if (const auto run = run_facts_.constFind(node_); node && run != run_facts_.constEnd())
     html += run_facts_html(*run, colors.label.name());
-  if (node)
-    for (const NodeSection& section : sections_) html += section(node_);
   const ir::TensorPayload* payload = node ? payloadOf(*node) : nullptr;
   if (node && (payload || node->value.tensor())) {
     const int at = html.indexOf(QStringLiteral("<p style=\"margin-top:12px;"));
@@ -102,6 +100,17 @@ void InspectorWidget::render() {
                                .arg(colors.heading.name(), tr("Values"),
                                     payload ? valuesHtml(*node, *payload) + "<br/>" + viewer : viewer);
     html = at < 0 ? html + values : html.insert(at, values);
+  }
+  // Added sections near the top, under the op (and its values): what the node is made into.
+  QString added;
+  if (node)
+    for (const NodeSection& section : sections_) added += section(node_);
+  if (!added.isEmpty()) {
+    const QString values_title = QStringLiteral("<b>%1</b></p>").arg(tr("Values"));
+    int at = html.indexOf(values_title);
+    if (at >= 0) at = html.indexOf(QStringLiteral("<p style=\"margin-top:12px;"), at);
+    if (at < 0) at = html.indexOf(QStringLiteral("<p style=\"margin-top:12px;"));
+    html = at < 0 ? html + added : html.insert(at, added);
   }
   browser_->setHtml(html);
 }
