@@ -218,6 +218,14 @@ class TestCompiledWindow : public QObject {
                    viewer->editor()->document()->findBlockByNumber(line - 1).text().contains(ui::qs(k.name).left(12)),
                qPrintable(viewer->editor()->textCursor().block().text()));
     }
+    // Its launch in the wrapper: the line that calls it.
+    if (k.wrapper_line > 0) {
+      emit window_->inspector()->linkActivated(QUrl(QStringLiteral("kernel-launch:%1").arg(kernel)));
+      QTRY_VERIFY_WITH_TIMEOUT(viewer->entry() == ui::qs(k.wrapper_entry) && !viewer->isReading() &&
+                                   viewer->currentLine() == k.wrapper_line, 20000);
+      QVERIFY2(viewer->editor()->textCursor().block().text().contains(ui::qs(k.name)),
+               qPrintable(viewer->editor()->textCursor().block().text()));
+    }
     // The inspector's other link selects the kernel in the dock.
     session()->selectKernel(-1);
     emit window_->inspector()->linkActivated(QUrl(QStringLiteral("kernel:%1").arg(kernel)));
@@ -328,6 +336,25 @@ class TestCompiledWindow : public QObject {
     QVERIFY(!session()->run());
     QVERIFY2(!mapped_into_process(library), qPrintable(library + " is mapped into the process"));
     QVERIFY(panel()->runText().contains("Not run"));
+  }
+
+  void cancelStopsWaitingForARun() {
+    openBothWithKernels();
+    compiled()->setRunApproval([](const QString&, const QString&) { return true; });
+    panel()->setInputsFile(aoti("inputs.pt"));
+    QSignalSpy cancelled(compiled()->runWorker(), &ui::CompiledRunWorker::cancelled);
+    QSignalSpy finished(compiled()->runWorker(), &ui::CompiledRunWorker::finished);
+    QTest::mouseClick(panel()->runButton(), Qt::LeftButton);
+    QVERIFY(panel()->cancelButton()->isEnabled());
+    QTest::mouseClick(panel()->cancelButton(), Qt::LeftButton);
+    QCOMPARE(cancelled.size(), 1);
+    QVERIFY(!compiled()->runWorker()->isBusy());
+    QVERIFY(!panel()->cancelButton()->isEnabled());
+    QVERIFY(panel()->runButton()->isEnabled());
+    QVERIFY(panel()->runText().startsWith("Cancelled"));
+    QTest::qWait(500);
+    QVERIFY(finished.isEmpty());  // the run's result, if it ends meanwhile, is dropped
+    QVERIFY(!session()->run());
   }
 
   void runComparesAndPaintsKernelTimes() {

@@ -93,6 +93,7 @@ CompiledController::CompiledController(const CompiledParts& parts)
   connect(panel_, &CompiledModelPanel::cancelRequested, worker_, &CompiledRunWorker::cancel);
   connect(panel_, &CompiledModelPanel::sourceRequested, this,
           [this](const QString& entry, int line) { openSource(entry, line); });
+  connect(panel_, &CompiledModelPanel::kernelSourceRequested, this, &CompiledController::openKernelSource);
   connect(switch_, &ProgramSwitch::programChosen, this, [this](const QString& program) {
     const QString path = session_->archivePath();
     parts_.openProgram(path, program, tr("%1 › %2").arg(file_name(path), program));
@@ -315,7 +316,7 @@ void CompiledController::onInspectorLink(const QUrl& url) {
   bool source = false;
   const int kernel = kernel_of_link(url, &source);
   if (kernel < 0) return;
-  if (source) return openKernelSource(kernel);
+  if (source) return openKernelSource(kernel, url.scheme() == QLatin1String(kKernelLaunchLinkScheme));
   dock_->show();
   dock_->raise();
   panel_->tabs()->setCurrentIndex(CompiledModelPanel::KernelsTab);

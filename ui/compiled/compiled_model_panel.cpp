@@ -7,6 +7,7 @@
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QMenu>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
@@ -112,7 +113,10 @@ CompiledModelPanel::CompiledModelPanel(CompiledSession* session, QWidget* parent
     session_->selectKernel(kernelAt(index));  // again: the nodes selected once more on the canvas
   });
   connect(kernels_table_, &QTableView::doubleClicked, this,
-          [this](const QModelIndex& index) { openKernelSource(kernelAt(index)); });
+          [this](const QModelIndex& index) { emit kernelSourceRequested(kernelAt(index), false); });
+  // make_data_table's Copy / Export menu, with the kernel's sources added.
+  kernels_table_->setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(kernels_table_, &QWidget::customContextMenuRequested, this, &CompiledModelPanel::showKernelMenu);
   connect(files_table_, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
     if (files_->isText(index.row())) emit sourceRequested(files_->entryAt(index.row()), 0);
   });
@@ -180,16 +184,26 @@ void CompiledModelPanel::showSelectedKernel(int kernel) {
   following_ = false;
 }
 
-void CompiledModelPanel::openKernelSource(int kernel) {
+void CompiledModelPanel::showKernelMenu(const QPoint& at) {
+  const int kernel = kernelAt(kernels_table_->indexAt(at));
   const compiled::CompiledModel* m = session_->model();
-  if (!m || kernel < 0 || kernel >= int(m->kernels.size())) return;
-  const compiled::Kernel& k = m->kernels[kernel];
-  // Its definition; an ATen fallback has none: where the wrapper launches it.
-  if (!k.defined_in.empty()) {
-    emit sourceRequested(qs(k.defined_in), k.definition_line);
-  } else if (!k.wrapper_entry.empty()) {
-    emit sourceRequested(qs(k.wrapper_entry), k.wrapper_line);
+  QMenu menu(this);
+  if (!m || kernel < 0) {
+    menu.addActions(kernels_table_->actions());
+    menu.exec(kernels_table_->viewport()->mapToGlobal(at));
+    return;
   }
+  const compiled::Kernel& k = m->kernels[kernel];
+  menu.addAction(tr("Open Definition"), this, [this, kernel] { emit kernelSourceRequested(kernel, false); })
+      ->setEnabled(!k.defined_in.empty());
+  menu.addAction(tr("Open Launch in Wrapper"), this, [this, kernel] { emit kernelSourceRequested(kernel, true); })
+      ->setEnabled(!k.wrapper_entry.empty());
+  menu.addSeparator();
+  menu.addAction(tr("Select Its Nodes"), this, [this, kernel] { session_->selectKernel(kernel); })
+      ->setEnabled(!session_->nodesOf(kernel).isEmpty());
+  menu.addSeparator();
+  menu.addActions(kernels_table_->actions());  // Copy, Export as CSV…
+  menu.exec(kernels_table_->viewport()->mapToGlobal(at));
 }
 
 void CompiledModelPanel::setRunning(bool running) {

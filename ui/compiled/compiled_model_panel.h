@@ -4,7 +4,8 @@
 // are mapped onto (Link Program File… where the archive has none), Run
 // Compiled Model… with progress and Cancel, and tabs: Overview (metadata,
 // inputs, outputs, specs), Kernels (a click selects the kernel's nodes on the
-// canvas, a double-click opens its source), Constants, Files (a double-click
+// canvas, a double-click opens its source, the context menu its definition
+// or its launch in the wrapper), Constants, Files (a double-click
 // reads a source), Outputs (the latest run against the program).
 #include <QWidget>
 
@@ -65,12 +66,14 @@ class CompiledModelPanel : public QWidget {
   void cancelRequested();
   /// Open `entry` of the archive at `line` in the source viewer.
   void sourceRequested(const QString& entry, int line);
+  /// Open kernel `kernel`'s source: its definition, or where the wrapper launches it.
+  void kernelSourceRequested(int kernel, bool atLaunch);
 
  private:
   void refresh();
   void showSelectedKernel(int kernel);
   int kernelAt(const QModelIndex& index) const;
-  void openKernelSource(int kernel);
+  void showKernelMenu(const QPoint& at);
 
   CompiledSession* session_;
   QLabel* summary_;
