@@ -124,6 +124,7 @@ class TestCompiledWindow : public QObject {
     open(aoti("multi.pt2"));
     ui::ProgramSwitch* box = compiled()->programSwitch();
     QTRY_VERIFY(box->isVisible());
+    QVERIFY(box->kindLabel()->isVisible());  // in the status bar
     QVERIFY2(box->kindLabel()->text().contains("2 exported programs"), qPrintable(box->kindLabel()->text()));
     QComboBox* combo = box->comboBox();
     QCOMPARE(combo->count(), 2);
@@ -287,6 +288,8 @@ class TestCompiledWindow : public QObject {
     QVERIFY2(panel()->summaryText().contains("AOTInductor package"), qPrintable(panel()->summaryText()));
     QVERIFY2(panel()->mappingText().contains("Link Program File"), qPrintable(panel()->mappingText()));
     QVERIFY(compiled()->programSwitch()->kindLabel()->text().contains("AOTInductor package"));
+    QVERIFY(compiled()->programSwitch()->kindLabel()->isVisible());
+    QVERIFY(!compiled()->programSwitch()->isVisible());  // one program or none: no switch
     save_screenshot(window_.get(), "compiled_plain_no_program.png");
 
     // Linked to the program it was compiled from: the graph, and the kernels mapped by source comments or why not.

@@ -14,7 +14,7 @@
 namespace exportlens::ui {
 
 ProgramSwitch::ProgramSwitch(CompiledSession* session, QWidget* parent)
-    : QWidget(parent), session_(session), kind_(new QLabel(this)), box_(new QComboBox(this)) {
+    : QWidget(parent), session_(session), kind_(new QLabel), box_(new QComboBox(this)) {
   setObjectName(QStringLiteral("programSwitch"));
   kind_->setObjectName(QStringLiteral("archiveKind"));
   box_->setObjectName(QStringLiteral("programBox"));
@@ -22,8 +22,9 @@ ProgramSwitch::ProgramSwitch(CompiledSession* session, QWidget* parent)
   box_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
   auto* layout = new QHBoxLayout(this);
   layout->setContentsMargins(6, 0, 6, 0);
-  layout->addWidget(kind_);
+  layout->addWidget(new QLabel(tr("Program"), this));
   layout->addWidget(box_);
+  connect(this, &QObject::destroyed, kind_, [kind = kind_] { if (!kind->parent()) delete kind; });
   connect(box_, &QComboBox::currentIndexChanged, this, [this](int index) {
     if (following_ || index < 0) return;
     current_ = box_->itemText(index);
@@ -54,13 +55,13 @@ void ProgramSwitch::refresh() {
   }
   box_->setCurrentIndex(box_->findText(current_));
   following_ = false;
-  box_->setVisible(box_->count() > 1);
   // Only an archive with more than one kind of thing, or several, needs saying.
   const bool plain = !contents || (contents->programs.size() <= 1 && contents->compiled.empty());
   kind_->setText(plain ? QString()
                        : tr("%1: %2").arg(QFileInfo(session_->archivePath()).fileName(), qs(contents->kind())));
   kind_->setToolTip(plain ? QString() : session_->archivePath());
-  if (toolbar_action_) toolbar_action_->setVisible(!plain);
+  kind_->setVisible(!plain);
+  if (toolbar_action_) toolbar_action_->setVisible(box_->count() > 1);
 }
 
 void ProgramSwitch::setToolBarAction(QAction* action) {

@@ -1,8 +1,10 @@
 #pragma once
-// What the opened archive holds, said in the toolbar ("multi.pt2: 2 exported
-// programs", "plain.pt2: AOTInductor package (1 compiled model)"), and, when
-// it holds several exported programs, a switch between them: choosing one
-// opens that program of the archive (programChosen).
+// When the opened archive holds several exported programs, a switch between
+// them (the toolbar's "Program [forward ▾]"): choosing one opens that program
+// of the archive (programChosen). And what the archive holds, said where the
+// window places kindLabel() (the status bar): "multi.pt2: 2 exported
+// programs", "plain.pt2: AOTInductor package with 1 compiled model";
+// nothing for an archive of one program.
 #include <QString>
 #include <QWidget>
 
@@ -19,6 +21,7 @@ class ProgramSwitch : public QWidget {
  public:
   explicit ProgramSwitch(CompiledSession* session, QWidget* parent = nullptr);
   QComboBox* comboBox() const { return box_; }
+  /// What the archive holds; not a child of this widget: the window places it.
   QLabel* kindLabel() const { return kind_; }
   /// The program shown, as the archive names it ("" before one).
   QString currentProgram() const { return current_; }

@@ -362,7 +362,7 @@ void MainWindow::createToolBar() {
   connect(gpu_run_action_, &QAction::triggered, this, [this] { run_dock_->show(); run_dock_->raise(); run_panel_->runOn(QStringLiteral("cuda")); });
   bar->addAction(gpu_run_action_);
   ir_levels_->addToToolBar(bar);
-  // What the archive holds, and its program switch when it holds several.
+  // The program switch of an archive that holds several (what it holds is said in the status bar).
   compiled_->programSwitch()->setToolBarAction(bar->addWidget(compiled_->programSwitch()));
   auto* spacer = new QWidget(bar);
   spacer->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
@@ -379,6 +379,7 @@ void MainWindow::createStatusBar() {
   statusBar()->addWidget(status_label_, 1);
   auto* activity = new ActivityIndicator(statusBar(), loader_, run_worker_);
   connect(activity, &ActivityIndicator::message, this, &MainWindow::showStatus);
+  statusBar()->addPermanentWidget(compiled_->programSwitch()->kindLabel());  // "multi.pt2: 2 exported programs"
   shapes_label_ = new QLabel(this);
   shapes_label_->setObjectName(QStringLiteral("shapesStatus"));
   shapes_label_->setToolTip(tr("The dynamic_shapes spec, re-solved after each edit"));
@@ -487,6 +488,7 @@ void MainWindow::createCompiledController() {
   addDockWidget(Qt::BottomDockWidgetArea, compiled_->dock());
   tabifyDockWidget(numerics_->dock(), compiled_->dock());
   compiled_->dock()->hide();  // shown when an archive holds a compiled model
+  run_dock_->raise();  // the tab shown before, as createNumericsController left it
   connect(compiled_, &CompiledController::compiledOnlyShown, this, [this] {
     overlay_->stop();
     updateTitle();
