@@ -165,7 +165,7 @@ ArchiveContents read_archive_contents(const std::filesystem::path& path, const s
       out.compiled.push_back(read_compiled_model(zip, compiled + name + "/", name, limits));
     if (out.programs.empty() && out.compiled.empty())
       throw Error(ErrorKind::Input, {.file = path.string()},
-                  "the archive holds neither an exported program (models/*.json) nor a compiled model "
+                  "the archive holds no exported program (models/*.json) and no compiled model "
                   "(data/aotinductor/*/)");
     return out;
   } catch (const serde::ArchiveError& e) {

@@ -58,7 +58,7 @@ bool info_assignment(std::string_view line, std::string_view array, size_t& inde
   if (close == std::string_view::npos) return false;
   std::string_view digits = line.substr(array.size() + 1, close - array.size() - 1);
   const auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), index);
-  if (ec != std::errc() || index > 1'000'000) return false;
+  if (ec != std::errc()) return false;
   const auto eq = line.find('=', close);
   if (line.size() < close + 2 || line[close + 1] != '.' || eq == std::string_view::npos) return false;
   field = trim(line.substr(close + 2, eq - close - 2));
@@ -67,10 +67,13 @@ bool info_assignment(std::string_view line, std::string_view array, size_t& inde
   return true;
 }
 
+// Inductor writes the infos in order, 0 to n-1: an index past the next one is
+// left out (so a lying index cannot make the reader allocate).
 template <typename T>
-T& at(std::vector<T>& v, size_t i) {
-  if (v.size() <= i) v.resize(i + 1);
-  return v[i];
+T* at(std::vector<T>& v, size_t i) {
+  if (i > v.size()) return nullptr;
+  if (i == v.size()) v.emplace_back();
+  return &v[i];
 }
 
 // cached_torch_dtype_float32 -> float32; static_cast<int32_t>(...ConstantType::Parameter) -> Parameter.
@@ -134,7 +137,7 @@ void read_wrapper_source(std::string_view text, const std::string& entry, Compil
   std::string pending_handle;
   std::vector<std::string> pending_sources;
   bool in_run = false;
-  int line_no = 0;
+  int line_no = 0, out_of_order = 0;
   size_t pos = 0;
   while (pos <= text.size()) {
     const auto end = text.find('\n', pos);
@@ -145,11 +148,14 @@ void read_wrapper_source(std::string_view text, const std::string& entry, Compil
     size_t index = 0;
     std::string_view field, value;
     if (info_assignment(line, "inputs_info_", index, field, value)) {
-      if (field == "name") at(model.inputs, index) = quoted(value);
+      if (auto* name = at(model.inputs, index); name && field == "name") *name = quoted(value);
+      else if (!name) ++out_of_order;
     } else if (info_assignment(line, "outputs_info_", index, field, value)) {
-      if (field == "name") at(model.outputs, index) = quoted(value);
+      if (auto* name = at(model.outputs, index); name && field == "name") *name = quoted(value);
+      else if (!name) ++out_of_order;
     } else if (info_assignment(line, "constants_info_", index, field, value)) {
-      read_constant_field(at(model.constants, index), field, value);
+      if (auto* constant = at(model.constants, index)) read_constant_field(*constant, field, value);
+      else ++out_of_order;
     } else if (line.starts_with("in_spec_ = R\"(") || line.starts_with("out_spec_ = R\"(")) {
       const auto open = line.find("R\"(") + 3, close = line.rfind(")\"");
       if (close != std::string_view::npos && close >= open)
@@ -180,6 +186,9 @@ void read_wrapper_source(std::string_view text, const std::string& entry, Compil
       pending_sources.clear();
     }
   }
+  if (out_of_order)
+    model.notes.push_back(entry + ": " + std::to_string(out_of_order) +
+                          " input, output or constant lines out of order left out");
 }
 
 void read_kernel_source(std::string_view text, const std::string& entry, CompiledModel& model) {

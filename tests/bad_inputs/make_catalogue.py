@@ -849,6 +849,74 @@ def memory_files(good):
     write("inputs_small.pt", torch_save(tuple_of(tensor_pickle("FloatStorage", "0", 2, [2], [1])), {"0": b"\0" * 8}))
 
 
+def compiled_cases(good):
+    """AOTInductor packages: read (metadata, sources, provenance) leniently and in
+    bounded time and memory, a lying entry left out with a note, and the shared
+    library never loaded: the packages' .so here is not even a library."""
+    cls = "compiled"
+    folder = "pkg/data/aotinductor/model/"
+
+    def wrapper(constants="", launches=""):
+        return ("AOTInductorModel::AOTInductorModel(...)\n"
+                '    inputs_info_[0].name = "arg0_1";\n'
+                '    constants_info_[0].name = "fc1_weight";\n'
+                "    constants_info_[0].dtype = cached_torch_dtype_float32;\n"
+                "    constants_info_[0].shape = {4, 10};\n" + constants +
+                '    outputs_info_[0].name = "output0";\n'
+                "void AOTInductorModel::run_impl(\n"
+                "    // [Provenance debug handles] cpp_fused_relu_0:1\n"
+                "    cpp_fused_relu_0((float*)(buf0.data_ptr()));\n" + launches +
+                "} // AOTInductorModel::run_impl\n").encode()
+
+    def package(name, wrapper_text=None, metadata=b'{"AOTI_DEVICE_KEY": "cpu"}', provenance=None, extra=()):
+        items = [("pkg/archive_format", b"pt2"), ("pkg/archive_version", b"0")]
+        if wrapper_text is not None:
+            items.append((folder + "cw.wrapper.cpp", wrapper_text))
+        items += [(folder + "cw.wrapper_metadata.json", metadata),
+                  (folder + "ck.kernel.cpp", b'extern "C"  void  cpp_fused_relu_0(float* in_out_ptr0)\n{\n}\n'),
+                  # Were it loaded, the load would fail: a run that succeeds did not load it.
+                  (folder + "cw.wrapper.so", b"\x7fELF not a library")]
+        if provenance is not None:
+            items.append((folder + "kernel_information.json", provenance))
+        write(name, zip_bytes(items + list(extra)))
+
+    package("pkg_only.pt2", wrapper())
+    case(cls, "pkg_only.pt2", ["print", "{file}"], 1, "with no exported program: compiled model 'model'")
+    case(cls, "pkg_only.pt2", ["info", "{file}"], 0, "wrapper.so  18 B  (not loaded)", "stdout")
+    case(cls, "pkg_only.pt2", ["kernels", "{file}", "--source", "cw.wrapper.so"], 2, "is a library file, not a source")
+    case(cls, "pkg_only.pt2", ["info", "{file}", "--program-file", "{dir}/no_such.pt2"], 1, "no such file")
+    package("pkg_no_wrapper.pt2")
+    case(cls, "pkg_no_wrapper.pt2", ["info", "{file}"], 0, "no wrapper source (*.wrapper.cpp)", "stdout")
+    package("pkg_bad_metadata.pt2", wrapper(), metadata=b'{"AOTI_DEVICE_KEY": [1, 2')
+    case(cls, "pkg_bad_metadata.pt2", ["info", "{file}"], 0, "(metadata left out)", "stdout")
+    package("pkg_deep_provenance.pt2", wrapper(), provenance=b"[" * 100000 + b"]" * 100000)
+    case(cls, "pkg_deep_provenance.pt2", ["info", "{file}"], 0, "(kernel provenance left out)", "stdout")
+    package("pkg_lying_provenance.pt2", wrapper(),
+            provenance=b'{"cpp_fused_relu_0:1": {"pre_grad_nodes": 5}, "x:2": {"pre_grad_nodes": ["relu"]}}')
+    case(cls, "pkg_lying_provenance.pt2", ["info", "{file}"], 0, "1 kernel of another shape left out", "stdout")
+    package("pkg_big_source.pt2", wrapper(launches="    // padding\n" * 4096))
+    case(cls, "pkg_big_source.pt2", ["info", "{file}", "--limit", "source-bytes=16K"], 1,
+         "over the source-bytes limit of 16384")
+    # A constant index far past the next one: left out, never allocated.
+    package("pkg_index_lies.pt2", wrapper(constants='    constants_info_[99999999999].name = "x";\n' * 1000))
+    case(cls, "pkg_index_lies.pt2", ["info", "{file}"], 0, "1000 input, output or constant lines out of order",
+         "stdout", seconds=10)
+    # 200,000 launches, each with its provenance: read in about the time it takes to read them.
+    launches = "".join("    // [Provenance debug handles] cpp_fused_k_%d:%d\n    cpp_fused_k_%d(buf);\n" % (i, i + 2, i)
+                       for i in range(200000))
+    prov = json.dumps({"cpp_fused_k_%d:%d" % (i, i + 2): {"pre_grad_nodes": ["relu"]} for i in range(200000)})
+    package("pkg_many_kernels.pt2", wrapper(launches=launches), provenance=prov.encode())
+    case("linear_time", "pkg_many_kernels.pt2", ["info", "{file}"], 0, "kernels: 200001 launches", "stdout",
+         seconds=30)
+    # The program beside its compiled model: commands run the program, never the package's library.
+    package("pkg_with_program.pt2", wrapper(),
+            provenance=b'{"cpp_fused_relu_0:1": {"pre_grad_nodes": ["relu", "not_there"]}}',
+            extra=[(n.replace(n.split("/")[0], "pkg", 1), d) for n, d in entries(good)
+                   if not n.endswith("archive_format") and not n.endswith("archive_version")])
+    case(cls, "pkg_with_program.pt2", ["run", "{file}", "--random"], 0, "output 0", "stdout")
+    case(cls, "pkg_with_program.pt2", ["kernels", "{file}"], 0, "nodes: relu, not_there?  (provenance)", "stdout")
+
+
 def capture_cases():
     """Capture folders and torch trace logs: read, never run; every path inside the folder."""
     cls = "capture"
@@ -922,6 +990,7 @@ def main():
     declared_size_cases(good)
     memory_files(good)
     capture_cases()
+    compiled_cases(good)
     with open(path("catalogue.json"), "w") as f:
         json.dump(CASES, f, indent=1)
     counts = {}
