@@ -27,6 +27,7 @@
 #include <QTableView>
 #include <QTextBlock>
 #include <QTextLayout>
+#include <QElapsedTimer>
 #include <QTimer>
 
 #include <memory>
@@ -269,6 +270,34 @@ class TestCompiledWindow : public QObject {
     viewer->find(QStringLiteral("run_impl"));
     QVERIFY(viewer->matchCount() > 0);
     save_screenshot(viewer, "compiled_source_viewer.png");
+  }
+
+  void largeSourceStaysResponsive() {
+    // A wrapper of a large model: tens of thousands of lines, several megabytes.
+    QString text;
+    int lines = 0;
+    for (int i = 0; text.size() <= ui::SourceViewer::kHighlightLimit + 1000; ++i, ++lines)
+      text += QStringLiteral("    cpp_fused_add_%1((const float*)(buf%1.data_ptr()), (float*)(buf%2.data_ptr()));  // kernel launch\n")
+                  .arg(i)
+                  .arg(i + 1);
+    ui::SourceViewer viewer;
+    viewer.resize(900, 600);
+    viewer.show();
+    QElapsedTimer timer;
+    timer.start();
+    viewer.setSource(QStringLiteral("model/data/aotinductor/model/big.wrapper.cpp"), text, lines - 100);
+    QVERIFY(!viewer.highlighter());  // no colours over the limit
+    QVERIFY(lines > 15000);
+    QCOMPARE(viewer.editor()->blockCount(), lines + 1);
+    QCOMPARE(viewer.currentLine(), lines - 100);
+    QCOMPARE(viewer.find(QStringLiteral("cpp_fused_add_%1(").arg(lines / 2)), 1);  // wraps around to it
+    QCOMPARE(viewer.currentLine(), lines / 2 + 1);
+    QCOMPARE(viewer.find(QStringLiteral("kernel launch")), lines);
+    QTest::qWait(10);  // a paint
+    QVERIFY2(timer.elapsed() < 10000, qPrintable(QString("%1 ms").arg(timer.elapsed())));
+    // Under the limit: coloured.
+    viewer.setSource(QStringLiteral("small.kernel.cpp"), text.left(4000));
+    QVERIFY(viewer.highlighter());
   }
 
   void packageWithoutItsProgram() {

@@ -147,9 +147,9 @@ void CompiledModelPanel::refresh() {
   if (!contents) {
     summary_->setText(session_->isReading() ? tr("Reading %1…").arg(file) : tr("No archive with a compiled model is open."));
   } else if (!m) {
-    summary_->setText(tr("<b>%1</b> holds %2: no compiled model.").arg(file.toHtmlEscaped(), qs(contents->kind())));
+    summary_->setText(tr("<b>%1</b>: %2, no compiled model.").arg(file.toHtmlEscaped(), qs(contents->kind())));
   } else {
-    summary_->setText(tr("<b>%1</b> holds %2. Compiled model <b>%3</b> for %4: %n kernel(s).", nullptr, int(m->kernels.size()))
+    summary_->setText(tr("<b>%1</b>: %2. Compiled model <b>%3</b> for %4: %n kernel(s).", nullptr, int(m->kernels.size()))
                           .arg(file.toHtmlEscaped(), qs(contents->kind()).toHtmlEscaped(), qs(m->name).toHtmlEscaped(),
                                qs(m->device).toHtmlEscaped()));
   }

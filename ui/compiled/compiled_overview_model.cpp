@@ -55,7 +55,7 @@ void CompiledOverviewModel::rebuild() {
     rows_.append({tr("Device"), qs(m->device)});
     for (const auto& [key, value] : m->metadata) {
       if (key == "AOTI_DEVICE_KEY") continue;  // the Device row
-      rows_.append({metadata_title(qs(key)), qs(value)});
+      rows_.append({metadata_title(qs(key)), value.empty() ? tr("(none)") : qs(value)});
     }
     rows_.append({tr("Inputs"), joined(m->inputs)});
     rows_.append({tr("Outputs"), joined(m->outputs)});

@@ -16,6 +16,7 @@ NoProgramNotice::NoProgramNotice(QWidget* over)
   label_->setWordWrap(true);
   label_->setAlignment(Qt::AlignCenter);
   label_->setTextFormat(Qt::RichText);
+  label_->setFixedWidth(label_->fontMetrics().averageCharWidth() * 52);
   link_->setObjectName(QStringLiteral("noticeLinkButton"));
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(18, 14, 18, 14);
@@ -30,7 +31,7 @@ QString NoProgramNotice::text() const { return label_->text(); }
 
 void NoProgramNotice::showFor(const QString& archive, const QString& kind) {
   label_->setText(tr("<p><b>%1</b> holds compiled code only: %2.</p>"
-                     "<p>There is no graph to draw. Link the exported program it was compiled from<br/>"
+                     "<p>There is no graph to draw. Link the exported program it was compiled from "
                      "to see its graph with each kernel on the nodes it computes.</p>"
                      "<p>Its metadata, kernels, sources and files are in the Compiled model dock.</p>")
                       .arg(QFileInfo(archive).fileName().toHtmlEscaped(), kind.toHtmlEscaped()));

@@ -115,6 +115,14 @@ void SourceViewer::open(const QString& archive, const QString& entry, int line) 
       });
 }
 
+void SourceViewer::setSource(const QString& entry, const QString& text, int line) {
+  jobs_.dropAll();
+  entry_ = entry;
+  pending_line_ = line;
+  setWindowTitle(QFileInfo(entry).fileName());
+  showText(text);
+}
+
 void SourceViewer::showText(const QString& text) {
   delete highlighter_;
   highlighter_ = nullptr;

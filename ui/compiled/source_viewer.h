@@ -31,6 +31,8 @@ class SourceViewer : public QWidget {
   /// Reads `entry` of `archive` and shows it at `line` (1-based; 0: the top),
   /// the line marked. Reopening the entry shown only moves to the line.
   void open(const QString& archive, const QString& entry, int line = 0);
+  /// Shows `text` as the source `entry` (what open() does once the text is read).
+  void setSource(const QString& entry, const QString& text, int line = 0);
   bool isReading() const { return jobs_.isBusy(); }
   QString entry() const { return entry_; }
   QPlainTextEdit* editor() const { return editor_; }
