@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -79,9 +80,10 @@ std::vector<Command> program_commands();
 
 /// run, devices.
 std::vector<Command> run_commands();
-/// `--warmup N`-like options: an integer from `least` to 1000000 (`fallback` without it); `--seed N`.
+/// `--warmup N`-like options: an integer from `least` to 1000000 (`fallback` without it).
 int count_option(const ParsedArgs& a, const std::string& name, int fallback, int least);
-uint64_t seed_option(const ParsedArgs& a);
+/// `--inputs IN.pt` or `--random` (one of them, a usage error otherwise) and `--seed N`.
+void inputs_options(const ParsedArgs& a, std::optional<std::filesystem::path>& file, bool& random, uint64_t& seed);
 /// `run PKG.pt2 --compiled NAME`: an AOTInductor compiled model run and compared
 /// with the program as interpreted (cli_compiled_run.cpp), and its help paragraph.
 int run_compiled_model(const ParsedArgs& a);

@@ -57,11 +57,7 @@ int run_compiled_model(const ParsedArgs& a) {
   run.model = *name;
   run.consent = true;  // naming the model with --compiled is the consent (the help says what it does)
   run.limits = limits_option(a);
-  if (auto in = a.option("--inputs")) run.inputs_file = *in;
-  run.random_inputs = a.flag("--random");
-  if (run.inputs_file && run.random_inputs) throw UsageError("give either --inputs or --random, not both");
-  if (!run.inputs_file && !run.random_inputs) throw UsageError("run needs --inputs IN.pt or --random");
-  run.seed = seed_option(a);
+  inputs_options(a, run.inputs_file, run.random_inputs, run.seed);
   run.device = a.option("--device").value_or("cpu");
   run.warmup = count_option(a, "--warmup", 0, 0);
   run.repeat = count_option(a, "--repeat", 1, 1);

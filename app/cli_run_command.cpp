@@ -67,11 +67,7 @@ int cmd_run(const ParsedArgs& a) {
   runtime::RunRequest req;
   req.allowed_ops = allowed_ops_option(a);
   req.limits = limits_option(a);
-  if (auto in = a.option("--inputs")) req.inputs_file = *in;
-  req.random_inputs = a.flag("--random");
-  if (req.inputs_file && req.random_inputs) throw UsageError("give either --inputs or --random, not both");
-  if (!req.inputs_file && !req.random_inputs) throw UsageError("run needs --inputs IN.pt or --random");
-  req.seed = seed_option(a);
+  inputs_options(a, req.inputs_file, req.random_inputs, req.seed);
   if (auto out = a.option("--out")) req.outputs_file = *out;
   if (auto used = a.option("--save-inputs")) req.used_inputs_file = *used;
   req.device = a.option("--device").value_or("cpu");
@@ -156,13 +152,18 @@ int count_option(const ParsedArgs& a, const std::string& name, int fallback, int
   return static_cast<int>(value);
 }
 
-uint64_t seed_option(const ParsedArgs& a) {
-  const auto seed = a.option("--seed");
-  if (!seed) return 0;
-  try {
-    return std::stoull(*seed);
-  } catch (const std::exception&) {
-    throw UsageError("--seed expects a non-negative integer, got '" + *seed + "'");
+void inputs_options(const ParsedArgs& a, std::optional<std::filesystem::path>& file, bool& random, uint64_t& seed) {
+  if (auto in = a.option("--inputs")) file = *in;
+  random = a.flag("--random");
+  if (file && random) throw UsageError("give either --inputs or --random, not both");
+  if (!file && !random) throw UsageError("run needs --inputs IN.pt or --random");
+  seed = 0;
+  if (const auto text = a.option("--seed")) {
+    try {
+      seed = std::stoull(*text);
+    } catch (const std::exception&) {
+      throw UsageError("--seed expects a non-negative integer, got '" + *text + "'");
+    }
   }
 }
 

@@ -2,6 +2,9 @@
 
 #include <ATen/core/Tensor.h>
 #include <c10/core/DeviceGuard.h>
+#include <c10/core/impl/DeviceGuardImplInterface.h>
+
+#include <algorithm>
 
 #include <chrono>
 #include <cstdio>
@@ -81,9 +84,19 @@ CompiledComparison compare_compiled(const CompiledComparisonRequest& request) {
     interpreter.set_memory_limit(request.run.limits.max_run_bytes);
     if (request.run.cancel)
       interpreter.set_progress([&](int, int) { return !request.run.cancel->is_cancelled(); });
-    const auto start = std::chrono::steady_clock::now();
-    interpreted = interpreter.run(compiled.inputs);
-    result.interpreted_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    // As the compiled model ran: the first run's outputs; warmup runs, then timed ones (their median).
+    const std::vector<c10::IValue> prepared = interpreter.prepare_inputs(compiled.inputs);
+    std::vector<double> times;
+    for (int r = 0; r < run.warmup + run.repeat; ++r) {
+      const auto start = std::chrono::steady_clock::now();
+      auto outs = interpreter.run(prepared);
+      if (!device.is_cpu()) c10::impl::getDeviceGuardImpl(device.type())->synchronizeDevice(device.index());
+      if (r >= run.warmup)
+        times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+      if (r == 0) interpreted = std::move(outs);
+      if (request.run.cancel) request.run.cancel->check();
+    }
+    result.interpreted_ms = runtime::median(std::move(times));
   } catch (const Error&) {
     throw;
   } catch (const std::exception& e) {

@@ -42,7 +42,7 @@ struct CompiledComparison {
   std::string not_compared;  // why not: "the archive holds no program: give --program-file"
   std::vector<OutputComparison> outputs;
   bool all_close = false;    // every output comparable and within tolerance
-  double interpreted_ms = 0; // the interpreter's wall time for the same inputs
+  double interpreted_ms = 0; // the interpreter's median wall time, same inputs, same warmup and repeat
   std::string interpreted_device;
   std::string kernel_map;    // compiled::KernelMap::summary: how kernels map onto the program ("" without a model)
 };

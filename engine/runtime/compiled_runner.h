@@ -37,8 +37,8 @@ struct CompiledRunRequest {
   std::shared_ptr<const ir::ExportedProgram> program;
   std::string device = "cpu";  // "cpu", "cuda", "cuda:1" (CUDA in the CUDA flavour)
   /// As run_program: the outputs reported are the first run's; `warmup` runs,
-  /// then `repeat` timed ones (warmup 0: the first run is timed); then one more
-  /// run under LibTorch's profiler for per-kernel times when profile_kernels.
+  /// then `repeat` timed ones (warmup 0: the first run is timed); then two more
+  /// under LibTorch's profiler (the second kept) for per-kernel times when profile_kernels.
   int warmup = 0;
   int repeat = 1;
   bool profile_kernels = true;

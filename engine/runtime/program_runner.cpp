@@ -158,12 +158,6 @@ bool mutates_state(const ir::ExportedProgram& ep) {
   return false;
 }
 
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
-
 // Node values of one run, kept on the CPU for the per-node comparison
 // (a copy: later in-place ops must not change what was seen).
 class NodeValueCapture final : public NodeObserver {

@@ -1,5 +1,6 @@
 #include "engine/runtime/run_report.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace exportlens::runtime {
@@ -24,6 +25,12 @@ std::string DeviceInfo::str() const {
   std::snprintf(memory, sizeof memory, "%.1f GiB", double(total_bytes) / double(int64_t(1) << 30));
   return "cuda:" + std::to_string(index) + "  " + name + "  " + memory + "  compute capability " +
          std::to_string(major) + "." + std::to_string(minor);
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
 
 }  // namespace exportlens::runtime

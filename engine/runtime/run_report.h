@@ -97,6 +97,9 @@ struct DeviceInfo {
   std::string str() const;   // "cuda:0  NVIDIA H200  141 GiB  sm_90"
 };
 
+/// The median of run times (the mean of the middle two for an even count); 0 when empty.
+double median(std::vector<double> values);
+
 struct RunReport {
   std::string device;
   std::vector<ValueSummary> inputs;

@@ -20,12 +20,14 @@
 #include <sstream>
 
 #include "engine/base/error.h"
+#include "engine/compiled/archive_contents.h"
 #include "engine/numerics/compiled_comparison.h"
 #include "engine/runtime/compiled_run_values.h"
 #include "engine/runtime/pt2_torch_options.h"
 #include "engine/serde/pt2_reader.h"
 #include "engine/serde/zip_archive.h"
 #include "support/exportlens_process.h"
+#include "support/fixtures.h"
 
 using namespace exportlens;
 using namespace exportlens::testing;
@@ -51,7 +53,8 @@ runtime::CompiledRunRequest request_for(const QString& package, bool consent = t
 // The file names of the shared libraries a package holds.
 QStringList libraries_in(const QString& package) {
   QStringList names;
-  for (const auto& e : serde::ZipArchive(package.toStdString()).entries())
+  const serde::ZipArchive zip(package.toStdString());
+  for (const auto& e : zip.entries())
     if (QString::fromStdString(e.name).endsWith(".so")) names << QFileInfo(QString::fromStdString(e.name)).fileName();
   return names;
 }
@@ -62,7 +65,7 @@ QStringList mapped(const QStringList& names) {
   QStringList hits;
   for (std::string line; std::getline(maps, line);)
     for (const QString& n : names)
-      if (QString::fromStdString(line).endsWith("/" + n)) hits << QString::fromStdString(line);
+      if (QString::fromStdString(line).contains("/" + n)) hits << QString::fromStdString(line);
   return hits;
 }
 
@@ -121,15 +124,20 @@ class TestCompiledRun : public QObject {
 
   // plain.pt2 (compiled code only) with the program it was compiled from given beside it.
   void plainEqualsTorchsRunAndTheInterpretedProgram() {
-    const runtime::CompiledRunValues run = runtime::run_compiled_values(request_for(aoti("plain.pt2")));
+    // While the consented run runs, its library is mapped: the check above could see it.
+    auto consented = request_for(aoti("plain.pt2"));
+    QStringList seen_while_running;
+    consented.progress = [&](int done, int) {
+      if (done > 0 && seen_while_running.isEmpty()) seen_while_running = mapped(libraries_in(aoti("plain.pt2")));
+    };
+    const runtime::CompiledRunValues run = runtime::run_compiled_values(consented);
+    QVERIFY(!seen_while_running.isEmpty());
     const QString why = against_torch(run.outputs, aoti("outputs_plain.pt"));
     QVERIFY2(why.isEmpty(), qPrintable(why));
     QCOMPARE(run.report.outputs.size(), size_t(1));
     QCOMPARE(run.report.outputs[0].shape, (std::vector<int64_t>{2, 4}));
     QVERIFY(run.report.median_ms > 0);
     QVERIFY(has_aten_fallback(run.report));
-    // Now the library is loaded: the check above could see it.
-    QVERIFY(!mapped(libraries_in(aoti("plain.pt2"))).isEmpty());
 
     numerics::CompiledComparisonRequest r;
     r.run = request_for(aoti("plain.pt2"));
@@ -159,10 +167,33 @@ class TestCompiledRun : public QObject {
     numerics::CompiledComparisonRequest r;
     r.run = request_for(aoti("both.pt2"));
     r.run.program = program_of(aoti("both.pt2"), "model");
+    const compiled::ArchiveContents contents = compiled::read_archive_contents(aoti("both.pt2").toStdString());
+    QVERIFY(contents.compiled_model("model"));
+    r.model = std::make_shared<const compiled::CompiledModel>(*contents.compiled_model("model"));
     const numerics::CompiledComparison c = numerics::compare_compiled(r);
     QVERIFY(c.compared);
     QVERIFY(c.all_close);
     QVERIFY(has_aten_fallback(c.compiled));
+    // Timed kernels carry the program nodes torch's provenance gives them (kernel_information.json).
+    const QJsonObject provenance = read_json(aoti("manifest.json"))["both.pt2"].toObject()["kernels"].toObject();
+    int mapped_kernels = 0;
+    for (const runtime::CompiledKernelTime& k : c.compiled.kernels) {
+      if (k.kernel_index < 0) continue;
+      QVERIFY(k.kernel == r.model->kernels[k.kernel_index].name);
+      QStringList want;
+      for (auto it = provenance.begin(); it != provenance.end(); ++it)
+        if (it.key().startsWith(QString::fromStdString(k.kernel) + ":"))
+          for (const auto& n : it.value().toArray()) want << n.toString();
+      QStringList got;
+      for (const auto& n : k.nodes) got << QString::fromStdString(n);
+      want.sort();
+      got.sort();
+      QVERIFY(!want.isEmpty());
+      QCOMPARE(got, want);
+      ++mapped_kernels;
+    }
+    QVERIFY(mapped_kernels >= 1);
+    QVERIFY(!c.kernel_map.empty());
 
     // Random inputs from the program's signature (another batch size is not needed: its example's).
     r.run.inputs_file.reset();
