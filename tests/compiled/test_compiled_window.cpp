@@ -295,9 +295,17 @@ class TestCompiledWindow : public QObject {
     QCOMPARE(viewer.find(QStringLiteral("kernel launch")), lines);
     QTest::qWait(10);  // a paint
     QVERIFY2(timer.elapsed() < 10000, qPrintable(QString("%1 ms").arg(timer.elapsed())));
-    // Under the limit: coloured.
+    // Under the limit: coloured; a Triton kernel (.py) as Python.
     viewer.setSource(QStringLiteral("small.kernel.cpp"), text.left(4000));
     QVERIFY(viewer.highlighter());
+    QCOMPARE(viewer.highlighter()->language(), ui::SourceHighlighter::Language::Cpp);
+    viewer.setSource(QStringLiteral("triton_poi_fused_add_0.py"),
+                     QStringLiteral("@triton.jit\ndef triton_poi_fused_add_0(in_ptr0, out_ptr0, xnumel, XBLOCK : tl.constexpr):\n"
+                                    "    xindex = tl.program_id(0) * XBLOCK + tl.arange(0, XBLOCK)[:]  # the block\n"));
+    QCOMPARE(viewer.highlighter()->language(), ui::SourceHighlighter::Language::Python);
+    const QTextBlock def = viewer.editor()->document()->findBlockByNumber(1);
+    QVERIFY(!def.layout()->formats().isEmpty());
+    QCOMPARE(def.layout()->formats().front().start, 0);  // "def" coloured as a keyword
   }
 
   void packageWithoutItsProgram() {
