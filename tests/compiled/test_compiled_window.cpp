@@ -351,6 +351,23 @@ class TestCompiledWindow : public QObject {
     save_screenshot(window_.get(), "compiled_plain_linked.png");
   }
 
+  void openedWithProgramOptions() {
+    // exportlens open multi.pt2 --program other
+    QSignalSpy shown(window_.get(), &MainWindow::programShown);
+    window_->openArchive(aoti("multi.pt2"), QStringLiteral("other"));
+    QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty(), 60000);
+    QVERIFY(graph_nodes(window_->programModel()).contains("a"));
+    QTRY_COMPARE(compiled()->programSwitch()->comboBox()->currentText(), QStringLiteral("other"));
+    // exportlens open plain.pt2 --program-file program.pt2: shown without a graph, then linked.
+    shown.clear();
+    window_->openArchive(aoti("plain.pt2"), QString(), aoti("program.pt2"));
+    QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty(), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(session()->hasMapping(), 10000);
+    QCOMPARE(QFileInfo(session()->archivePath()).fileName(), QStringLiteral("plain.pt2"));
+    QCOMPARE(QFileInfo(compiled()->linkedProgram()).fileName(), QStringLiteral("program.pt2"));
+    QVERIFY(!compiled()->notice()->isVisible());
+  }
+
   void runAsksFirstAndNoLoadsNothing() {
     openBothWithKernels();
     const QString library = libraryName();

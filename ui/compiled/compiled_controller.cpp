@@ -150,12 +150,13 @@ void CompiledController::status(const QString& text) const {
 
 // ---- what the archive holds ------------------------------------------------
 
-void CompiledController::fileOpening(const QString& path) {
+void CompiledController::fileOpening(const QString& path, const QString& program, const QString& programFile) {
   notice_->hide();
   pending_failure_path_.clear();
+  link_on_open_ = programFile;
   if (!linked_path_.isEmpty() && path == linked_path_) return;  // the linked program read again: still linked
   linked_path_.clear();
-  switch_->setCurrentProgram(QString());
+  switch_->setCurrentProgram(program);
   if (is_archive(path)) {
     session_->read(path);
   } else {
@@ -208,6 +209,7 @@ void CompiledController::showCompiledOnly() {
   status(tr("%1 holds compiled code only (%2): link the program it was compiled from to see its graph.")
              .arg(file_name(path), qs(session_->contents()->kind())));
   emit compiledOnlyShown(path);
+  if (!link_on_open_.isEmpty()) linkProgramFile(std::exchange(link_on_open_, QString()));
 }
 
 bool CompiledController::reloadShown() {

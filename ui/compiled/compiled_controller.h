@@ -71,8 +71,10 @@ class CompiledController : public QObject {
   /// nothing. The application asks the user (confirm_compiled_run); tests answer.
   void setRunApproval(std::function<bool(const QString& package, const QString& model)> approval);
 
-  /// The window opens `path` (File › Open, the command line, a drop): what it holds is read.
-  void fileOpening(const QString& path);
+  /// The window opens `path` (File › Open, the command line, a drop): what it
+  /// holds is read. `program`: the one of several asked for ("" = the default);
+  /// `programFile`: linked once a package without its program is shown.
+  void fileOpening(const QString& path, const QString& program = QString(), const QString& programFile = QString());
   /// Opening `path` failed: true when that is because it holds compiled code
   /// only (then it is shown so), or may be (the answer comes when its contents are read).
   bool explainsFailure(const QString& path, const QString& message);
@@ -123,6 +125,7 @@ class CompiledController : public QObject {
   QPointer<QWidget> viewer_;  // a SourceViewer
   std::function<bool(const QString&, const QString&)> approval_;
   QString linked_path_;
+  QString link_on_open_;  // --program-file: linked when the package shows without its program
   QString pending_failure_path_, pending_failure_message_;
 };
 

@@ -525,6 +525,12 @@ void MainWindow::openFile(const QString& path) {
   open(path, QString(), true);
 }
 
+void MainWindow::openArchive(const QString& path, const QString& program, const QString& programFile) {
+  compiled_->fileOpening(path, program, programFile);
+  openProgramOf(path, program, program.isEmpty() ? QString() : tr("%1 › %2").arg(QFileInfo(path).fileName(), program));
+  pending_remember_ = true;
+}
+
 void MainWindow::openBuiltinExample() {
   const QString path = builtin_example_file();
   if (path.isEmpty()) {

@@ -103,6 +103,9 @@ class MainWindow : public QMainWindow {
 
  public slots:
   void openFile(const QString& path);
+  /// Opens `program` of the archive `path` ("" = its default); for a package
+  /// without its program, links `programFile` once it is open ("" = none).
+  void openArchive(const QString& path, const QString& program, const QString& programFile = QString());
   void openBuiltinExample();
   void reload();
   void showOpenDialog();
