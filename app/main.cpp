@@ -1,6 +1,7 @@
 // exportlens: the GUI when called with no command (optionally a FILE.pt2 or
 // a model library .so; --example opens the built-in example program), the
 // headless CLI when the first argument is a command.
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -14,6 +15,10 @@
 #endif
 
 int main(int argc, char** argv) {
+  // LibTorch's profiler (kineto, which times a compiled model's kernels) logs
+  // each start and stop on stderr; a user's own KINETO_LOG_LEVEL still wins.
+  // Set before any thread exists.
+  setenv("KINETO_LOG_LEVEL", "6", 0);
   std::vector<std::string> args(argv + 1, argv + argc);
   if (!args.empty() && exportlens::app::is_cli_invocation(args[0])) return exportlens::app::run_cli(args);
 #ifndef EXPORTLENS_WITH_GUI

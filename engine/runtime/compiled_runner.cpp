@@ -8,6 +8,7 @@
 #include <torch/csrc/inductor/aoti_package/model_package_loader.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <map>
 
@@ -113,6 +114,10 @@ std::vector<Event> profile_run(torch::inductor::AOTIModelPackageLoader& loader, 
   std::vector<Event> events;
   for (const auto& e : result->events()) {
     if (e.isHiddenEvent()) continue;
+    // On a GPU the host's CUDA runtime and driver calls (cudaLaunchKernel, ...) are the launches, not the work.
+    if (device.is_cuda() && e.deviceType() == c10::DeviceType::CPU &&
+        (e.name().rfind("cuda", 0) == 0 || e.name().rfind("cuLaunch", 0) == 0))
+      continue;
     events.push_back({e.name(), e.startNs(), e.endNs(), e.startThreadId(), e.deviceType() != c10::DeviceType::CPU});
   }
   std::sort(events.begin(), events.end(), [](const Event& a, const Event& b) { return a.start < b.start; });
@@ -157,11 +162,26 @@ void attribute(CompiledRunReport& report, const std::vector<Event>& events, cons
     // launch order (each kernel launched once a run); otherwise all of that
     // name's time goes to its first kernel. An ATen fallback's op may be
     // recorded as its implementation, aten::_op (convolution: aten::_convolution).
+    // A package compiled with cpp.enable_kernel_profile records each launch
+    // under the kernel's own name: a fallback as itself, an inductor C++ kernel
+    // as graph_N_NAME (N the compiled graph's number).
     std::map<std::string, std::vector<int>> kernels_of_name;
-    for (size_t i = 0; i < kernels.size(); ++i)
-      kernels_of_name[profiler_name_of_kernel(kernels[i])].push_back(static_cast<int>(i));
+    std::map<std::string, std::string> key_of_own_name;
+    for (size_t i = 0; i < kernels.size(); ++i) {
+      const std::string key = profiler_name_of_kernel(kernels[i]);
+      kernels_of_name[key].push_back(static_cast<int>(i));
+      key_of_own_name.emplace(kernels[i], key);
+    }
+    auto without_graph_prefix = [](const std::string& event) {
+      if (event.rfind("graph_", 0) != 0) return event;
+      size_t digits = 6;
+      while (digits < event.size() && std::isdigit(static_cast<unsigned char>(event[digits]))) ++digits;
+      return digits > 6 && digits < event.size() && event[digits] == '_' ? event.substr(digits + 1) : event;
+    };
     auto key_of = [&](const std::string& event) -> std::string {
       if (kernels_of_name.count(event)) return event;
+      if (const auto own = key_of_own_name.find(without_graph_prefix(event)); own != key_of_own_name.end())
+        return own->second;
       if (event.rfind("aten::_", 0) == 0 && kernels_of_name.count("aten::" + event.substr(7)))
         return "aten::" + event.substr(7);
       return "";

@@ -59,7 +59,7 @@ struct CompiledKernelTime {
   double total_ms = 0;      // summed over its calls in the profiled run
   int calls = 0;
   bool device_time = false; // a CUDA kernel's device time (else host time)
-  std::vector<std::string> nodes;  // program nodes it computes (filled by callers that map kernels)
+  std::vector<std::string> nodes;  // program nodes it computes (numerics::compare_compiled maps them)
 };
 
 struct CompiledRunReport {

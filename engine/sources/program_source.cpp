@@ -40,7 +40,8 @@ OpenOutcome open_archive(const std::string& path, const OpenRequest& request) {
     for (const auto& m : contents.compiled) names += (names.empty() ? "'" : ", '") + m.name + "'";
     throw Error(ErrorKind::Input, {.file = path},
                 "an " + contents.kind() + " with no exported program: compiled model " + names +
-                    " (`exportlens info` shows it; --program-file FILE.pt2 names the program it was compiled from)");
+                    " (`exportlens info` shows it, `run --compiled NAME` runs it; --program-file FILE.pt2 names the "
+                    "program it was compiled from)");
   }
   if (!request.program.empty() &&
       std::find(contents.programs.begin(), contents.programs.end(), request.program) == contents.programs.end()) {

@@ -9,6 +9,7 @@
 #include "support/torch_values.h"  // LibTorch before Qt
 
 #include <QFile>
+#include <QProcess>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -259,6 +260,28 @@ class TestCompiledRun : public QObject {
     }
   }
 
+  // Cancel stops the run at its next step; progress counts the runs (warmup, timed, profiled).
+  void cancelAndProgress() {
+    auto r = request_for(aoti("plain.pt2"));
+    r.warmup = 2;
+    r.repeat = 3;
+    std::vector<std::pair<int, int>> steps;
+    r.progress = [&](int done, int total) { steps.emplace_back(done, total); };
+    runtime::run_compiled(r);
+    QVERIFY(!steps.empty());
+    QCOMPARE(steps.back(), (std::pair<int, int>{6, 6}));  // 2 warmup + 3 timed + the profiled step
+    CancelToken cancel;
+    r.cancel = &cancel;
+    r.progress = [&](int done, int) {
+      if (done == 1) cancel.cancel();
+    };
+    try {
+      runtime::run_compiled(r);
+      QFAIL("not cancelled");
+    } catch (const Cancelled&) {
+    }
+  }
+
   void profilerNamesOfKernels() {
     QCOMPARE(runtime::profiler_name_of_kernel("aoti_torch_cpu_addmm_out"), std::string("aten::addmm"));
     QCOMPARE(runtime::profiler_name_of_kernel("aoti_torch_cuda_convolution"), std::string("aten::convolution"));
@@ -311,6 +334,44 @@ class TestCompiledRun : public QObject {
     // The help says plainly what --compiled does.
     r = run_exportlens({"run", "--help"});
     QVERIFY(r.out.contains("LOADS AND RUNS THE PACKAGE'S COMPILED CODE"));
+  }
+
+  // Through the CLI, only --compiled loads the package's library: a library
+  // whose constructor leaves a file behind, planted as the wrapper, leaves it
+  // only when the user names the model (and then the loader refuses the
+  // library in one line: it is not a compiled model).
+  void cliLoadsTheLibraryOnlyWithCompiled() {
+    const QString marker = tmp_.filePath("loaded.txt"), source = tmp_.filePath("planted.c"),
+                  library = tmp_.filePath("planted.so"), planted = tmp_.filePath("planted.pt2");
+    QFile c(source);
+    QVERIFY(c.open(QIODevice::WriteOnly));
+    c.write(QString("#include <stdio.h>\n__attribute__((constructor)) static void loaded(void) {\n"
+                    "  FILE* f = fopen(\"%1\", \"w\"); if (f) { fputs(\"loaded\", f); fclose(f); }\n}\n")
+                .arg(marker)
+                .toUtf8());
+    c.close();
+    QProcess cc;
+    cc.start("cc", {"-shared", "-fPIC", "-o", library, source});
+    QVERIFY(cc.waitForFinished(60000) && cc.exitCode() == 0);
+    const ProcessResult made = run_python(
+        "import sys, zipfile\n"
+        "src, lib, dst = sys.argv[1], sys.argv[2], sys.argv[3]\n"
+        "with zipfile.ZipFile(src) as a, zipfile.ZipFile(dst, 'w') as b:\n"
+        "    for i in a.infolist():\n"
+        "        b.writestr(i, open(lib, 'rb').read() if i.filename.endswith('.so') else a.read(i))\n",
+        {aoti("plain.pt2"), library, planted});
+    QVERIFY2(made.code == 0, qPrintable(made.err));
+    for (const QStringList& args : {QStringList{"info", planted}, QStringList{"run", planted, "--inputs", aoti("inputs.pt")},
+                                    QStringList{"run", planted, "--program-file", aoti("program.pt2"), "--inputs",
+                                                aoti("inputs.pt")},
+                                    QStringList{"run", planted, "--compiled", "model", "--random"}}) {
+      run_exportlens(args);
+      QVERIFY2(!QFile::exists(marker), qPrintable("loaded by: exportlens " + args.join(' ')));
+    }
+    const ProcessResult r = run_exportlens({"run", planted, "--compiled", "model", "--inputs", aoti("inputs.pt")});
+    QVERIFY2(QFile::exists(marker), qPrintable(r.out + r.err));
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.startsWith("exportlens run: error: ") && r.err.count('\n') == 1, qPrintable(r.err));
   }
 
   // A program with other weights than the compiled model's: outputs beyond tolerance, exit 1.

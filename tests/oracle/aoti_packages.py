@@ -9,7 +9,8 @@ DIR gets:
                 provenance tracking: compiled code only
   program.pt2   torch.export.save of the program plain.pt2 was compiled from
   both.pt2      package_pt2 with the exported program "model" and its compiled
-                model (dynamic batch), compiled with provenance tracking
+                model (dynamic batch), compiled with provenance tracking and
+                cpp.enable_kernel_profile
   inputs.pt     torch.save((x,)) the inputs every test runs
   outputs_plain.pt, outputs_both.pt
                 torch.save of aoti_load_package(...)(x): torch's own run of
@@ -83,7 +84,9 @@ def main():
     manifest["plain.pt2"] = {"programs": [], "compiled_models": ["model"], "kernels": {}}
 
     dynamic = torch.export.export(model, (x,), dynamic_shapes={"x": {0: torch.export.Dim("batch", max=64)}})
-    with inductor_config.patch({"trace.provenance_tracking_level": 1}):
+    # As a user profiling a deployment compiles: provenance, and inductor's C++ kernels
+    # recorded by the profiler (cpp.enable_kernel_profile), so every kernel can be timed.
+    with inductor_config.patch({"trace.provenance_tracking_level": 1, "cpp.enable_kernel_profile": True}):
         files = torch._inductor.aot_compile(dynamic.module(), (x,), options={"aot_inductor.package": True})
     both = os.path.join(out, "both.pt2")
     package_pt2(both, exported_programs={"model": dynamic}, aoti_files={"model": files})
