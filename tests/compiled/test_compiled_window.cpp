@@ -435,8 +435,12 @@ class TestCompiledWindow : public QObject {
     QVERIFY(panel()->outputsModel()->rowCount() > 0);
     QVERIFY(panel()->runText().contains("close"));
     QVERIFY(!panel()->cancelButton()->isEnabled());
-    // Kernel times on the mapped nodes.
+    // Kernel times on the mapped nodes: both.pt2 is compiled with cpp.enable_kernel_profile, so every kernel is timed
+    // and every node a kernel computes carries its kernels' time.
+    QCOMPARE(session()->kernelMilliseconds().size(), qsizetype(session()->model()->kernels.size()));
+    QCOMPARE(compiled()->overlay()->nodeMilliseconds().size(), compiled()->overlay()->fractions().size());
     QVERIFY2(!compiled()->overlay()->nodeMilliseconds().isEmpty(), qPrintable(ui::qs(run->compiled.kernels_note)));
+    QVERIFY(panel()->kernelsModel()->index(0, ui::KernelsModel::Time).data().toDouble() > 0);
     const QString node = compiled()->overlay()->nodeMilliseconds().keys().front();
     QVERIFY(compiled()->overlay()->labels().value(node).contains(" ms"));
     QTRY_VERIFY_WITH_TIMEOUT(!window_->graphScene()->isLayingOut(), 30000);
