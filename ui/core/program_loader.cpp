@@ -29,14 +29,15 @@ LoadedProgramPtr read_and_present(const JobContext& context, const ProgramReader
 
 }  // namespace
 
-ProgramReader pt2_reader() {
-  return [](const QString& path) {
+ProgramReader pt2_reader(const QString& program) {
+  return [program = program.toStdString()](const QString& path) {
     // A .pt2: the program and the weights' index only; a run, the value
     // preview or a save reads the weights when it needs them (TensorPayload::data()).
     // The dispatcher's schemas bind the arguments of files that do not record how they were passed (torch <= 2.6).
     sources::OpenRequest request;
     request.read = runtime::pt2_read_options();
     request.read.load_weights = false;
+    request.program = program;
     return sources::open_program(QFile::encodeName(path).toStdString(), request);
   };
 }

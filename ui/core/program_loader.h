@@ -16,8 +16,9 @@ namespace exportlens::ui {
 
 /// How a file becomes a program. The default opens it as the program source
 /// it is (engine/sources: a .pt2 is read); traces pass their own (trace_job.h).
+/// `program` names one program of an archive that holds several ("" = its default).
 using ProgramReader = std::function<ir::ExportedProgram(const QString& path)>;
-ProgramReader pt2_reader();
+ProgramReader pt2_reader(const QString& program = QString());
 
 class ProgramLoader : public QObject {
   Q_OBJECT

@@ -26,6 +26,9 @@ InspectorWidget::InspectorWidget(QWidget* parent) : QWidget(parent), browser_(ne
     if (url.scheme() == QLatin1String(kNodeLinkScheme)) emit nodeActivated(url.path());
     if (url.scheme() == QLatin1String(kPreviewScheme)) previewValues(url.path());
     if (url.scheme() == QLatin1String(kViewerScheme)) emit tensorViewerRequested(url.path());
+    if (url.scheme() != QLatin1String(kNodeLinkScheme) && url.scheme() != QLatin1String(kPreviewScheme) &&
+        url.scheme() != QLatin1String(kViewerScheme))
+      emit linkActivated(url);
   });
   render();
 }
@@ -57,6 +60,11 @@ void InspectorWidget::setRunFacts(const NodeRunFactsMap& facts) {
 
 void InspectorWidget::showNode(const QString& name) {
   node_ = name;
+  render();
+}
+
+void InspectorWidget::addNodeSection(NodeSection section) {
+  sections_.push_back(std::move(section));
   render();
 }
 
@@ -92,6 +100,17 @@ void InspectorWidget::render() {
                                .arg(colors.heading.name(), tr("Values"),
                                     payload ? valuesHtml(*node, *payload) + "<br/>" + viewer : viewer);
     html = at < 0 ? html + values : html.insert(at, values);
+  }
+  // Added sections near the top, under the op (and its values): what the node is made into.
+  QString added;
+  if (node)
+    for (const NodeSection& section : sections_) added += section(node_);
+  if (!added.isEmpty()) {
+    const QString values_title = QStringLiteral("<b>%1</b></p>").arg(tr("Values"));
+    int at = html.indexOf(values_title);
+    if (at >= 0) at = html.indexOf(QStringLiteral("<p style=\"margin-top:12px;"), at);
+    if (at < 0) at = html.indexOf(QStringLiteral("<p style=\"margin-top:12px;"));
+    html = at < 0 ? html + added : html.insert(at, added);
   }
   browser_->setHtml(html);
 }

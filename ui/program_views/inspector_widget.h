@@ -4,7 +4,11 @@
 // device, users, source line, module stack, source_fn and stack trace; for
 // a weight, its values on request (read from the file only then).
 #include <QHash>
+#include <QUrl>
 #include <QWidget>
+
+#include <functional>
+#include <vector>
 
 #include "engine/ir/payload_values.h"
 #include "ui/core/background_jobs.h"
@@ -32,11 +36,18 @@ class InspectorWidget : public QWidget {
   void setRunFacts(const NodeRunFactsMap& facts);
   /// What the inspector shows, as plain text (for tests and copying).
   QString plainText() const;
+  /// A section other rooms add to a node's report (HTML, after the run's
+  /// facts; "" adds nothing): e.g. the compiled model's kernels computing it.
+  /// Links with a scheme the inspector does not know come out as linkActivated.
+  using NodeSection = std::function<QString(const QString& node)>;
+  void addNodeSection(NodeSection section);
 
  public slots:
   void showNode(const QString& name);
   /// Reads a weight's bytes (on a worker) and shows its first values, min, max and mean.
   void previewValues(const QString& name);
+  /// Renders again (what an added section says changed).
+  void refresh() { render(); }
 
  signals:
   /// A link to another node was clicked.
@@ -45,6 +56,8 @@ class InspectorWidget : public QWidget {
   void tensorViewerRequested(const QString& name);
   /// A weight's values are shown (or why they cannot be).
   void valuesShown(const QString& name);
+  /// A link of an added section was clicked.
+  void linkActivated(const QUrl& url);
 
  protected:
   void changeEvent(QEvent* event) override;
@@ -61,6 +74,7 @@ class InspectorWidget : public QWidget {
   NodeRunFactsMap run_facts_;
   QString node_;
   QHash<QString, QString> values_;  // a weight's preview, by node
+  std::vector<NodeSection> sections_;
   BackgroundJobs<ir::PayloadValues> jobs_{this};
 };
 

@@ -9,7 +9,8 @@
 
 namespace exportlens::ui {
 
-int run_gui(int argc, char** argv, const std::optional<std::string>& file, GuiStart start) {
+int run_gui(int argc, char** argv, const std::optional<std::string>& file, GuiStart start,
+            const GuiOpenOptions& options) {
   QApplication app(argc, argv);
   QApplication::setOrganizationName(QStringLiteral("ExportLens"));
   QApplication::setApplicationName(QStringLiteral("ExportLens"));
@@ -17,7 +18,10 @@ int run_gui(int argc, char** argv, const std::optional<std::string>& file, GuiSt
   MainWindow window;
   window.setLibraryApproval([&window](const QString& path) { return confirm_library_load(&window, path); });
   window.show();
-  if (file) {
+  if (file && (!options.program.empty() || !options.program_file.empty())) {
+    window.openArchive(QString::fromStdString(*file), QString::fromStdString(options.program),
+                       QString::fromStdString(options.program_file));
+  } else if (file) {
     window.openFile(QString::fromStdString(*file));
   } else if (start == GuiStart::BuiltinExample) {
     window.openBuiltinExample();  // the Examples page stays one tab away

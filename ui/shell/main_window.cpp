@@ -38,6 +38,11 @@
 #include "ui/core/node_name_role.h"
 #include "ui/core/program_model.h"
 #include "ui/core/selection_link.h"
+#include "ui/compiled/compiled_controller.h"
+#include "ui/compiled/compiled_model_panel.h"
+#include "ui/compiled/compiled_session.h"
+#include "ui/compiled/kernel_overlay.h"
+#include "ui/compiled/program_switch.h"
 #include "ui/diff/diff_window.h"
 #include "ui/export/export_actions.h"
 #include "ui/levels/ir_levels_ui.h"
@@ -96,6 +101,7 @@ MainWindow::MainWindow(QWidget* parent)
   createTraceController();
   createCaptureController();
   createNumericsController();
+  createCompiledController();
   createMenus();
   createToolBar();
   createStatusBar();
@@ -274,6 +280,7 @@ void MainWindow::createMenus() {
   file->addAction(reload_action_);
   file->addSeparator();
   file->addAction(compare_action_);
+  file->addAction(compiled_->linkAction());
   file->addSeparator();
   export_actions_ = new ExportActions(model_, view_, this);  // Save As…, Export ›
   connect(export_actions_, &ExportActions::message, this, &MainWindow::showStatus);
@@ -310,13 +317,16 @@ void MainWindow::createMenus() {
   view_menu_->addAction(structure_dock_->toggleViewAction());
   view_menu_->addAction(capture_->dock()->toggleViewAction());
   view_menu_->addAction(numerics_->dock()->toggleViewAction());
+  view_menu_->addAction(compiled_->dock()->toggleViewAction());
   view_menu_->addSeparator();
   view_menu_->addAction(run_panel_->heatAction());
+  view_menu_->addAction(compiled_->overlay()->action());
   view_menu_->addAction(numerics_->valuesAction());
 
   trace_->addExamplesMenu(menuBar());
   QMenu* run = menuBar()->addMenu(tr("&Run"));
   run->addAction(run_action_);
+  run->addAction(compiled_->runAction());
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&About ExportLens"), this, [this] {
@@ -352,6 +362,8 @@ void MainWindow::createToolBar() {
   connect(gpu_run_action_, &QAction::triggered, this, [this] { run_dock_->show(); run_dock_->raise(); run_panel_->runOn(QStringLiteral("cuda")); });
   bar->addAction(gpu_run_action_);
   ir_levels_->addToToolBar(bar);
+  // The program switch of an archive that holds several (what it holds is said in the status bar).
+  compiled_->programSwitch()->setToolBarAction(bar->addWidget(compiled_->programSwitch()));
   auto* spacer = new QWidget(bar);
   spacer->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
   bar->addWidget(spacer);
@@ -367,6 +379,7 @@ void MainWindow::createStatusBar() {
   statusBar()->addWidget(status_label_, 1);
   auto* activity = new ActivityIndicator(statusBar(), loader_, run_worker_);
   connect(activity, &ActivityIndicator::message, this, &MainWindow::showStatus);
+  statusBar()->addPermanentWidget(compiled_->programSwitch()->kindLabel());  // "multi.pt2: 2 exported programs"
   shapes_label_ = new QLabel(this);
   shapes_label_->setObjectName(QStringLiteral("shapesStatus"));
   shapes_label_->setToolTip(tr("The dynamic_shapes spec, re-solved after each edit"));
@@ -464,6 +477,33 @@ void MainWindow::createNumericsController() {
   });
 }
 
+void MainWindow::createCompiledController() {
+  compiled_ = new CompiledController({this, model_, scene_, view_, tabs_, inspector_,
+                                      [this](const QString& path, const QString& program, const QString& name) {
+                                        openProgramOf(path, program, name);
+                                      },
+                                      [this](const QString& text) { showStatus(text); },
+                                      [this](const QString& path, const QString& message) { showLoadError(path, message); }});
+  // Below the canvas, beside Run and Numerics: its kernels table is wide.
+  addDockWidget(Qt::BottomDockWidgetArea, compiled_->dock());
+  tabifyDockWidget(numerics_->dock(), compiled_->dock());
+  compiled_->dock()->hide();  // shown when an archive holds a compiled model
+  run_dock_->raise();  // the tab shown before, as createNumericsController left it
+  connect(compiled_, &CompiledController::compiledOnlyShown, this, [this] {
+    overlay_->stop();
+    updateTitle();
+  });
+}
+
+void MainWindow::openProgramOf(const QString& path, const QString& program, const QString& displayName) {
+  pending_display_name_ = displayName.isEmpty() ? QFileInfo(path).fileName() : displayName;
+  pending_remember_ = false;
+  loader_->setNodeFont(font());
+  loader_->setReader(pt2_reader(program));
+  loader_->load(path, pending_display_name_);
+  loader_->setReader(pt2_reader());  // the load under way keeps the reader it started with
+}
+
 ExamplesGallery* MainWindow::examplesGallery() const { return trace_->gallery(); }
 QAction* MainWindow::openModelAction() const { return trace_->openModelAction(); }
 void MainWindow::setLibraryApproval(std::function<bool(const QString&)> approval) {
@@ -485,6 +525,12 @@ void MainWindow::openFile(const QString& path) {
   open(path, QString(), true);
 }
 
+void MainWindow::openArchive(const QString& path, const QString& program, const QString& programFile) {
+  compiled_->fileOpening(path, program, programFile);
+  openProgramOf(path, program, program.isEmpty() ? QString() : tr("%1 › %2").arg(QFileInfo(path).fileName(), program));
+  pending_remember_ = true;
+}
+
 void MainWindow::openBuiltinExample() {
   const QString path = builtin_example_file();
   if (path.isEmpty()) {
@@ -495,9 +541,15 @@ void MainWindow::openBuiltinExample() {
 }
 
 void MainWindow::reload() {
-  if (!model_->loaded()) return;
+  if (!model_->loaded()) {
+    // A package of compiled code only, shown without a graph: read it again.
+    if (const QString archive = compiled_->session()->archivePath(); compiled_->session()->compiledOnly())
+      open(archive, QString(), false);
+    return;
+  }
   reselect_after_load_ = model_->selectedName();
   if (trace_->retraceShown()) return;  // a traced model: traced again
+  if (compiled_->reloadShown()) return;  // the program chosen of an archive with several
   const LoadedProgramPtr& current = model_->loaded();
   if (const AttemptRow* attempt = capture_->session()->currentRow(); attempt && attempt->source == current->path) {
     capture_->open(current->path, attempt->attempt->index);  // the capture read again, on the same attempt
@@ -535,6 +587,7 @@ DiffWindow* MainWindow::compareWithFile(const QString& path) {
 }
 
 void MainWindow::open(const QString& path, const QString& displayName, bool remember) {
+  compiled_->fileOpening(path);  // what the archive holds: programs, compiled models
   pending_display_name_ = displayName.isEmpty() ? QFileInfo(path).fileName() : displayName;
   pending_remember_ = remember;
   loader_->setNodeFont(font());
@@ -594,6 +647,11 @@ void MainWindow::onLoadFailed(const QString& path, const QString& message) {
     emit loadFailed(path, message);
     return;
   }
+  if (compiled_->explainsFailure(path, message)) return;  // compiled code only: shown without a graph
+  showLoadError(path, message);
+}
+
+void MainWindow::showLoadError(const QString& path, const QString& message) {
   status_label_->setText(tr("Could not open %1").arg(QFileInfo(path).fileName()));
   // Not exec(): the window stays responsive (and scriptable in tests).
   auto* box = new QMessageBox(QMessageBox::Critical, tr("Could not open file"),
@@ -613,8 +671,10 @@ void MainWindow::onLoadCancelled(const QString& path) {
 
 void MainWindow::updateTitle() {
   const LoadedProgramPtr& loaded = model_->loaded();
-  setWindowTitle(loaded ? tr("%1 — ExportLens").arg(loaded->displayName) : tr("ExportLens"));
-  reload_action_->setEnabled(loaded != nullptr);
+  const QString archive = compiled_ ? compiled_->shownArchiveName() : QString();
+  setWindowTitle(loaded ? tr("%1 — ExportLens").arg(loaded->displayName)
+                        : archive.isEmpty() ? tr("ExportLens") : tr("%1 — ExportLens").arg(archive));
+  reload_action_->setEnabled(loaded != nullptr || !archive.isEmpty());
   compare_action_->setEnabled(loaded != nullptr);
 }
 

@@ -23,6 +23,7 @@ namespace exportlens::ui {
 
 class BusyOverlay;
 class CaptureController;
+class CompiledController;
 class NumericsController;
 class DiffWindow;
 class CodeView;
@@ -84,6 +85,8 @@ class MainWindow : public QMainWindow {
   /// Captured Python exports: the Export attempts dock, File › Capture Python Export….
   CaptureController* captureController() const { return capture_; }
   NumericsController* numericsController() const { return numerics_; }
+  /// Compiled models: what an archive holds, its program switch, the Compiled model dock, sources, runs.
+  CompiledController* compiledController() const { return compiled_; }
   /// C++ models: the Examples page (the start page), Open C++ Model…, re-trace (trace_controller.h).
   TraceController* traceController() const { return trace_; }
   ExamplesGallery* examplesGallery() const;
@@ -100,6 +103,9 @@ class MainWindow : public QMainWindow {
 
  public slots:
   void openFile(const QString& path);
+  /// Opens `program` of the archive `path` ("" = its default); for a package
+  /// without its program, links `programFile` once it is open ("" = none).
+  void openArchive(const QString& path, const QString& program, const QString& programFile = QString());
   void openBuiltinExample();
   void reload();
   void showOpenDialog();
@@ -141,6 +147,11 @@ class MainWindow : public QMainWindow {
   void createTraceController();
   void createCaptureController();
   void createNumericsController();
+  void createCompiledController();
+  /// Opens one program of an archive (the program switch, a linked program file).
+  void openProgramOf(const QString& path, const QString& program, const QString& displayName);
+  /// The error box of a file that could not be opened.
+  void showLoadError(const QString& path, const QString& message);
 
   void onLoadStarted(const QString& path);
   void onLoaded(const LoadedProgramPtr& program);
@@ -159,6 +170,7 @@ class MainWindow : public QMainWindow {
   TraceController* trace_ = nullptr;
   CaptureController* capture_ = nullptr;
   NumericsController* numerics_ = nullptr;
+  CompiledController* compiled_ = nullptr;
 
   QTabWidget* tabs_ = nullptr;
   GraphScene* scene_ = nullptr;
