@@ -79,9 +79,12 @@ QString against_torch(const std::vector<at::Tensor>& ours, const QString& torch_
   return {};
 }
 
+// An ATen fallback timed: recorded as its op (aten::convolution, aten::_convolution) or, in a
+// package compiled with cpp.enable_kernel_profile, under its own name (aoti_torch_cpu_convolution).
 bool has_aten_fallback(const runtime::CompiledRunReport& r) {
   for (const auto& k : r.kernels)
-    if (k.event.rfind("aten::", 0) == 0 && k.total_ms > 0 && k.calls > 0) return true;
+    if ((k.event.rfind("aten::", 0) == 0 || k.kernel.rfind("aoti_torch_", 0) == 0) && k.total_ms > 0 && k.calls > 0)
+      return true;
   return false;
 }
 
