@@ -247,6 +247,9 @@ std::optional<ErrorStats> error_stats(const c10::IValue& a, const c10::IValue& b
   return acc.stats();
 }
 
+bool streamed(const at::Tensor& t) { return t.defined() && t.device().is_cpu() && loader_for(t.scalar_type()); }
+bool streamed(c10::ScalarType dtype) { return loader_for(dtype) != nullptr; }
+
 bool all_finite(const c10::IValue& v) {
   if (v.isTensor()) {
     const at::Tensor& t = v.toTensor();
