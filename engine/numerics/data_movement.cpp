@@ -1,9 +1,7 @@
 #include "engine/numerics/data_movement.h"
 
-#include <string>
+#include <string_view>
 #include <unordered_map>
-
-#include "engine/ir/op_key.h"
 
 namespace exportlens::numerics {
 
@@ -11,7 +9,7 @@ Movement movement_of(const ir::Node& node) {
   if (node.op != ir::OpKind::CallFunction) return Movement::None;
   // A tuple's element (a split's piece, a getitem of a movement op's tuple).
   if (node.target.is_getitem()) return Movement::Selects;
-  static const std::unordered_map<std::string, Movement> table = {
+  static const std::unordered_map<std::string_view, Movement> table = {
       // The row-major sequence stays: a new shape, a copy, an alias.
       {"aten.view.default", Movement::KeepsOrder},
       {"aten._unsafe_view.default", Movement::KeepsOrder},
@@ -59,7 +57,11 @@ Movement movement_of(const ir::Node& node) {
       {"aten.diagonal.default", Movement::Selects},
       {"aten.unfold.default", Movement::Selects},
   };
-  const auto it = table.find(ir::op_key(node.target));
+  // "torch.ops.aten.view.default": its op key after the prefix (ir::op_key, without building a string).
+  constexpr std::string_view prefix = "torch.ops.";
+  const std::string_view qualified = node.target.qualified();
+  if (!qualified.starts_with(prefix)) return Movement::None;
+  const auto it = table.find(qualified.substr(prefix.size()));
   return it == table.end() ? Movement::None : it->second;
 }
 

@@ -129,8 +129,8 @@ class Lockstep {
       if (r_.cancel) r_.cancel->check();
       if (r_.progress) r_.progress(++done, total);
       note_finiteness(*m, b, b_finite_, /*b_side=*/true);
-      if (const auto it = pair_of_b_.find(m); it != pair_of_b_.end()) {
-        Pair& p = pairs_[it->second];
+      if (const int pi = paired(*m); pi >= 0) {
+        Pair& p = pairs_[size_t(pi)];
         const IValue* va = a_value(p);
         compare(p, va, b);
         release_pair(p, b);
@@ -168,6 +168,10 @@ class Lockstep {
 
   void pair_nodes() {
     const ir::Graph& gb = pb_.graph();
+    pair_index_.assign(gb.size(), -1);
+    region_seen_.assign(gb.size(), 0);
+    holds_b_.assign(gb.size(), 0);
+    if (r_.a.program) holds_a_.assign(r_.a.program->graph().size(), 0);
     for (const NodePair& np : r_.pairing.pairs) {
       Pair p;
       p.a_name = np.a;
@@ -177,13 +181,15 @@ class Lockstep {
         ++result_.report.skipped;
         continue;
       }
-      pair_of_b_[p.b] = pairs_.size();
+      pair_index_[size_t(p.b->index())] = int(pairs_.size());
       pairs_.push_back(std::move(p));
     }
     for (Pair& p : pairs_) p.region = region_of(p.b);
     movement_b_.resize(gb.size(), Movement::None);
     for (const ir::Node* n : gb.nodes()) movement_b_[size_t(n->index())] = movement_of(*n);
-    if (r_.a.program && !r_.reference) {
+    if (r_.a.program && !r_.reference && r_.a.program == r_.b.program) {
+      movement_a_ = movement_b_;
+    } else if (r_.a.program && !r_.reference) {
       movement_a_.resize(r_.a.program->graph().size(), Movement::None);
       for (const ir::Node* n : r_.a.program->graph().nodes()) movement_a_[size_t(n->index())] = movement_of(*n);
     }
@@ -203,7 +209,7 @@ class Lockstep {
     }
     const ir::Node* moved = nullptr;
     for (const ir::Node* in : region.from_a) {
-      if (pairs_[pair_of_b_.at(in)].a != in) return;  // A's counterpart is another node
+      if (pairs_[size_t(paired(*in))].a != in) return;  // A's counterpart is another node
       if (in->value.tensor()) {
         if (moved) return;  // two tensors moved together (not in the table's ops, but not ours to assume)
         moved = in;
@@ -225,19 +231,27 @@ class Lockstep {
     p.keeps_order = keeps_order && region.nodes.size() == 1;
   }
 
-  Region region_of(const ir::Node* m) const {
+  // The pair of a B node (its index in pairs_), or -1.
+  int paired(const ir::Node& n) const {
+    const size_t i = size_t(n.index());
+    return i < pair_index_.size() ? pair_index_[i] : -1;
+  }
+
+  Region region_of(const ir::Node* m) {
     Region region;
     std::vector<const ir::Node*> stack = {m};
-    std::unordered_map<const ir::Node*, bool> seen{{m, true}};
+    const int stamp = ++region_stamp_;  // nodes seen by this walk: region_seen_ == stamp
+    region_seen_[size_t(m->index())] = stamp;
     std::vector<const ir::Node*> members;
     while (!stack.empty()) {
       const ir::Node* n = stack.back();
       stack.pop_back();
       members.push_back(n);
       n->for_each_input([&](const ir::Node* in) {
-        if (seen.count(in)) return;
-        seen[in] = true;
-        if (pair_of_b_.count(in)) region.from_a.push_back(in);
+        int& seen = region_seen_[size_t(in->index())];
+        if (seen == stamp) return;
+        seen = stamp;
+        if (paired(*in) >= 0) region.from_a.push_back(in);
         else if (in->op != ir::OpKind::CallFunction) region.own.push_back(in);
         else stack.push_back(in);
       });
@@ -259,13 +273,13 @@ class Lockstep {
       if (!r_.introduced || !p.region.evaluable) continue;
       for (const ir::Node* in : p.region.own) hold_b(b, in, on);
       if (a)
-        for (const ir::Node* in : p.region.from_a) hold_a(*a, pairs_[pair_of_b_.at(in)].a, on);
+        for (const ir::Node* in : p.region.from_a) hold_a(*a, pairs_[size_t(paired(*in))].a, on);
     }
   }
   void hold_a(runtime::RunStepper& a, const ir::Node* n, bool on) { count(a, holds_a_, n, on); }
   void hold_b(runtime::RunStepper& b, const ir::Node* n, bool on) { count(b, holds_b_, n, on); }
-  static void count(runtime::RunStepper& s, std::unordered_map<const ir::Node*, int>& holds, const ir::Node* n, bool on) {
-    int& c = holds[n];
+  static void count(runtime::RunStepper& s, std::vector<int>& holds, const ir::Node* n, bool on) {
+    int& c = holds[size_t(n->index())];
     c += on ? 1 : -1;
     if (on && c == 1) s.hold(*n, true);
     if (!on && c == 0) s.hold(*n, false);
@@ -277,7 +291,7 @@ class Lockstep {
     if (!r_.introduced || !p.region.evaluable) return;
     for (const ir::Node* in : p.region.own) hold_b(b, in, false);
     if (a_)
-      for (const ir::Node* in : p.region.from_a) hold_a(*a_, pairs_[pair_of_b_.at(in)].a, false);
+      for (const ir::Node* in : p.region.from_a) hold_a(*a_, pairs_[size_t(paired(*in))].a, false);
   }
 
   // A's value for a pair: A run on until it made it (or the reference's).
@@ -328,8 +342,8 @@ class Lockstep {
     std::unordered_map<const ir::Node*, IValue> scratch;
     auto input = [&](const ir::Node& in) -> std::optional<IValue> {
       if (const auto it = scratch.find(&in); it != scratch.end()) return it->second;
-      if (const auto pi = pair_of_b_.find(&in); pi != pair_of_b_.end()) {
-        const Pair& q = pairs_[pi->second];
+      if (const int pi = paired(in); pi >= 0) {
+        const Pair& q = pairs_[size_t(pi)];
         const IValue* va = a_ ? (q.a ? a_->value(*q.a) : nullptr) : ref(q.a_name);
         if (va) return to_b(*va, in);
       }
@@ -359,7 +373,7 @@ class Lockstep {
     const c10::ScalarType ta = streamed_dtype(va), tb = streamed_dtype(vb);
     std::optional<ErrorStats> total;
     if (p.keeps_order && ta != c10::ScalarType::Undefined && tb != c10::ScalarType::Undefined) {
-      const Known& in = pairs_[pair_of_b_.at(p.moved)].total;
+      const Known& in = pairs_[size_t(paired(*p.moved))].total;
       if (in.stats && in.a_dtype == ta && in.b_dtype == tb && va.toTensor().sizes() == vb.toTensor().sizes())
         total = in.stats;
     }
@@ -410,13 +424,16 @@ class Lockstep {
       case Shortcut::RoundsA:
       case Shortcut::RoundsInput: break;
     }
-    Pair& moved = pairs_[pair_of_b_.at(p.moved)];
+    Pair& moved = pairs_[size_t(paired(*p.moved))];
     const IValue* vx = a_->value(*p.moved);
     if (!vx || !vx->isTensor() || !va.isTensor() || !streamed(va.toTensor())) return std::nullopt;
-    // view and _unsafe_view fail on strides a cast may change (it keeps dense
-    // strides): only a single one, on a contiguous input, whose cast is contiguous too.
+    // view and _unsafe_view fail on some strides: only a single one, on an
+    // input whose cast keeps its strides (dense) or is contiguous (the cast of
+    // a value neither dense nor like channels-last), so it views as A's did.
+    const at::Tensor& x = vx->toTensor();
+    const bool views_as_a = x.is_non_overlapping_and_dense() || x.suggest_memory_format() == at::MemoryFormat::Contiguous;
     for (const ir::Node* n : p.region.nodes)
-      if (views_strides(*n) && (p.region.nodes.size() != 1 || !vx->toTensor().is_contiguous())) return std::nullopt;
+      if (views_strides(*n) && (p.region.nodes.size() != 1 || !views_as_a)) return std::nullopt;
     std::optional<ErrorStats> s;
     if (p.shortcut == Shortcut::RoundsInput) {
       s = rounding_of(moved, *vx, *p.moved);
@@ -492,8 +509,10 @@ class Lockstep {
   const ir::ExportedProgram& pb_;
   std::vector<Movement> movement_a_, movement_b_;  // by node index
   std::vector<Pair> pairs_;
-  std::unordered_map<const ir::Node*, size_t> pair_of_b_;
-  std::unordered_map<const ir::Node*, int> holds_a_, holds_b_;
+  std::vector<int> pair_index_;            // by B node index: its pair's, or -1
+  std::vector<int> region_seen_;           // by B node index: the region walk that last saw it
+  int region_stamp_ = 0;
+  std::vector<int> holds_a_, holds_b_;     // by node index: the pairs holding its value
   std::unordered_map<std::string, IValue> reference_;
   std::optional<c10::ScalarType> b_dtype_;
   c10::Device b_device_{c10::kCPU};

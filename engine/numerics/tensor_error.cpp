@@ -15,10 +15,15 @@ namespace {
 // Elements of any dtype as doubles, a block at a time (one loop per dtype, not per pair).
 constexpr int64_t kBlock = 1024;
 
+// `count` elements `stride` apart from `data`, as doubles.
 template <class T>
-void load_block(const void* data, int64_t first, int64_t count, double* out) {
-  const T* p = static_cast<const T*>(data) + first;
-  for (int64_t i = 0; i < count; ++i) out[i] = static_cast<double>(p[i]);
+void load_block(const void* data, int64_t stride, int64_t count, double* out) {
+  const T* p = static_cast<const T*>(data);
+  if (stride == 1) {
+    for (int64_t i = 0; i < count; ++i) out[i] = static_cast<double>(p[i]);
+  } else {
+    for (int64_t i = 0; i < count; ++i) out[i] = static_cast<double>(p[i * stride]);
+  }
 }
 
 using Loader = void (*)(const void*, int64_t, int64_t, double*);
@@ -38,6 +43,54 @@ Loader loader_for(at::ScalarType t) {
     default: return nullptr;
   }
 }
+
+// A CPU tensor's elements in row-major order (the order .contiguous() lays
+// them out), read where they lie: a permuted or expanded value is not copied.
+class Reader {
+ public:
+  Reader(const at::Tensor& t, Loader load)
+      : base_(static_cast<const char*>(t.const_data_ptr())), item_(int64_t(t.element_size())), load_(load) {
+    // Dims of size 1 dropped; a dim merged into the next where its stride spans it.
+    for (int64_t d = 0; d < t.dim(); ++d) {
+      const int64_t size = t.size(d), stride = t.stride(d);
+      if (size == 1) continue;
+      if (!sizes_.empty() && strides_.back() == stride * size) {
+        sizes_.back() *= size;
+        strides_.back() = stride;
+      } else {
+        sizes_.push_back(size);
+        strides_.push_back(stride);
+      }
+    }
+    if (sizes_.empty()) sizes_.push_back(1), strides_.push_back(1);
+    index_.assign(sizes_.size(), 0);
+  }
+
+  void read(int64_t count, double* out) {
+    const size_t inner = sizes_.size() - 1;
+    while (count > 0) {
+      const int64_t n = std::min(count, sizes_[inner] - index_[inner]);
+      load_(base_ + (offset_ + index_[inner] * strides_[inner]) * item_, strides_[inner], n, out);
+      out += n, count -= n;
+      index_[inner] += n;
+      if (index_[inner] < sizes_[inner]) continue;
+      index_[inner] = 0;  // the next row: carry into the outer dims
+      for (size_t d = inner; d-- > 0;) {
+        offset_ += strides_[d];
+        if (++index_[d] < sizes_[d]) break;
+        offset_ -= strides_[d] * sizes_[d];
+        index_[d] = 0;
+      }
+    }
+  }
+
+ private:
+  const char* base_;
+  int64_t item_;
+  Loader load_;
+  at::DimVector sizes_, strides_, index_;
+  int64_t offset_ = 0;  // of the current row, in elements
+};
 
 // Sums over every tensor pair of a value, folded into ErrorStats at the end.
 // CPU tensors are read in one pass over their elements (a numerics run
@@ -60,7 +113,7 @@ struct Accumulator {
     if (a_in.numel() == 0) return true;
     const Loader la = loader_for(a_in.scalar_type()), lb = loader_for(b_in.scalar_type());
     if (la && lb && a_in.device().is_cpu() && b_in.device().is_cpu()) {
-      add_cpu(a_in.contiguous(), la, b_in.contiguous(), lb);
+      add_cpu(a_in, la, b_in, lb);
     } else {
       add_aten(a_in, b_in);
     }
@@ -70,10 +123,11 @@ struct Accumulator {
   void add_cpu(const at::Tensor& a, Loader la, const at::Tensor& b, Loader lb) {
     double xa[kBlock], xb[kBlock];
     const int64_t n = a.numel();
+    Reader ra(a, la), rb(b, lb);
     for (int64_t first = 0; first < n; first += kBlock) {
       const int64_t count = std::min(kBlock, n - first);
-      la(a.const_data_ptr(), first, count, xa);
-      lb(b.const_data_ptr(), first, count, xb);
+      ra.read(count, xa);
+      rb.read(count, xb);
       if (finite_block(xa, count) && finite_block(xb, count)) {
         finite_pairs(xa, xb, count);
       } else {
@@ -256,11 +310,11 @@ bool all_finite(const c10::IValue& v) {
     if (!t.defined() || !t.is_floating_point() || t.numel() == 0) return true;
     const Loader load = loader_for(t.scalar_type());
     if (!load || !t.device().is_cpu()) return t.isfinite().all().item<bool>();
-    const at::Tensor c = t.contiguous();
+    Reader reader(t, load);
     double x[kBlock];
-    for (int64_t first = 0; first < c.numel(); first += kBlock) {
-      const int64_t count = std::min(kBlock, c.numel() - first);
-      load(c.const_data_ptr(), first, count, x);
+    for (int64_t first = 0; first < t.numel(); first += kBlock) {
+      const int64_t count = std::min(kBlock, t.numel() - first);
+      reader.read(count, x);
       for (int64_t i = 0; i < count; ++i)
         if (!std::isfinite(x[i])) return false;
     }
