@@ -3,6 +3,7 @@
 #include <ATen/ATen.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "engine/ir/dtype.h"
@@ -128,42 +129,42 @@ struct Accumulator {
       const int64_t count = std::min(kBlock, n - first);
       ra.read(count, xa);
       rb.read(count, xb);
-      if (finite_block(xa, count) && finite_block(xb, count)) {
-        finite_pairs(xa, xb, count);
-      } else {
+      if (!finite_pairs(xa, xb, count))
         for (int64_t i = 0; i < count; ++i) element(xa[i], xb[i]);
-      }
     }
   }
 
-  static bool finite_block(const double* x, int64_t count) {
-    bool ok = true;
-    for (int64_t i = 0; i < count; ++i) ok &= std::isfinite(x[i]);
-    return ok;
-  }
-
-  // The common case, with no branch per element: four lanes of partial sums
-  // and maxima, folded at the end (the order of a float sum is ours to pick).
-  void finite_pairs(const double* a, const double* b, int64_t count) {
-    double mx[4] = {}, rel[4] = {}, sd[4] = {}, sa[4] = {}, sb[4] = {}, ab[4] = {};
-    bool over = false;
+  // The common case, a block with no NaN or Inf, with no branch per element:
+  // four lanes of partial sums and maxima, folded at the end (the order of a
+  // float sum is ours to pick). Whether the block is finite is found in the
+  // same pass (x * 0 is 0 for finite x, NaN for NaN and Inf); if it is not,
+  // nothing is folded and false says to read it element by element.
+  bool finite_pairs(const double* a, const double* b, int64_t count) {
+    double mx[4] = {}, rel[4] = {}, sd[4] = {}, sa[4] = {}, sb[4] = {}, ab[4] = {}, over[4] = {}, zero[4] = {};
     const double atol = tol.atol, rtol = tol.rtol;
     int64_t i = 0;
     for (; i + 4 <= count; i += 4)
       for (int k = 0; k < 4; ++k) {
         const double x = a[i + k], y = b[i + k], d = std::abs(y - x), ax = std::abs(x);
+        zero[k] += x * 0.0 + y * 0.0;  // 0 where finite, NaN for NaN and Inf
         mx[k] = std::max(mx[k], d);
-        rel[k] = std::max(rel[k], ax > 0 ? d / ax : 0.0);
+        const double q = d / (ax > 0 ? ax : 1.0);  // d / ax where ax > 0: no branch
+        rel[k] = std::max(rel[k], ax > 0 ? q : 0.0);
         sd[k] += d * d, sa[k] += x * x, sb[k] += y * y, ab[k] += x * y;
-        over |= d > atol + rtol * ax;
+        over[k] = std::max(over[k], d > atol + rtol * ax ? 1.0 : 0.0);
       }
+    for (int k = 0; k < 4; ++k)
+      if (zero[k] != 0) return false;
+    for (int64_t j = i; j < count; ++j)
+      if (!std::isfinite(a[j]) || !std::isfinite(b[j])) return false;
     for (; i < count; ++i) element(a[i], b[i]);
     for (int k = 0; k < 4; ++k) {
       max_abs = std::max(max_abs, mx[k]);
       max_rel = std::max(max_rel, rel[k]);
       sum_sq_diff += sd[k], sum_sq_a += sa[k], sum_sq_b += sb[k], dot += ab[k];
+      beyond = beyond || over[k] > 0;
     }
-    beyond = beyond || over;
+    return true;
   }
 
   void element(double a, double b) {
@@ -315,7 +316,12 @@ bool all_finite(const c10::IValue& v) {
     for (int64_t first = 0; first < t.numel(); first += kBlock) {
       const int64_t count = std::min(kBlock, t.numel() - first);
       reader.read(count, x);
-      for (int64_t i = 0; i < count; ++i)
+      double zero[4] = {};  // x * 0: 0 for finite x, NaN for NaN and Inf (four lanes, no branch)
+      int64_t i = 0;
+      for (; i + 4 <= count; i += 4)
+        for (int k = 0; k < 4; ++k) zero[k] += x[i + k] * 0.0;
+      if (!(zero[0] == 0 && zero[1] == 0 && zero[2] == 0 && zero[3] == 0)) return false;
+      for (; i < count; ++i)
         if (!std::isfinite(x[i])) return false;
     }
     return true;
