@@ -193,7 +193,8 @@ class Lockstep {
       movement_a_.resize(r_.a.program->graph().size(), Movement::None);
       for (const ir::Node* n : r_.a.program->graph().nodes()) movement_a_[size_t(n->index())] = movement_of(*n);
     }
-    for (Pair& p : pairs_) classify(p);
+    if (r_.shortcuts)
+      for (Pair& p : pairs_) classify(p);
   }
 
   // A region that only moves data, of nodes A ran too (the same node objects:
@@ -315,7 +316,8 @@ class Lockstep {
     bool inputs_finite = true;
     n.for_each_input([&](const ir::Node* in) { inputs_finite = inputs_finite && finite[size_t(in->index())]; });
     const std::vector<Movement>& movement = b_side ? movement_b_ : movement_a_;
-    if (inputs_finite && size_t(n.index()) < movement.size() && movement[size_t(n.index())] != Movement::None) {
+    if (r_.shortcuts && inputs_finite && size_t(n.index()) < movement.size() &&
+        movement[size_t(n.index())] != Movement::None) {
       finite[size_t(n.index())] = 1;
       return;
     }
