@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "engine/ir/op_key.h"
+#include "engine/numerics/data_movement.h"
 #include "engine/numerics/tensor_error.h"
 #include "engine/runtime/interpreter.h"
 #include "engine/runtime/run_inputs.h"
@@ -41,12 +42,32 @@ struct Region {
   bool evaluable = true;
 };
 
+// What a pair's introduced error is when its region only moves data
+// (data_movement.h) and A ran the very same nodes (one program, one graph):
+enum class Shortcut {
+  None,        // run the region on A's inputs
+  OwnInputs,   // it reads no A value (a weight's permute): B's own computation, so its total error
+  RoundsA,     // one A input x: op(cast(x)) == cast(op(x)), so A's value against its cast
+  RoundsInput, // and the order kept: A's input against its cast, the same sequence
+};
+
+/// The statistics of a compared pair that a later pair may reuse exactly.
+struct Known {
+  std::optional<ErrorStats> stats;
+  c10::ScalarType a_dtype = c10::ScalarType::Undefined, b_dtype = c10::ScalarType::Undefined;
+};
+
 struct Pair {
   const ir::Node* a = nullptr;  // null in reference mode
   std::string a_name;
   const ir::Node* b = nullptr;
   Region region;
   bool done = false;
+  Shortcut shortcut = Shortcut::None;
+  const ir::Node* moved = nullptr;  // RoundsA, RoundsInput: the A input x the region moves
+  bool keeps_order = false;         // a single KeepsOrder node reading `moved`: the total is x's
+  Known total;     // B against A, when read in one pass on the CPU (streamed)
+  Known rounding;  // A's value against its cast to B's precision, once computed
 };
 
 class Lockstep {
@@ -108,8 +129,8 @@ class Lockstep {
       if (r_.cancel) r_.cancel->check();
       if (r_.progress) r_.progress(++done, total);
       note_finiteness(*m, b, b_finite_, /*b_side=*/true);
-      if (const auto it = pair_of_b_.find(m); it != pair_of_b_.end()) {
-        Pair& p = pairs_[it->second];
+      if (const int pi = paired(*m); pi >= 0) {
+        Pair& p = pairs_[size_t(pi)];
         const IValue* va = a_value(p);
         compare(p, va, b);
         release_pair(p, b);
@@ -147,6 +168,10 @@ class Lockstep {
 
   void pair_nodes() {
     const ir::Graph& gb = pb_.graph();
+    pair_index_.assign(gb.size(), -1);
+    region_seen_.assign(gb.size(), 0);
+    holds_b_.assign(gb.size(), 0);
+    if (r_.a.program) holds_a_.assign(r_.a.program->graph().size(), 0);
     for (const NodePair& np : r_.pairing.pairs) {
       Pair p;
       p.a_name = np.a;
@@ -156,25 +181,78 @@ class Lockstep {
         ++result_.report.skipped;
         continue;
       }
-      pair_of_b_[p.b] = pairs_.size();
+      pair_index_[size_t(p.b->index())] = int(pairs_.size());
       pairs_.push_back(std::move(p));
     }
     for (Pair& p : pairs_) p.region = region_of(p.b);
+    movement_b_.resize(gb.size(), Movement::None);
+    for (const ir::Node* n : gb.nodes()) movement_b_[size_t(n->index())] = movement_of(*n);
+    if (r_.a.program && !r_.reference && r_.a.program == r_.b.program) {
+      movement_a_ = movement_b_;
+    } else if (r_.a.program && !r_.reference) {
+      movement_a_.resize(r_.a.program->graph().size(), Movement::None);
+      for (const ir::Node* n : r_.a.program->graph().nodes()) movement_a_[size_t(n->index())] = movement_of(*n);
+    }
+    if (r_.shortcuts)
+      for (Pair& p : pairs_) classify(p);
   }
 
-  Region region_of(const ir::Node* m) const {
+  // A region that only moves data, of nodes A ran too (the same node objects:
+  // one program, paired by the same graph), skips its computation (Shortcut).
+  void classify(Pair& p) {
+    const Region& region = p.region;
+    if (!p.a || p.a != p.b || !region.evaluable || region.nodes.empty()) return;
+    bool keeps_order = true;
+    for (const ir::Node* n : region.nodes) {
+      const Movement m = movement_b_[size_t(n->index())];
+      if (m == Movement::None) return;
+      keeps_order = keeps_order && m == Movement::KeepsOrder;
+    }
+    const ir::Node* moved = nullptr;
+    for (const ir::Node* in : region.from_a) {
+      if (pairs_[size_t(paired(*in))].a != in) return;  // A's counterpart is another node
+      if (in->value.tensor()) {
+        if (moved) return;  // two tensors moved together (not in the table's ops, but not ours to assume)
+        moved = in;
+      } else if (!in->value.sym_int()) {
+        return;
+      }
+    }
+    if (!moved) {
+      // B's own values only (sym ints from A are checked equal to B's when compared).
+      for (const ir::Node* in : region.own)
+        if (!in->value.tensor()) return;
+      p.shortcut = Shortcut::OwnInputs;
+      return;
+    }
+    if (!region.own.empty()) return;
+    // view and _unsafe_view fail on strides a cast may change: only a single one, on a contiguous x (checked when run).
+    p.moved = moved;
+    p.shortcut = keeps_order ? Shortcut::RoundsInput : Shortcut::RoundsA;
+    p.keeps_order = keeps_order && region.nodes.size() == 1;
+  }
+
+  // The pair of a B node (its index in pairs_), or -1.
+  int paired(const ir::Node& n) const {
+    const size_t i = size_t(n.index());
+    return i < pair_index_.size() ? pair_index_[i] : -1;
+  }
+
+  Region region_of(const ir::Node* m) {
     Region region;
     std::vector<const ir::Node*> stack = {m};
-    std::unordered_map<const ir::Node*, bool> seen{{m, true}};
+    const int stamp = ++region_stamp_;  // nodes seen by this walk: region_seen_ == stamp
+    region_seen_[size_t(m->index())] = stamp;
     std::vector<const ir::Node*> members;
     while (!stack.empty()) {
       const ir::Node* n = stack.back();
       stack.pop_back();
       members.push_back(n);
       n->for_each_input([&](const ir::Node* in) {
-        if (seen.count(in)) return;
-        seen[in] = true;
-        if (pair_of_b_.count(in)) region.from_a.push_back(in);
+        int& seen = region_seen_[size_t(in->index())];
+        if (seen == stamp) return;
+        seen = stamp;
+        if (paired(*in) >= 0) region.from_a.push_back(in);
         else if (in->op != ir::OpKind::CallFunction) region.own.push_back(in);
         else stack.push_back(in);
       });
@@ -196,13 +274,13 @@ class Lockstep {
       if (!r_.introduced || !p.region.evaluable) continue;
       for (const ir::Node* in : p.region.own) hold_b(b, in, on);
       if (a)
-        for (const ir::Node* in : p.region.from_a) hold_a(*a, pairs_[pair_of_b_.at(in)].a, on);
+        for (const ir::Node* in : p.region.from_a) hold_a(*a, pairs_[size_t(paired(*in))].a, on);
     }
   }
   void hold_a(runtime::RunStepper& a, const ir::Node* n, bool on) { count(a, holds_a_, n, on); }
   void hold_b(runtime::RunStepper& b, const ir::Node* n, bool on) { count(b, holds_b_, n, on); }
-  static void count(runtime::RunStepper& s, std::unordered_map<const ir::Node*, int>& holds, const ir::Node* n, bool on) {
-    int& c = holds[n];
+  static void count(runtime::RunStepper& s, std::vector<int>& holds, const ir::Node* n, bool on) {
+    int& c = holds[size_t(n->index())];
     c += on ? 1 : -1;
     if (on && c == 1) s.hold(*n, true);
     if (!on && c == 0) s.hold(*n, false);
@@ -214,7 +292,7 @@ class Lockstep {
     if (!r_.introduced || !p.region.evaluable) return;
     for (const ir::Node* in : p.region.own) hold_b(b, in, false);
     if (a_)
-      for (const ir::Node* in : p.region.from_a) hold_a(*a_, pairs_[pair_of_b_.at(in)].a, false);
+      for (const ir::Node* in : p.region.from_a) hold_a(*a_, pairs_[size_t(paired(*in))].a, false);
   }
 
   // A's value for a pair: A run on until it made it (or the reference's).
@@ -231,15 +309,23 @@ class Lockstep {
 
   // Finite inputs, NaN or Inf out: where non-finite values start in a run.
   // (The report points at the origin when it is a compared node; else a note names it.)
+  // Data movement (data_movement.h) makes no NaN/Inf: finite inputs, finite output, no pass over it.
   void note_finiteness(const ir::Node& n, const runtime::RunStepper& s, std::vector<char>& finite, bool b_side) {
     const IValue* v = s.value(n);
     if (!v) return;
     bool inputs_finite = true;
     n.for_each_input([&](const ir::Node* in) { inputs_finite = inputs_finite && finite[size_t(in->index())]; });
+    const std::vector<Movement>& movement = b_side ? movement_b_ : movement_a_;
+    if (r_.shortcuts && inputs_finite && size_t(n.index()) < movement.size() &&
+        movement[size_t(n.index())] != Movement::None) {
+      finite[size_t(n.index())] = 1;
+      return;
+    }
     finite[size_t(n.index())] = all_finite(*v);
     if (inputs_finite && !finite[size_t(n.index())] && pending_origin_[b_side].empty()) pending_origin_[b_side] = n.name;
   }
 
+  // A's value as B's computation reads it: on B's device, floating ones in B's precision (elementwise).
   IValue to_b(const IValue& v, const ir::Node& b_input) const {
     if (v.isTensor()) {
       at::Tensor t = v.toTensor().to(b_device_);
@@ -258,8 +344,8 @@ class Lockstep {
     std::unordered_map<const ir::Node*, IValue> scratch;
     auto input = [&](const ir::Node& in) -> std::optional<IValue> {
       if (const auto it = scratch.find(&in); it != scratch.end()) return it->second;
-      if (const auto pi = pair_of_b_.find(&in); pi != pair_of_b_.end()) {
-        const Pair& q = pairs_[pi->second];
+      if (const int pi = paired(in); pi >= 0) {
+        const Pair& q = pairs_[size_t(pi)];
         const IValue* va = a_ ? (q.a ? a_->value(*q.a) : nullptr) : ref(q.a_name);
         if (va) return to_b(*va, in);
       }
@@ -278,13 +364,96 @@ class Lockstep {
     return it == reference_.end() ? nullptr : &it->second;
   }
 
-  void compare(const Pair& p, const IValue* va, const runtime::RunStepper& b) {
+  // A tensor's dtype when error_stats streams it, else Undefined.
+  static c10::ScalarType streamed_dtype(const IValue& v) {
+    return v.isTensor() && streamed(v.toTensor()) ? v.toTensor().scalar_type() : c10::ScalarType::Undefined;
+  }
+
+  // The total of a single order-keeping node is its input's: the same
+  // sequences of A's and B's elements, read the same way (streamed).
+  std::optional<ErrorStats> total_of(Pair& p, const IValue& va, const IValue& vb) {
+    const c10::ScalarType ta = streamed_dtype(va), tb = streamed_dtype(vb);
+    std::optional<ErrorStats> total;
+    if (p.keeps_order && ta != c10::ScalarType::Undefined && tb != c10::ScalarType::Undefined) {
+      const Known& in = pairs_[size_t(paired(*p.moved))].total;
+      if (in.stats && in.a_dtype == ta && in.b_dtype == tb && va.toTensor().sizes() == vb.toTensor().sizes())
+        total = in.stats;
+    }
+    if (!total) total = error_stats(va, vb);
+    if (total && ta != c10::ScalarType::Undefined && tb != c10::ScalarType::Undefined) p.total = {total, ta, tb};
+    return total;
+  }
+
+  // The dtype to_b gives a tensor read as `b_input`.
+  c10::ScalarType b_dtype_of(const at::Tensor& t, const ir::Node& b_input) const {
+    if (!t.is_floating_point()) return t.scalar_type();
+    if (b_dtype_) return *b_dtype_;
+    if (const ir::TensorMeta* meta = b_input.value.tensor()) return runtime::to_torch(meta->dtype);
+    return t.scalar_type();
+  }
+
+  // A's value against its cast to B's precision (what B's op fed A's input
+  // makes, for data movement), cached per pair for the order-keeping nodes
+  // after it. B on the CPU, both streamed; else nullopt.
+  std::optional<ErrorStats> rounding_of(Pair& p, const IValue& va, const ir::Node& cast_as) {
+    if (!b_device_.is_cpu() || !va.isTensor() || !streamed(va.toTensor())) return std::nullopt;
+    const c10::ScalarType ta = va.toTensor().scalar_type(), tb = b_dtype_of(va.toTensor(), cast_as);
+    if (!streamed(tb)) return std::nullopt;
+    if (p.rounding.stats && p.rounding.a_dtype == ta && p.rounding.b_dtype == tb) return p.rounding.stats;
+    p.rounding = {error_stats(va, to_b(va, cast_as)), ta, tb};
+    return p.rounding.stats;
+  }
+
+  static bool views_strides(const ir::Node& n) {
+    const std::string& t = n.target.qualified();
+    return t == "torch.ops.aten.view.default" || t == "torch.ops.aten._unsafe_view.default" ||
+           t == "torch.ops.aten.view_copy.default";
+  }
+
+  // The error a pair introduces: its region run on A's inputs, or what a
+  // shortcut proves that run gives (Shortcut); nullopt to run it.
+  std::optional<std::optional<ErrorStats>> introduced_shortcut(Pair& p, const IValue& va, const ErrorStats& total,
+                                                               const runtime::RunStepper& b) {
+    switch (p.shortcut) {
+      case Shortcut::None: return std::nullopt;
+      case Shortcut::OwnInputs:
+        for (const ir::Node* in : p.region.from_a) {
+          const IValue* x = a_->value(*in);
+          const IValue* y = b.value(*in);
+          if (!x || !y || !x->isInt() || !y->isInt() || x->toInt() != y->toInt()) return std::nullopt;
+        }
+        return std::optional<ErrorStats>(total);
+      case Shortcut::RoundsA:
+      case Shortcut::RoundsInput: break;
+    }
+    Pair& moved = pairs_[size_t(paired(*p.moved))];
+    const IValue* vx = a_->value(*p.moved);
+    if (!vx || !vx->isTensor() || !va.isTensor() || !streamed(va.toTensor())) return std::nullopt;
+    // view and _unsafe_view fail on some strides: only a single one, on an
+    // input whose cast keeps its strides (dense) or is contiguous (the cast of
+    // a value neither dense nor like channels-last), so it views as A's did.
+    const at::Tensor& x = vx->toTensor();
+    const bool views_as_a = x.is_non_overlapping_and_dense() || x.suggest_memory_format() == at::MemoryFormat::Contiguous;
+    for (const ir::Node* n : p.region.nodes)
+      if (views_strides(*n) && (p.region.nodes.size() != 1 || !views_as_a)) return std::nullopt;
+    std::optional<ErrorStats> s;
+    if (p.shortcut == Shortcut::RoundsInput) {
+      s = rounding_of(moved, *vx, *p.moved);
+      if (s) p.rounding = moved.rounding;
+    } else {
+      s = rounding_of(p, va, *p.moved);
+    }
+    if (!s) return std::nullopt;
+    return s;
+  }
+
+  void compare(Pair& p, const IValue* va, const runtime::RunStepper& b) {
     const IValue* vb = b.value(*p.b);
     if (!va || !vb) {
       ++result_.report.skipped;
       return;
     }
-    const auto total = error_stats(*va, *vb);
+    const auto total = total_of(p, *va, *vb);
     if (!total) {
       ++result_.report.skipped;
       return;
@@ -296,10 +465,14 @@ class Lockstep {
     n.op = ir::op_key(shown.target);
     if (const ir::TensorMeta* t = shown.value.tensor()) n.value = t->annotation();
     n.total = *total;
-    if (auto vi = introduced_value(p, b)) {
+    std::optional<std::optional<ErrorStats>> shortcut;
+    if (r_.introduced && p.region.evaluable && a_) shortcut = introduced_shortcut(p, *va, *total, b);
+    if (shortcut) {
+      n.introduced = *shortcut;
+    } else if (auto vi = introduced_value(p, b)) {
       n.introduced = error_stats(*va, *vi);
-      if (n.introduced) n.inherited_max_abs = std::max(0.0, n.total.max_abs - n.introduced->max_abs);
     }
+    if (n.introduced) n.inherited_max_abs = std::max(0.0, n.total.max_abs - n.introduced->max_abs);
     const size_t index = result_.report.nodes.size();
     if (pending_origin_[1] == n.b_node) {
       n.nonfinite_origin_b = true;
@@ -336,9 +509,12 @@ class Lockstep {
 
   const NumericsRequest& r_;
   const ir::ExportedProgram& pb_;
+  std::vector<Movement> movement_a_, movement_b_;  // by node index
   std::vector<Pair> pairs_;
-  std::unordered_map<const ir::Node*, size_t> pair_of_b_;
-  std::unordered_map<const ir::Node*, int> holds_a_, holds_b_;
+  std::vector<int> pair_index_;            // by B node index: its pair's, or -1
+  std::vector<int> region_seen_;           // by B node index: the region walk that last saw it
+  int region_stamp_ = 0;
+  std::vector<int> holds_a_, holds_b_;     // by node index: the pairs holding its value
   std::unordered_map<std::string, IValue> reference_;
   std::optional<c10::ScalarType> b_dtype_;
   c10::Device b_device_{c10::kCPU};

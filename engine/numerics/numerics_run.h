@@ -46,6 +46,9 @@ struct NumericsRequest {
   uint64_t seed = 0;
   /// Also run each B computation on A's inputs (the error a node introduces).
   bool introduced = true;
+  /// Skip the work whose answer is proved (data movement's introduced and
+  /// total error, its finiteness: README); the figures are the same without.
+  bool shortcuts = true;
   /// A nodes whose A and B values to keep as snapshots (the tensor viewer).
   std::set<std::string> keep;
   /// Snapshots keep every element up to this many (stats and histogram are always whole).

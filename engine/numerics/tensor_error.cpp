@@ -3,6 +3,7 @@
 #include <ATen/ATen.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "engine/ir/dtype.h"
@@ -15,10 +16,15 @@ namespace {
 // Elements of any dtype as doubles, a block at a time (one loop per dtype, not per pair).
 constexpr int64_t kBlock = 1024;
 
+// `count` elements `stride` apart from `data`, as doubles.
 template <class T>
-void load_block(const void* data, int64_t first, int64_t count, double* out) {
-  const T* p = static_cast<const T*>(data) + first;
-  for (int64_t i = 0; i < count; ++i) out[i] = static_cast<double>(p[i]);
+void load_block(const void* data, int64_t stride, int64_t count, double* out) {
+  const T* p = static_cast<const T*>(data);
+  if (stride == 1) {
+    for (int64_t i = 0; i < count; ++i) out[i] = static_cast<double>(p[i]);
+  } else {
+    for (int64_t i = 0; i < count; ++i) out[i] = static_cast<double>(p[i * stride]);
+  }
 }
 
 using Loader = void (*)(const void*, int64_t, int64_t, double*);
@@ -38,6 +44,54 @@ Loader loader_for(at::ScalarType t) {
     default: return nullptr;
   }
 }
+
+// A CPU tensor's elements in row-major order (the order .contiguous() lays
+// them out), read where they lie: a permuted or expanded value is not copied.
+class Reader {
+ public:
+  Reader(const at::Tensor& t, Loader load)
+      : base_(static_cast<const char*>(t.const_data_ptr())), item_(int64_t(t.element_size())), load_(load) {
+    // Dims of size 1 dropped; a dim merged into the next where its stride spans it.
+    for (int64_t d = 0; d < t.dim(); ++d) {
+      const int64_t size = t.size(d), stride = t.stride(d);
+      if (size == 1) continue;
+      if (!sizes_.empty() && strides_.back() == stride * size) {
+        sizes_.back() *= size;
+        strides_.back() = stride;
+      } else {
+        sizes_.push_back(size);
+        strides_.push_back(stride);
+      }
+    }
+    if (sizes_.empty()) sizes_.push_back(1), strides_.push_back(1);
+    index_.assign(sizes_.size(), 0);
+  }
+
+  void read(int64_t count, double* out) {
+    const size_t inner = sizes_.size() - 1;
+    while (count > 0) {
+      const int64_t n = std::min(count, sizes_[inner] - index_[inner]);
+      load_(base_ + (offset_ + index_[inner] * strides_[inner]) * item_, strides_[inner], n, out);
+      out += n, count -= n;
+      index_[inner] += n;
+      if (index_[inner] < sizes_[inner]) continue;
+      index_[inner] = 0;  // the next row: carry into the outer dims
+      for (size_t d = inner; d-- > 0;) {
+        offset_ += strides_[d];
+        if (++index_[d] < sizes_[d]) break;
+        offset_ -= strides_[d] * sizes_[d];
+        index_[d] = 0;
+      }
+    }
+  }
+
+ private:
+  const char* base_;
+  int64_t item_;
+  Loader load_;
+  at::DimVector sizes_, strides_, index_;
+  int64_t offset_ = 0;  // of the current row, in elements
+};
 
 // Sums over every tensor pair of a value, folded into ErrorStats at the end.
 // CPU tensors are read in one pass over their elements (a numerics run
@@ -60,7 +114,7 @@ struct Accumulator {
     if (a_in.numel() == 0) return true;
     const Loader la = loader_for(a_in.scalar_type()), lb = loader_for(b_in.scalar_type());
     if (la && lb && a_in.device().is_cpu() && b_in.device().is_cpu()) {
-      add_cpu(a_in.contiguous(), la, b_in.contiguous(), lb);
+      add_cpu(a_in, la, b_in, lb);
     } else {
       add_aten(a_in, b_in);
     }
@@ -70,46 +124,47 @@ struct Accumulator {
   void add_cpu(const at::Tensor& a, Loader la, const at::Tensor& b, Loader lb) {
     double xa[kBlock], xb[kBlock];
     const int64_t n = a.numel();
+    Reader ra(a, la), rb(b, lb);
     for (int64_t first = 0; first < n; first += kBlock) {
       const int64_t count = std::min(kBlock, n - first);
-      la(a.const_data_ptr(), first, count, xa);
-      lb(b.const_data_ptr(), first, count, xb);
-      if (finite_block(xa, count) && finite_block(xb, count)) {
-        finite_pairs(xa, xb, count);
-      } else {
+      ra.read(count, xa);
+      rb.read(count, xb);
+      if (!finite_pairs(xa, xb, count))
         for (int64_t i = 0; i < count; ++i) element(xa[i], xb[i]);
-      }
     }
   }
 
-  static bool finite_block(const double* x, int64_t count) {
-    bool ok = true;
-    for (int64_t i = 0; i < count; ++i) ok &= std::isfinite(x[i]);
-    return ok;
-  }
-
-  // The common case, with no branch per element: four lanes of partial sums
-  // and maxima, folded at the end (the order of a float sum is ours to pick).
-  void finite_pairs(const double* a, const double* b, int64_t count) {
-    double mx[4] = {}, rel[4] = {}, sd[4] = {}, sa[4] = {}, sb[4] = {}, ab[4] = {};
-    bool over = false;
+  // The common case, a block with no NaN or Inf, with no branch per element:
+  // four lanes of partial sums and maxima, folded at the end (the order of a
+  // float sum is ours to pick). Whether the block is finite is found in the
+  // same pass (x * 0 is 0 for finite x, NaN for NaN and Inf); if it is not,
+  // nothing is folded and false says to read it element by element.
+  bool finite_pairs(const double* a, const double* b, int64_t count) {
+    double mx[4] = {}, rel[4] = {}, sd[4] = {}, sa[4] = {}, sb[4] = {}, ab[4] = {}, over[4] = {}, zero[4] = {};
     const double atol = tol.atol, rtol = tol.rtol;
     int64_t i = 0;
     for (; i + 4 <= count; i += 4)
       for (int k = 0; k < 4; ++k) {
         const double x = a[i + k], y = b[i + k], d = std::abs(y - x), ax = std::abs(x);
+        zero[k] += x * 0.0 + y * 0.0;  // 0 where finite, NaN for NaN and Inf
         mx[k] = std::max(mx[k], d);
-        rel[k] = std::max(rel[k], ax > 0 ? d / ax : 0.0);
+        const double q = d / (ax > 0 ? ax : 1.0);  // d / ax where ax > 0: no branch
+        rel[k] = std::max(rel[k], ax > 0 ? q : 0.0);
         sd[k] += d * d, sa[k] += x * x, sb[k] += y * y, ab[k] += x * y;
-        over |= d > atol + rtol * ax;
+        over[k] = std::max(over[k], d > atol + rtol * ax ? 1.0 : 0.0);
       }
+    for (int k = 0; k < 4; ++k)
+      if (zero[k] != 0) return false;
+    for (int64_t j = i; j < count; ++j)
+      if (!std::isfinite(a[j]) || !std::isfinite(b[j])) return false;
     for (; i < count; ++i) element(a[i], b[i]);
     for (int k = 0; k < 4; ++k) {
       max_abs = std::max(max_abs, mx[k]);
       max_rel = std::max(max_rel, rel[k]);
       sum_sq_diff += sd[k], sum_sq_a += sa[k], sum_sq_b += sb[k], dot += ab[k];
+      beyond = beyond || over[k] > 0;
     }
-    beyond = beyond || over;
+    return true;
   }
 
   void element(double a, double b) {
@@ -247,18 +302,26 @@ std::optional<ErrorStats> error_stats(const c10::IValue& a, const c10::IValue& b
   return acc.stats();
 }
 
+bool streamed(const at::Tensor& t) { return t.defined() && t.device().is_cpu() && loader_for(t.scalar_type()); }
+bool streamed(c10::ScalarType dtype) { return loader_for(dtype) != nullptr; }
+
 bool all_finite(const c10::IValue& v) {
   if (v.isTensor()) {
     const at::Tensor& t = v.toTensor();
     if (!t.defined() || !t.is_floating_point() || t.numel() == 0) return true;
     const Loader load = loader_for(t.scalar_type());
     if (!load || !t.device().is_cpu()) return t.isfinite().all().item<bool>();
-    const at::Tensor c = t.contiguous();
+    Reader reader(t, load);
     double x[kBlock];
-    for (int64_t first = 0; first < c.numel(); first += kBlock) {
-      const int64_t count = std::min(kBlock, c.numel() - first);
-      load(c.const_data_ptr(), first, count, x);
-      for (int64_t i = 0; i < count; ++i)
+    for (int64_t first = 0; first < t.numel(); first += kBlock) {
+      const int64_t count = std::min(kBlock, t.numel() - first);
+      reader.read(count, x);
+      double zero[4] = {};  // x * 0: 0 for finite x, NaN for NaN and Inf (four lanes, no branch)
+      int64_t i = 0;
+      for (; i + 4 <= count; i += 4)
+        for (int k = 0; k < 4; ++k) zero[k] += x[i + k] * 0.0;
+      if (!(zero[0] == 0 && zero[1] == 0 && zero[2] == 0 && zero[3] == 0)) return false;
+      for (; i < count; ++i)
         if (!std::isfinite(x[i])) return false;
     }
     return true;

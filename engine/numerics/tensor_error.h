@@ -16,6 +16,13 @@ namespace exportlens::numerics {
 /// cannot be compared (other shapes, other kinds of value).
 std::optional<ErrorStats> error_stats(const c10::IValue& a, const c10::IValue& b);
 
+/// Whether error_stats reads `t` on the CPU a block at a time, folding its
+/// row-major sequence of elements in order: two pairs with equal sequences
+/// (and dtypes) then have exactly equal statistics, whatever their shapes.
+bool streamed(const at::Tensor& t);
+/// Whether a CPU tensor of this dtype is streamed.
+bool streamed(c10::ScalarType dtype);
+
 /// Whether every element of every tensor in `v` is finite (non-tensors: true).
 bool all_finite(const c10::IValue& v);
 

@@ -5,7 +5,10 @@
 // and the bytes each holds at once, beside torch's own time for the same
 // plain runs (ep.module()(*inputs) in fp32 and bf16), in the same run.
 //
-//   ninja bench_numerics && build/tests/bench/bench_numerics [FILE.pt2] [--repeat N]
+//   ninja bench_numerics && build/tests/bench/bench_numerics [FILE.pt2] [--repeat N] [--json OUT.json]
+//
+// --json writes the numerics report (numerics_json, less its time and bytes),
+// so two builds' figures can be compared for exact equality.
 //
 // Goals: the numerics run takes at most 1.5x the two plain runs' time
 // together; it holds less than 2x what one plain run holds. Exits 2 when one is missed.
@@ -46,9 +49,11 @@ uint64_t plain_run(const ir::ExportedProgram& ep, runtime::Precision precision,
 int main(int argc, char** argv) {
   std::string file = EXPORTLENS_BENCH_DIR "/transformer.pt2";
   int repeat = 3;
+  std::string json_out;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--repeat" && i + 1 < argc) repeat = std::max(1, std::atoi(argv[++i]));
+    else if (arg == "--json" && i + 1 < argc) json_out = argv[++i];
     else file = arg;
   }
   const bool lower = file == EXPORTLENS_BENCH_DIR "/transformer.pt2";
@@ -81,6 +86,12 @@ int main(int argc, char** argv) {
     const numerics::NumericsResult result = numerics::run_numerics(r);
     numerics_peak = result.report.peak_bytes;
     compared = result.report.nodes.size();
+    if (!json_out.empty()) {
+      numerics::NumericsReport report = result.report;
+      report.seconds = 0;
+      report.peak_bytes = 0;
+      std::ofstream(json_out) << numerics::numerics_json(report);
+    }
   });
   const bench::Timing totals = bench::median_ms(repeat, [&] { numerics::run_numerics(totals_only); });
   // torch, the same plain runs.

@@ -13,8 +13,10 @@
 #include <QtTest>
 
 #include <cmath>
+#include <cstring>
 #include <memory>
 
+#include "engine/numerics/data_movement.h"
 #include "engine/numerics/node_data_json.h"
 #include "engine/numerics/node_pairing.h"
 #include "engine/numerics/numerics_run.h"
@@ -42,6 +44,15 @@ numerics::NumericsRequest same_program(const std::shared_ptr<const ir::ExportedP
   r.b = {p, "cpu", b, "other"};
   r.pairing = numerics::same_graph(*p);
   return r;
+}
+
+// Every figure, bit for bit (NaN equal to NaN).
+bool same(const numerics::ErrorStats& x, const numerics::ErrorStats& y) {
+  const auto eq = [](double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0 || (std::isnan(a) && std::isnan(b)); };
+  return x.elements == y.elements && eq(x.max_abs, y.max_abs) && eq(x.max_rel, y.max_rel) && eq(x.mse, y.mse) &&
+         eq(x.snr_db, y.snr_db) && eq(x.cosine, y.cosine) && x.nan_a == y.nan_a && x.inf_a == y.inf_a &&
+         x.nan_b == y.nan_b && x.inf_b == y.inf_b && x.beyond_tolerance == y.beyond_tolerance && x.rtol == y.rtol &&
+         x.atol == y.atol;
 }
 
 }  // namespace
@@ -73,6 +84,41 @@ class TestNumerics : public QObject {
     QVERIFY(result.report.first_introducing);
     // The bounded run keeps both runs' values only while they are read.
     QVERIFY(result.report.peak_bytes > 0);
+  }
+
+  // What a run proves instead of computing (data movement's introduced and
+  // total error, its finiteness) gives the figures computing them gives, to
+  // the bit: BERT in bf16 (views, permutes, expands, clones, getitems of
+  // splits, weights' transposes) and the NaN case, with and without.
+  void shortcutsChangeNoFigure() {
+    auto bert = same_program(load(corpus("bert", "program.pt2")), runtime::Precision::BFloat16);
+    bert.inputs_file = corpus("bert", "inputs.pt").toStdString();
+    auto nan = same_program(load(cases() + "/nan/program.pt2"), runtime::Precision::Float64);
+    nan.inputs_file = (cases() + "/nan/inputs.pt").toStdString();
+    for (numerics::NumericsRequest r : {bert, nan}) {
+      const numerics::NumericsReport proved = numerics::run_numerics(r).report;
+      r.shortcuts = false;
+      const numerics::NumericsReport computed = numerics::run_numerics(r).report;
+      QCOMPARE(proved.nodes.size(), computed.nodes.size());
+      int movement = 0;
+      for (size_t i = 0; i < proved.nodes.size(); ++i) {
+        const numerics::NodeNumerics &x = proved.nodes[i], &y = computed.nodes[i];
+        QCOMPARE(x.node, y.node);
+        QVERIFY2(same(x.total, y.total), qPrintable(QString::fromStdString(x.node)));
+        QCOMPARE(bool(x.introduced), bool(y.introduced));
+        if (x.introduced) QVERIFY2(same(*x.introduced, *y.introduced), qPrintable(QString::fromStdString(x.node)));
+        QCOMPARE(x.nonfinite_origin_a, y.nonfinite_origin_a);
+        QCOMPARE(x.nonfinite_origin_b, y.nonfinite_origin_b);
+        const ir::Node* n = r.a.program->graph().find(x.node);
+        movement += n && numerics::movement_of(*n) != numerics::Movement::None;
+      }
+      QCOMPARE(proved.first_divergent, computed.first_divergent);
+      QCOMPARE(proved.first_introducing, computed.first_introducing);
+      QCOMPARE(proved.first_nonfinite_a, computed.first_nonfinite_a);
+      QCOMPARE(proved.first_nonfinite_b, computed.first_nonfinite_b);
+      QCOMPARE(proved.notes, computed.notes);
+      if (r.b.precision == runtime::Precision::BFloat16) QVERIFY2(movement > 20, qPrintable(QString::number(movement)));
+    }
   }
 
   // The tutorial's doubling conv2d table, planted as if it were a wrong rule:
