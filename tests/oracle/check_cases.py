@@ -264,7 +264,30 @@ class DataclassSum(torch.nn.Module):
         return p.u + p.v + z
 
 
+class Kwargs(dict):
+    """Keyword arguments, the last of a model's example inputs."""
+
+
+def split_inputs(inputs):
+    """(args, kwargs) of a model's example inputs."""
+    if inputs and isinstance(inputs[-1], Kwargs):
+        return tuple(inputs[:-1]), dict(inputs[-1])
+    return tuple(inputs), {}
+
+
+class KeywordsAndPair(torch.nn.Module):
+    """forward(x, pair, *, scale, mask): keyword arguments (a float and a tensor) beside a tuple argument."""
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(4, 3)
+
+    def forward(self, x, pair, *, scale=1.0, mask=None):
+        a, b = pair
+        return (self.fc(x) * scale + a.sum() + b.mean()) * mask
+
+
 MODELS.update({
+    "nested_kwargs": (KeywordsAndPair, lambda: (r(8, 4), (r(3), r(2, 2)), Kwargs(scale=2.0, mask=torch.ones(8, 3)))),
     "nested_tuple": (PairMatmul, lambda: ((r(4, 8), r(8, 2)),)),
     "nested_list": (ListSum, lambda: ([r(6, 4), r(6, 4)],)),
     "nested_dict": (TupleAndDict, lambda: ((r(4, 3), r(4, 3)), {"a": r(4, 5), "b": [r(5, 3)]})),
@@ -577,6 +600,12 @@ CASES += [
     _nested_case("nested_dataclass_fresh", "nested_dataclass",
                  '{"p": [(dx, None), (Dim("q"), None)], "z": (dx, None)}',
                  "a fresh Dim for p.v: torch needs q = dx", refine=True),
+    _nested_case("nested_kwargs_ranged", "nested_kwargs",
+                 '{"x": {0: Dim("batch", min=2, max=128)}, "pair": ((Dim("p"),), None), "scale": None, '
+                 '"mask": {0: Dim("batch", min=2, max=128)}}',
+                 "keyword arguments (a float, a tensor) beside a tuple whose first tensor has a Dim"),
+    _nested_case("nested_kwargs_positional", "nested_kwargs", '({0: dx}, (None, None), None, {0: dx})',
+                 "the same program's spec by position, keyword arguments after the positional ones"),
     # refused: the spec does not mirror the input
     _nested_case("nested_bad_tuple_for_dict", "nested_dict", '{"x": ' + _X + ', "ys": ((None, None), [None])}',
                  "a tuple spec for a dict input"),
@@ -600,6 +629,8 @@ CASES += [
                  "a tuple for a dataclass (torch maps its fields as a list)"),
     _nested_case("nested_bad_dataclass_arity", "nested_dataclass", '{"p": [(dx, None)], "z": (dx, None)}',
                  "one spec for a dataclass of two fields"),
+    _nested_case("nested_bad_kwargs_list", "nested_kwargs", '{"x": None, "pair": [None, None], "scale": None, "mask": None}',
+                 "a list spec for the tuple beside keyword arguments"),
     _nested_case("nested_bad_dataclass_rank", "nested_dataclass", '{"p": [(dx, None), (dx, None, None)], "z": (dx, None)}',
                  "three dims for a field (the path is the field's position)"),
 ]
@@ -678,7 +709,10 @@ EXPECTED.update({
     "nested_dict_list_as_dims": "ok",
     "nested_dataclass_shared": "ok",
     "nested_dataclass_fresh": "violation",
+    "nested_kwargs_ranged": "ok",
+    "nested_kwargs_positional": "ok",
     **{name: "error" for name in (
+        "nested_bad_kwargs_list",
         "nested_bad_tuple_for_dict", "nested_bad_list_for_tuple", "nested_bad_length", "nested_bad_key",
         "nested_bad_none_for_dict", "nested_bad_top_length", "nested_bad_tensor_rank", "nested_bad_dim_for_tensor",
         "nested_bad_hint_for_tensor", "nested_bad_dataclass_tuple", "nested_bad_dataclass_arity",
@@ -710,7 +744,7 @@ def build_spec(text):
     return ns["dynamic_shapes"]
 
 
-def auto_spec(inputs):
+def auto_spec(inputs):  # (keyword arguments' specs after the positional ones', in order)
     def mirror(t):
         if isinstance(t, torch.Tensor):
             return tuple(Dim.AUTO for _ in t.shape)
@@ -721,7 +755,8 @@ def auto_spec(inputs):
         if dataclasses.is_dataclass(t):  # a registered dataclass: the list of its fields
             return [mirror(getattr(t, f.name)) for f in dataclasses.fields(t)]
         return None
-    return tuple(mirror(t) for t in inputs)
+    args, kwargs = split_inputs(inputs)
+    return tuple(mirror(t) for t in args + tuple(kwargs.values()))
 
 
 def classify(e):
@@ -784,6 +819,10 @@ def user_input_shapes(ep):
             val = n.meta.get("val")
             key = leaves[list(sig.user_inputs).index(n.name)] if leaves else n.name
             shapes[key] = [str(s) for s in val.shape] if isinstance(val, torch.Tensor) else None
+    if leaves:  # a constant input (a float keyword argument) has no placeholder: not a tensor
+        for i, u in enumerate(sig.user_inputs):
+            if not isinstance(u, str):
+                shapes[leaves[i]] = None
     return shapes
 
 
@@ -794,8 +833,9 @@ def export_case(model_name, spec_text):
     model = builder()
     inputs = inputs_fn()
     spec = build_spec(spec_text)
+    args, kwargs = split_inputs(inputs)
     try:
-        ep = torch.export.export(model, inputs, dynamic_shapes=spec)
+        ep = torch.export.export(model, args, kwargs, dynamic_shapes=spec)
     except Exception as e:  # noqa: BLE001
         msg = str(e).split("\n\nThe error above occurred when calling torch.export.export")[0]
         rec = {"status": classify(e), "error_type": type(e).__name__, "message": msg}
@@ -873,7 +913,8 @@ def main(argv=None):
         torch._dynamo.reset()
         torch.manual_seed(SEED)
         model, inputs = builder(), inputs_fn()
-        ep = torch.export.export(model, inputs, dynamic_shapes=auto_spec(inputs))
+        positional, keywords = split_inputs(inputs)
+        ep = torch.export.export(model, positional, keywords, dynamic_shapes=auto_spec(inputs))
         torch.export.save(ep, os.path.join(args.out, "programs", name + ".pt2"))
 
     manifest, problems = [], []
