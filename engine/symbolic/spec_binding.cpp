@@ -102,7 +102,17 @@ struct SpecView {
     if (node->container) return {&node->items[i].second, {}};
     return {nullptr, node->dims[i].second};
   }
-  std::string repr(const DynamicShapesSpec& spec) const { return node ? spec_repr(spec, *node) : dim_repr(spec, dim); }
+  /// As torch prints it, up to 1,000 characters (a spec of 40,000 dims is not repeated in full).
+  std::string repr(const DynamicShapesSpec& spec) const {
+    std::string text = node ? spec_repr(spec, *node) : dim_repr(spec, dim);
+    constexpr size_t kShown = 1000;
+    if (text.size() > kShown) {
+      size_t cut = kShown;
+      while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character
+      text = text.substr(0, cut) + " ...";
+    }
+    return text;
+  }
   // type(x) of the spec's value, as pytree's messages name it
   std::string python_type() const {
     if (!is_leaf()) {
@@ -262,7 +272,7 @@ class Matcher {
                                                             : "Unexpected dimension #" + std::to_string(i)) +
                   " in input tensor shape " + s.repr(spec_) + " specified at `dynamic_shapes" + at +
                   "` (expected None, an int, a Dim, Dim.AUTO, Dim.STATIC, or Dim.DYNAMIC, but got " +
-                  spec_repr(spec_, shape.items[i].second) + " instead)");
+                  SpecView{&shape.items[i].second, {}}.repr(spec_) + " instead)");
       invalid("the dimensions of a tensor's shape specified at `dynamic_shapes" + at + "` must be keyed by int index");
     }
     for (const auto& [k, d] : shape.dims)
