@@ -125,7 +125,7 @@ struct SpecView {
       spec = symbolic::parse_dynamic_shapes(text);
       for (const auto& [name, _] : spec->dims) dim_names.push_back(name);
     } catch (const std::exception&) {
-      // A spec ExportLens cannot read yet (nested inputs): the entries stay unnamed.
+      // A spec ExportLens cannot read: the entries stay unnamed.
     }
   }
 
@@ -135,7 +135,7 @@ struct SpecView {
     for (size_t i = 0; i < inputs.size(); ++i)
       if (inputs[i].name == d.input || inputs[i].path == d.input) position = i;
     const symbolic::InputShapeSpec* input = spec->input(d.input, position);
-    if (!input) return {};
+    if (!input || input->container || input->scalar) return {};  // a nested argument's parts stay unnamed here
     const symbolic::DimSpec entry = input->at(d.dim);
     using K = symbolic::DimSpec::Kind;
     switch (entry.kind) {

@@ -1,5 +1,6 @@
 #include "engine/diff/guard_diff.h"
 
+#include <functional>
 #include <map>
 
 #include "engine/ops/program_solver.h"
@@ -16,12 +17,23 @@ std::optional<DynamicShapesSpec> common_spec(const ops::PreparedProgram& a, cons
   DynamicShapesSpec spec = a.recorded_spec();
   const DynamicShapesSpec other = b.recorded_spec();
   if (spec.inputs.size() != other.inputs.size()) return std::nullopt;
+  // Input by input, a nested argument part by part.
+  const std::function<bool(symbolic::InputShapeSpec&, const symbolic::InputShapeSpec&)> widen =
+      [&](symbolic::InputShapeSpec& in, const symbolic::InputShapeSpec& other_in) {
+        if (in.dims.size() != other_in.dims.size() || in.items.size() != other_in.items.size() ||
+            in.container != other_in.container)
+          return false;
+        for (size_t d = 0; d < in.dims.size(); ++d)
+          if (other_in.dims[d].second.kind == DimSpec::Kind::Auto) in.dims[d].second.kind = DimSpec::Kind::Auto;
+        for (size_t k = 0; k < in.items.size(); ++k)
+          if (in.items[k].first != other_in.items[k].first || !widen(in.items[k].second, other_in.items[k].second))
+            return false;
+        return true;
+      };
   for (size_t i = 0; i < spec.inputs.size(); ++i) {
     auto& [name, in] = spec.inputs[i];
     const auto& [other_name, other_in] = other.inputs[i];
-    if (name != other_name || in.dims.size() != other_in.dims.size()) return std::nullopt;
-    for (size_t d = 0; d < in.dims.size(); ++d)
-      if (other_in.dims[d].second.kind == DimSpec::Kind::Auto) in.dims[d].second.kind = DimSpec::Kind::Auto;
+    if (name != other_name || !widen(in, other_in)) return std::nullopt;
   }
   return spec;
 }

@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "engine/ir/higher_order.h"
+#include "engine/ir/pytree_spec.h"
 #include "engine/ops/problem_report.h"
 #include "engine/ops/rule_helpers.h"
 #include "engine/ops/shape_rule.h"
@@ -79,6 +80,68 @@ int64_t hint_of(const ir::SymInt& s) {
   return s.hint.value_or(0);
 }
 
+// The forward() arguments' pytree from the root call's in_spec
+// (((args...), {kwargs})): one InputTree per argument, its leaves numbered in
+// flattened order, with each leaf's argument name and path. False when the
+// in_spec is missing, unreadable, or its leaves are not the user inputs.
+struct LeafPlace {
+  std::string argument, path;
+};
+
+void number_leaves(const ir::PyTreeSpec& t, symbolic::InputTree& out, const std::string& argument,
+                   const std::string& path, std::vector<LeafPlace>& leaves) {
+  using K = ir::PyTreeSpec::Kind;
+  using TK = symbolic::InputTree::Kind;
+  switch (t.kind) {
+    case K::Leaf:
+      out.kind = TK::Leaf;
+      out.leaf = int(leaves.size());
+      leaves.push_back({argument, path});
+      return;
+    case K::Tuple: out.kind = TK::Tuple; break;
+    case K::List: out.kind = TK::List; break;
+    case K::Dict: out.kind = TK::Dict; out.keys = t.keys; break;
+    case K::Custom:
+      out.kind = TK::Custom;
+      out.type_name = t.type_name;
+      out.keys = ir::dataclass_fields(t);
+      break;
+  }
+  for (size_t i = 0; i < t.children.size(); ++i) {
+    std::string key = "[" + std::to_string(i) + "]";
+    if (t.kind == K::Dict) key = "['" + t.keys[i] + "']";
+    if (t.kind == K::Custom && i < out.keys.size()) key = "." + out.keys[i];
+    symbolic::InputTree child;
+    number_leaves(t.children[i], child, argument, path + key, leaves);
+    out.children.push_back(std::move(child));
+  }
+}
+
+bool read_input_tree(const ir::ExportedProgram& program, size_t user_inputs, std::vector<symbolic::InputTree>& arguments,
+                     std::vector<LeafPlace>& leaves) {
+  const ir::ModuleCallEntry* root = nullptr;
+  for (const auto& m : program.module_call_graph)
+    if (m.fqn.empty()) root = &m;
+  if (!root || root->in_spec.empty()) return false;
+  const std::optional<ir::PyTreeSpec> spec = ir::treespec_loads(root->in_spec);
+  using K = ir::PyTreeSpec::Kind;
+  if (!spec || spec->kind != K::Tuple || spec->children.size() != 2 || spec->children[0].kind != K::Tuple ||
+      spec->children[1].kind != K::Dict)
+    return false;
+  const ir::PyTreeSpec& args = spec->children[0];
+  const ir::PyTreeSpec& kwargs = spec->children[1];
+  if (root->forward_arg_names.size() < args.children.size()) return false;
+  for (size_t i = 0; i < args.children.size() + kwargs.children.size(); ++i) {
+    const bool positional = i < args.children.size();
+    const std::string name = positional ? root->forward_arg_names[i] : kwargs.keys[i - args.children.size()];
+    symbolic::InputTree t;
+    number_leaves(positional ? args.children[i] : kwargs.children[i - args.children.size()], t, name, "", leaves);
+    t.name = name;
+    arguments.push_back(std::move(t));
+  }
+  return leaves.size() == user_inputs;
+}
+
 }  // namespace
 
 // ---- propagation over the graph -------------------------------------------------
@@ -128,9 +191,9 @@ class Propagation {
   /// The expression a source ("L['x'].size()[0]", ".stride()[i]", ".storage_offset()") has now.
   std::optional<symbolic::Expr> source_expr(const std::string& source) const {
     symbolic::SourceName s;
-    if (!symbolic::split_source_name(source, s) || !s.path.empty()) return std::nullopt;
-    for (size_t i = 0; i < p_.inputs_.size(); ++i) {
-      if (p_.inputs_[i].name != s.argument) continue;
+    const std::optional<size_t> input = p_.input_of_source(source, s);
+    if (!input) return std::nullopt;
+    for (size_t i = *input; i == *input; ++i) {
       // The spec's own symbols: whoever evaluates the guard applies the replacements found since.
       std::vector<symbolic::Expr> sizes;
       for (const auto& d : binding_.dims_of(i)) sizes.push_back(d.expr);
@@ -462,18 +525,38 @@ void PreparedProgram::read_inputs() {
   std::vector<std::string> names;
   for (const auto& m : program_->module_call_graph)
     if (m.fqn.empty() && m.forward_arg_names.size() == users.size()) names = m.forward_arg_names;
+  // An argument that is a tuple, list, dict or dataclass: its leaves are the user inputs.
+  std::vector<LeafPlace> leaves;
+  const bool nested = read_input_tree(*program_, users.size(), arguments_, leaves) &&
+                      std::any_of(arguments_.begin(), arguments_.end(),
+                                  [](const auto& a) { return a.kind != symbolic::InputTree::Kind::Leaf; });
+  if (!nested) arguments_.clear();
   for (size_t i = 0; i < users.size(); ++i) {
     const ir::InputSpec& s = *users[i];
     symbolic::ExampleInput in;
-    in.name = i < names.size() ? names[i] : s.arg.name;
+    in.name = nested ? leaves[i].argument : i < names.size() ? names[i] : s.arg.name;
+    if (nested) in.path = leaves[i].path;
     const ir::Node* n = s.arg.type == ir::SpecArgument::Type::Constant ? nullptr : program_->graph().find(s.arg.name);
     const ir::TensorMeta* m = n ? n->value.tensor() : nullptr;
     in.is_tensor = m != nullptr;
     if (m)
       for (const auto& d : m->sizes) in.sizes.push_back(hint_of(d));
+    input_by_source_.emplace(symbolic::input_source(in), inputs_.size());
     inputs_.push_back(std::move(in));
     input_nodes_.push_back(n);
   }
+}
+
+std::optional<size_t> PreparedProgram::input_of_source(const std::string& source, symbolic::SourceName& out) const {
+  // "L['x'][0].size()[1]": the input's own source, then what of it is meant.
+  size_t end = source.size();
+  for (const char* property : {".size()[", ".stride()[", ".storage_offset()"})
+    if (const size_t at = source.rfind(property); at != std::string::npos) end = std::min(end, at);
+  const auto it = input_by_source_.find(source.substr(0, end));
+  if (it == input_by_source_.end()) return std::nullopt;
+  if (!symbolic::split_source_name(symbolic::input_source(inputs_[it->second].name) + source.substr(end), out))
+    return std::nullopt;
+  return it->second;
 }
 
 PreparedProgram::Layout PreparedProgram::layout_of(const ir::Node& n) {
@@ -515,9 +598,7 @@ void PreparedProgram::parse_recorded_guards() {
     bool known = true;
     for (const std::string& s : g.expr.free_symbols()) {
       symbolic::SourceName name;
-      const bool ok = symbolic::split_source_name(s, name) && name.path.empty() &&
-                      std::any_of(inputs_.begin(), inputs_.end(), [&](const auto& in) { return in.name == name.argument; });
-      known = known && ok;
+      known = known && input_of_source(s, name).has_value();
     }
     if (!known) {
       diagnostics_.push_back({"", "", "recorded guard not replayed (it names inputs ExportLens does not track): " + text});
@@ -530,7 +611,7 @@ void PreparedProgram::parse_recorded_guards() {
 DynamicShapesSpec PreparedProgram::recorded_spec() const {
   DynamicShapesSpec spec;
   spec.form = DynamicShapesSpec::Form::Dict;
-  for (size_t i = 0; i < inputs_.size(); ++i) {
+  const auto leaf = [&](size_t i) {
     symbolic::InputShapeSpec in;
     const ir::TensorMeta* m = input_nodes_[i] ? input_nodes_[i]->value.tensor() : nullptr;
     if (m) {
@@ -541,8 +622,27 @@ DynamicShapesSpec PreparedProgram::recorded_spec() const {
         in.dims.emplace_back(int64_t(d), ds);
       }
     }
-    spec.inputs.emplace_back(inputs_[i].name, in);
+    return in;
+  };
+  if (arguments_.empty()) {
+    for (size_t i = 0; i < inputs_.size(); ++i) spec.inputs.emplace_back(inputs_[i].name, leaf(i));
+    return spec;
   }
+  // A nested argument's spec mirrors it: a tuple for a tuple, a list for a
+  // list or a dataclass (its fields), a dict with its keys.
+  const std::function<symbolic::InputShapeSpec(const symbolic::InputTree&)> mirror = [&](const symbolic::InputTree& t) {
+    using TK = symbolic::InputTree::Kind;
+    if (t.kind == TK::Leaf) return leaf(size_t(t.leaf));
+    symbolic::InputShapeSpec in;
+    in.container = true;
+    in.form = t.kind == TK::Tuple  ? symbolic::InputShapeSpec::Form::Tuple
+              : t.kind == TK::Dict ? symbolic::InputShapeSpec::Form::Dict
+                                   : symbolic::InputShapeSpec::Form::List;
+    for (size_t c = 0; c < t.children.size(); ++c)
+      in.items.emplace_back(t.kind == TK::Dict ? t.keys[c] : "", mirror(t.children[c]));
+    return in;
+  };
+  for (const auto& a : arguments_) spec.inputs.emplace_back(a.name, mirror(a));
   return spec;
 }
 
@@ -552,13 +652,16 @@ void PreparedProgram::attribute_recorded_guards() {
   // with, or looser) and see after which node each recorded guard follows
   // from the shape rules' guards.
   DynamicShapesSpec all_auto = recorded_spec();
-  for (auto& [name, in] : all_auto.inputs)
+  const std::function<void(symbolic::InputShapeSpec&)> all_dims_auto = [&](symbolic::InputShapeSpec& in) {
     for (auto& [k, d] : in.dims) d.kind = symbolic::DimSpec::Kind::Auto;
+    for (auto& [k, item] : in.items) all_dims_auto(item);
+  };
+  for (auto& [name, in] : all_auto.inputs) all_dims_auto(in);
   const MemoLoan memo(*this);
   ShapeEnv env(memo.get());
   env.set_logging(false);
   std::vector<Diagnostic> ignored;
-  const SpecBinding binding = symbolic::bind_spec(env, all_auto, inputs_);
+  const SpecBinding binding = symbolic::bind_spec(env, all_auto, inputs_, input_tree());
   Propagation prop(*this, env, binding, ignored);
   const auto& nodes = nodes_;
   std::vector<bool> explained(recorded_.size(), false);
@@ -725,7 +828,7 @@ class Solver {
   }
 
   void solve() {
-    binding_ = symbolic::bind_spec(env_, spec_, p_.inputs());
+    binding_ = symbolic::bind_spec(env_, spec_, p_.inputs(), p_.input_tree());
     Propagation prop(p_, env_, *binding_, result_.diagnostics, options_.collect_all ? &result_.trace_problems : nullptr);
     const auto& nodes = p_.nodes();
     prop.run([&](int index, bool after) { replay(prop, nodes, index, after); });
@@ -809,7 +912,7 @@ class Solver {
     if (binding_) {
       for (size_t i = 0; i < p_.inputs().size(); ++i) {
         InputShapeInfo info;
-        info.name = p_.inputs()[i].name;
+        info.name = p_.inputs()[i].display_name();
         info.is_tensor = p_.inputs()[i].is_tensor;
         for (const auto& d : binding_->dims_of(i)) info.dims.push_back(env_.replace(d.expr).str());
         result_.input_shapes.push_back(std::move(info));

@@ -30,6 +30,8 @@
 //   r.violations[i].origin, r.suggested_fixes_text, r.fixed_spec_text ("Apply")
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <unordered_map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,6 +39,7 @@
 #include "engine/ir/exported_program.h"
 #include "engine/ops/solve_result.h"
 #include "engine/symbolic/dynamic_shapes_spec.h"
+#include "engine/symbolic/python_guard_parser.h"
 #include "engine/symbolic/spec_binding.h"
 
 namespace exportlens::symbolic {
@@ -64,6 +67,11 @@ class PreparedProgram {
 
   const ir::ExportedProgram& program() const { return *program_; }
   const std::vector<symbolic::ExampleInput>& inputs() const { return inputs_; }
+  /// The forward() arguments' pytree when one of them is a tuple, list, dict
+  /// or registered dataclass (from the module call graph's in_spec; each
+  /// input is then one leaf of it, ExampleInput::path saying where); null
+  /// when every argument is an input of its own.
+  const std::vector<symbolic::InputTree>* input_tree() const { return arguments_.empty() ? nullptr : &arguments_; }
   const std::vector<RecordedGuard>& recorded_guards() const { return recorded_; }
   const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
   /// The graph's nodes in order (cached: a re-solve walks them several times).
@@ -89,6 +97,8 @@ class PreparedProgram {
 
  private:
   void read_inputs();
+  /// The input a guard's source names ("L['x'][0].size()[1]") and, in `out`, what of it (size 1).
+  std::optional<size_t> input_of_source(const std::string& source, symbolic::SourceName& out) const;
   void read_layouts();
   void parse_recorded_guards();
   void attribute_recorded_guards();
@@ -96,6 +106,8 @@ class PreparedProgram {
   const ir::ExportedProgram* program_;
   std::vector<ir::Node*> nodes_;
   std::vector<symbolic::ExampleInput> inputs_;
+  std::vector<symbolic::InputTree> arguments_;  // empty unless some argument is a container
+  std::unordered_map<std::string, size_t> input_by_source_;  // "L['x'][0]" -> index into inputs_
   std::vector<const ir::Node*> input_nodes_;  // placeholder per input (nullptr for constants)
   std::vector<RecordedGuard> recorded_;
   std::vector<Diagnostic> diagnostics_;

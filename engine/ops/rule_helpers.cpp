@@ -23,7 +23,10 @@ std::vector<Expr> broadcast_shapes(RuleContext& ctx, const std::vector<Expr>& a,
     } else if (ctx.known_one(sb, rule)) {
       out[i] = sa;
     } else {
-      ctx.check_equal(sa, sb, rule, [&] {
+      // torch's _broadcast_shapes asks shape[idx] == common_shape[idx]: a size
+      // that is a number so far is on the right of the guard (mask.size()[1] == 3).
+      const bool number_so_far = sa.is_integer() && !sb.is_integer();
+      ctx.check_equal(number_so_far ? sb : sa, number_so_far ? sa : sb, rule, [&] {
         return "The size of tensor a (" + sa.str() + ") must match the size of tensor b (" + sb.str() +
                ") at non-singleton dimension " + std::to_string(i);
       });

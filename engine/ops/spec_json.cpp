@@ -146,6 +146,112 @@ Json parse(std::string_view text) {
   }
 }
 
+Json dim_json(const DimSpec& d) {
+  Json o = {{"kind", kind_text(d.kind)}};
+  if (d.min) o["min"] = *d.min;
+  if (d.max) o["max"] = *d.max;
+  if (d.kind == DimSpec::Kind::Int) o["value"] = d.value;
+  if (!d.dim.empty()) o["dim"] = d.dim;
+  if (d.kind == DimSpec::Kind::Derived) {
+    o["coeff"] = d.coeff;
+    o["offset"] = d.offset;
+  }
+  return o;
+}
+
+// One input's spec: {"form", "dims"} for a tensor, {"form", "items"} for a
+// container (each item an input object, with "key" in a dict), {"scalar"}
+// for a bare dimension value.
+Json input_json(const InputShapeSpec& in) {
+  Json i = {{"form", form_text(in.form)}};
+  if (in.scalar) {
+    i["scalar"] = dim_json(*in.scalar);
+    return i;
+  }
+  if (in.container) {
+    Json items = Json::array();
+    for (const auto& [key, item] : in.items) {
+      Json o = Json::object();
+      if (in.form == InputShapeSpec::Form::Dict) o["key"] = key;
+      o.update(input_json(item));
+      items.push_back(o);
+    }
+    i["items"] = items;
+    return i;
+  }
+  Json ds = Json::array();
+  for (const auto& [index, d] : in.dims) {
+    Json o = {{"index", index}};
+    o.update(dim_json(d));
+    ds.push_back(o);
+  }
+  i["dims"] = ds;
+  return i;
+}
+
+DimSpec dim_from_json(const Json& d, const DynamicShapesSpec& spec, const std::string& dw) {
+  DimSpec s;
+  s.kind = kind_of(string_or(d, "kind", "none", dw), dw + ".kind");
+  s.min = optional_int(d, "min", dw);
+  s.max = optional_int(d, "max", dw);
+  if (s.kind == DimSpec::Kind::Int) s.value = optional_int(d, "value", dw).value_or(0);
+  if (s.kind == DimSpec::Kind::Named || s.kind == DimSpec::Kind::Derived) {
+    s.dim = string_or(d, "dim", "", dw);
+    if (s.dim.empty()) bad(dw + ".dim", "expected a string");
+    if (!spec.dims.count(s.dim)) bad(dw + ".dim", "'" + s.dim + "' is not declared in dims");
+    s.min.reset();
+    s.max.reset();
+  }
+  if (s.kind == DimSpec::Kind::Derived) {
+    s.coeff = optional_int(d, "coeff", dw).value_or(1);
+    s.offset = optional_int(d, "offset", dw).value_or(0);
+    if (s.coeff <= 0) bad(dw + ".coeff", "expected a positive integer");
+  }
+  return s;
+}
+
+InputShapeSpec input_from_json(const Json& i, const DynamicShapesSpec& spec, const std::string& where) {
+  object_at(i, where);
+  InputShapeSpec in;
+  const std::string f = string_or(i, "form", "tuple", where);
+  if (f == "none") in.form = InputShapeSpec::Form::None;
+  else if (f == "tuple") in.form = InputShapeSpec::Form::Tuple;
+  else if (f == "list") in.form = InputShapeSpec::Form::List;
+  else if (f == "dict") in.form = InputShapeSpec::Form::Dict;
+  else bad(where + ".form", "expected none, tuple, list or dict");
+  if (const Json* scalar = field(i, "scalar")) {
+    const std::string sw = member(where, "scalar");
+    in.form = InputShapeSpec::Form::None;
+    in.scalar = dim_from_json(object_at(*scalar, sw), spec, sw);
+    return in;
+  }
+  if (const Json* items = field(i, "items")) {
+    const std::string iw = member(where, "items");
+    expect(*items, Json::value_t::array, "an array", iw);
+    if (field(i, "dims")) bad(where, "a spec has either dims (a tensor's) or items (a container's), not both");
+    if (in.form == InputShapeSpec::Form::None) bad(where + ".form", "a container's form is tuple, list or dict");
+    in.container = true;
+    for (size_t n = 0; n < items->size(); ++n) {
+      const std::string w = iw + "[" + std::to_string(n) + "]";
+      const Json& item = object_at((*items)[n], w);
+      std::string key;
+      if (in.form == InputShapeSpec::Form::Dict) {
+        key = string_or(item, "key", "", w);
+        if (!field(item, "key")) bad(w + ".key", "expected a string (the dict's key)");
+      }
+      in.items.emplace_back(key, input_from_json(item, spec, w));
+    }
+    return in;
+  }
+  const Json& dims = array_or_empty(i, "dims", where);
+  for (size_t n = 0; n < dims.size(); ++n) {
+    const std::string dw = where + ".dims[" + std::to_string(n) + "]";
+    const Json& d = object_at(dims[n], dw);
+    in.dims.emplace_back(optional_int(d, "index", dw).value_or(int64_t(n)), dim_from_json(d, spec, dw));
+  }
+  return in;
+}
+
 }  // namespace
 
 std::string spec_to_json(const DynamicShapesSpec& spec) {
@@ -168,21 +274,8 @@ std::string spec_to_json(const DynamicShapesSpec& spec) {
   j["dims"] = dims;
   Json inputs = Json::array();
   for (const auto& [name, in] : spec.inputs) {
-    Json i = {{"name", name}, {"form", form_text(in.form)}};
-    Json ds = Json::array();
-    for (const auto& [index, d] : in.dims) {
-      Json o = {{"index", index}, {"kind", kind_text(d.kind)}};
-      if (d.min) o["min"] = *d.min;
-      if (d.max) o["max"] = *d.max;
-      if (d.kind == DimSpec::Kind::Int) o["value"] = d.value;
-      if (!d.dim.empty()) o["dim"] = d.dim;
-      if (d.kind == DimSpec::Kind::Derived) {
-        o["coeff"] = d.coeff;
-        o["offset"] = d.offset;
-      }
-      ds.push_back(o);
-    }
-    i["dims"] = ds;
+    Json i = {{"name", name}};
+    i.update(input_json(in));
     inputs.push_back(i);
   }
   j["inputs"] = inputs;
@@ -214,37 +307,7 @@ DynamicShapesSpec spec_from_json(std::string_view text) {
   for (size_t k = 0; k < inputs.size(); ++k) {
     const std::string where = "inputs[" + std::to_string(k) + "]";
     const Json& i = object_at(inputs[k], where);
-    InputShapeSpec in;
-    const std::string f = string_or(i, "form", "tuple", where);
-    if (f == "none") in.form = InputShapeSpec::Form::None;
-    else if (f == "tuple") in.form = InputShapeSpec::Form::Tuple;
-    else if (f == "list") in.form = InputShapeSpec::Form::List;
-    else if (f == "dict") in.form = InputShapeSpec::Form::Dict;
-    else bad(where + ".form", "expected none, tuple, list or dict");
-    const Json& dims = array_or_empty(i, "dims", where);
-    for (size_t n = 0; n < dims.size(); ++n) {
-      const std::string dw = where + ".dims[" + std::to_string(n) + "]";
-      const Json& d = object_at(dims[n], dw);
-      DimSpec s;
-      s.kind = kind_of(string_or(d, "kind", "none", dw), dw + ".kind");
-      s.min = optional_int(d, "min", dw);
-      s.max = optional_int(d, "max", dw);
-      if (s.kind == DimSpec::Kind::Int) s.value = optional_int(d, "value", dw).value_or(0);
-      if (s.kind == DimSpec::Kind::Named || s.kind == DimSpec::Kind::Derived) {
-        s.dim = string_or(d, "dim", "", dw);
-        if (s.dim.empty()) bad(dw + ".dim", "expected a string");
-        if (!spec.dims.count(s.dim)) bad(dw + ".dim", "'" + s.dim + "' is not declared in dims");
-        s.min.reset();
-        s.max.reset();
-      }
-      if (s.kind == DimSpec::Kind::Derived) {
-        s.coeff = optional_int(d, "coeff", dw).value_or(1);
-        s.offset = optional_int(d, "offset", dw).value_or(0);
-        if (s.coeff <= 0) bad(dw + ".coeff", "expected a positive integer");
-      }
-      in.dims.emplace_back(optional_int(d, "index", dw).value_or(int64_t(n)), s);
-    }
-    spec.inputs.emplace_back(string_or(i, "name", "", where), in);
+    spec.inputs.emplace_back(string_or(i, "name", "", where), input_from_json(i, spec, where));
   }
   return spec;
 }

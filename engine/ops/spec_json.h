@@ -9,6 +9,13 @@
 // form: "none" (dynamic_shapes=None), "dict" (by argument name), "tuple"/"list"
 // (by position); an input's form: "none", "tuple", "list", "dict"; kinds:
 // none, static, auto, dynamic, int, named, derived.
+// An input that is a tuple, list, dict or registered dataclass has "items"
+// instead of "dims": one input object per part (with "key" in a dict), nested
+// as deep as the input is:
+//   {"name": "pair", "form": "tuple", "items": [{"form": "tuple", "dims": [...]}, {"form": "none"}]}
+//   {"name": "cfg", "form": "dict", "items": [{"key": "a", "form": "tuple", "dims": [...]}]}
+// and a bare dimension value where a shape was expected is {"form": "none",
+// "scalar": {"kind": ...}} (refused against the inputs, as torch refuses it).
 #include <string>
 #include <string_view>
 

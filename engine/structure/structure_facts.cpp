@@ -31,7 +31,7 @@ NodeFacts solve_guard_facts(const ir::ExportedProgram& program, std::string* not
     const ops::PreparedProgram prepared(program);
     symbolic::DynamicShapesSpec spec = prepared.recorded_spec();
     for (auto& [name, input] : spec.inputs)
-      for (auto& [k, d] : input.dims) d.kind = symbolic::DimSpec::Kind::Auto;
+      symbolic::DynamicShapesSpec::for_each_dim(input, [](symbolic::DimSpec& d) { d.kind = symbolic::DimSpec::Kind::Auto; });
     ops::SolveOptions options;
     options.log = false;
     options.node_shapes = false;

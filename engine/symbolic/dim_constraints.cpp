@@ -596,7 +596,7 @@ class DimConstraints::Impl {
       out[name] = i;
     };
     for (const auto& [n, in] : spec.inputs)
-      for (const auto& [k, d] : in.dims) {
+      DynamicShapesSpec::for_each_dim(in, [&](const DimSpec& d) {
         if (d.kind == DimSpec::Kind::Named) plain(d.dim);
         if (d.kind == DimSpec::Kind::Derived) {
           NamedDimInfo i;
@@ -607,7 +607,7 @@ class DimConstraints::Impl {
           out[DynamicShapesSpec::derived_name(d)] = i;
           plain(d.dim);
         }
-      }
+      });
     return out;
   }
 

@@ -702,6 +702,15 @@ class Evaluator {
                         describe(v));
   }
 
+  static bool is_container(const Value& v) {
+    return v.type == Value::Type::Tuple || v.type == Value::Type::List || v.type == Value::Type::Dict;
+  }
+
+  // A tuple, list or dict of dimension values is a tensor's dims; one that
+  // holds a container (or a dict keyed by strings) is a container of specs
+  // for a nested input. Which one a spec needs is decided against the
+  // inputs (spec_binding.cpp), which reads a tensor's dims as a container of
+  // leaves where the input is a container.
   InputShapeSpec to_input(const Value& v, const std::string& where) const {
     InputShapeSpec in;
     switch (v.type) {
@@ -709,22 +718,48 @@ class Evaluator {
       case Value::Type::Tuple:
       case Value::Type::List:
         in.form = v.type == Value::Type::Tuple ? InputShapeSpec::Form::Tuple : InputShapeSpec::Form::List;
+        if (std::any_of(v.items.begin(), v.items.end(), is_container)) {
+          in.container = true;
+          for (size_t i = 0; i < v.items.size(); ++i)
+            in.items.emplace_back("", to_input(v.items[i], where + "[" + std::to_string(i) + "]"));
+          return in;
+        }
         for (size_t i = 0; i < v.items.size(); ++i)
           in.dims.emplace_back(int64_t(i), to_dim(v.items[i], "dimension " + std::to_string(i) + " of " + where));
         return in;
-      case Value::Type::Dict:
+      case Value::Type::Dict: {
         in.form = InputShapeSpec::Form::Dict;
+        const bool by_name = std::any_of(v.entries.begin(), v.entries.end(),
+                                         [](const DictEntry& e) { return e.key.type == Value::Type::Str; });
+        if (by_name) {
+          in.container = true;
+          for (const auto& [k, val] : v.entries) {
+            if (k.type != Value::Type::Str)
+              throw SpecError(k.line, k.column, "the keys of " + where + " must all be strings (a dict input's keys) "
+                                                "or all ints (a tensor's dimensions), got " + describe(k));
+            in.items.emplace_back(k.text, to_input(val, where + "['" + k.text + "']"));
+          }
+          return in;
+        }
         for (const auto& [k, val] : v.entries) {
           if (k.type != Value::Type::Int)
             throw SpecError(k.line, k.column, "the dimensions of " + where + " must be keyed by int index, got " + describe(k));
           in.dims.emplace_back(k.integer, to_dim(val, "dimension " + std::to_string(k.integer) + " of " + where));
         }
         return in;
+      }
+      case Value::Type::Int:
+      case Value::Type::Dim:
+      case Value::Type::Derived:
+      case Value::Type::Hint:
+      case Value::Type::HintFactory:
+        in.scalar = to_dim(v, where);  // refused against the inputs, in torch's words
+        return in;
       default: break;
     }
     throw SpecError(v.line, v.column,
-                    "expected None, a tuple/list of dimensions, or a dict mapping indices to dimensions for " + where +
-                        ", got " + describe(v));
+                    "expected None, a tuple/list of dimensions, a dict mapping indices to dimensions, or a "
+                    "tuple/list/dict of such specs for " + where + ", got " + describe(v));
   }
 
   DynamicShapesSpec to_spec(const Value& v) const {
@@ -753,8 +788,9 @@ class Evaluator {
     // Keep the Dims this spec uses, in declaration order.
     std::set<std::string> used;
     for (const auto& [name, in] : s.inputs)
-      for (const auto& [i, d] : in.dims)
+      DynamicShapesSpec::for_each_dim(in, [&](const DimSpec& d) {
         if (!d.dim.empty()) used.insert(d.dim);
+      });
     const std::set<std::string> conflicting(conflicts_.begin(), conflicts_.end());
     for (const std::string& n : dim_order_) {
       if (!used.count(n)) continue;

@@ -48,6 +48,15 @@ std::string dim_text(const DynamicShapesSpec& spec, const DimSpec& d) {
 
 std::string input_text(const DynamicShapesSpec& spec, const InputShapeSpec& in) {
   std::string s;
+  if (in.scalar) return dim_text(spec, *in.scalar);
+  if (in.container) {
+    const bool dict = in.form == InputShapeSpec::Form::Dict, tuple = in.form == InputShapeSpec::Form::Tuple;
+    s = dict ? "{" : tuple ? "(" : "[";
+    for (size_t i = 0; i < in.items.size(); ++i)
+      s += (i ? ", " : "") + (dict ? quoted(in.items[i].first) + ": " : "") + input_text(spec, in.items[i].second);
+    if (tuple && in.items.size() == 1) s += ",";
+    return s + (dict ? "}" : tuple ? ")" : "]");
+  }
   switch (in.form) {
     case InputShapeSpec::Form::None: return "None";
     case InputShapeSpec::Form::Tuple:

@@ -6,10 +6,17 @@
 //   dynamic_shapes = {"x": (dx, None), "y": (2 * dx, Dim.AUTO)}
 //   dynamic_shapes = ({0: dimx}, {0: dimx + 1})
 //
+//   dynamic_shapes = {"pair": ((dx, None), (dx, None)), "cfg": {"a": (dx,), "b": [None]}}
+//
 // parse_dynamic_shapes() reads that text (assignments, Dim / dims, derived
 // A*dim + B, Dim.AUTO / DYNAMIC / STATIC with optional min/max, None, ints,
-// dicts by argument name or tuples by position); print_dynamic_shapes()
-// writes it back. Errors name the line and column and what was expected.
+// dicts by argument name or tuples by position, and for an input that is a
+// tuple, list, dict or registered dataclass a container of specs mirroring
+// it); print_dynamic_shapes() writes it back. Errors name the line and column
+// and what was expected. Which tuple is a tensor's dims and which a container
+// is known only against the inputs (symbolic/spec_binding.h): a tuple, list
+// or dict of dimension values reads as a tensor's dims, one holding a
+// container as a container.
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -54,10 +61,21 @@ struct DimSpec {
   friend bool operator==(const DimSpec&, const DimSpec&) = default;
 };
 
+/// The spec of one input (or of one part of a nested input): a tensor's
+/// dims, None, or a container of specs.
 struct InputShapeSpec {
   enum class Form { None, Tuple, List, Dict };
   Form form = Form::None;  // None: every dim static (or a non-tensor input)
   std::vector<std::pair<int64_t, DimSpec>> dims;  // Tuple/List: positions 0..n-1; Dict: the keys
+  /// A container of specs for an input that is a tuple, list, dict or
+  /// registered class (form Tuple/List/Dict): its items, keyed by the dict's
+  /// string keys ("" by position). `dims` is empty then.
+  bool container = false;
+  std::vector<std::pair<std::string, InputShapeSpec>> items;
+  /// A bare dimension value (a Dim, an int, Dim.AUTO) where a shape or a
+  /// container was expected (form None): kept so that the binding refuses it
+  /// with torch's words, naming its place.
+  std::optional<DimSpec> scalar;
   /// The entry for dimension i (Unspecified when a dict does not list it).
   DimSpec at(int64_t i) const;
   /// at(0) ... at(rank - 1) in one pass over the entries (O(rank + entries)).
@@ -80,6 +98,14 @@ struct DynamicShapesSpec {
 
   /// The spec of argument `name` at `position` (nullptr: none given).
   const InputShapeSpec* input(const std::string& name, size_t position) const;
+  /// Calls f(dim) for every dimension entry, nested ones included.
+  /// (A non-const spec passes each DimSpec by non-const reference.)
+  template <class Spec, class F>
+  static void for_each_dim(Spec& in, F&& f) {
+    for (auto& [i, d] : in.dims) f(d);
+    if (in.scalar) f(*in.scalar);
+    for (auto& [k, item] : in.items) for_each_dim(item, f);
+  }
   /// torch's name of a derived dim: "2*dx + 1" (sympy's str of coeff*root + offset).
   static std::string derived_name(const DimSpec& d);
   /// The Dim name a dimension entry refers to for messages ("dx", "dx + 1"), empty if none.

@@ -164,10 +164,21 @@ class Parser {
   Expr source() {
     const size_t start = p_;
     p_ += 1;  // 'L'
-    while (p_ < s_.size() && s_[p_] == '[') {
-      const size_t close = s_.find(']', p_);
-      if (close == std::string_view::npos) fail("unterminated subscript");
-      p_ = close + 1;
+    // L['x'][0]['a'].field: subscripts and a registered dataclass's fields
+    while (p_ < s_.size()) {
+      if (s_[p_] == '[') {
+        const size_t close = s_.find(']', p_);
+        if (close == std::string_view::npos) fail("unterminated subscript");
+        p_ = close + 1;
+        continue;
+      }
+      if (s_[p_] != '.' || p_ + 1 >= s_.size() || !(std::isalpha(static_cast<unsigned char>(s_[p_ + 1])) || s_[p_ + 1] == '_'))
+        break;
+      size_t end = p_ + 1;
+      while (end < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[end])) || s_[end] == '_')) ++end;
+      const std::string_view field = s_.substr(p_ + 1, end - p_ - 1);
+      if (end < s_.size() && s_[end] == '(' && (field == "size" || field == "stride" || field == "storage_offset")) break;
+      p_ = end;
     }
     for (const char* prop : {".size()[", ".stride()["}) {
       if (s_.substr(p_, std::string_view(prop).size()) == prop) {

@@ -18,11 +18,32 @@
 
 namespace exportlens::symbolic {
 
-/// One forward() argument as the program records it.
+/// One forward() argument as the program records it, or, for an argument
+/// that is a tuple, list, dict or registered dataclass, one of its leaves
+/// (one flattened user input).
 struct ExampleInput {
   std::string name;               // forward argument name ("x")
   bool is_tensor = true;
   std::vector<int64_t> sizes;     // example sizes (tensors)
+  /// Where the leaf lies inside its argument, as torch's keystr writes it
+  /// ("[0]", "['a'][1]", ".field"); empty for an argument that is a leaf.
+  std::string path;
+  /// "x", "x[0]", "cfg['a']": the argument and the path.
+  std::string display_name() const { return name + path; }
+};
+
+/// The pytree of the forward() arguments, as the program's in_spec records
+/// it: each argument a leaf (one ExampleInput) or a container of parts.
+struct InputTree {
+  enum class Kind { Leaf, Tuple, List, Dict, Custom };
+  Kind kind = Kind::Leaf;
+  std::string name;                  // top level: the argument's name
+  std::vector<std::string> keys;     // Dict: the keys; Custom: the dataclass's field names (may be empty)
+  std::string type_name;             // Custom: the registered type's name
+  std::vector<InputTree> children;
+  int leaf = -1;                     // Leaf: the index into the ExampleInput list
+  /// Python's name of the type ("<class 'tuple'>"), as torch's messages print it.
+  std::string python_type() const;
 };
 
 /// What the spec asks of one input dimension (torch's per-dim Constraint).
@@ -80,10 +101,26 @@ struct SpecBinding {
 /// Validates the spec against the inputs (torch's messages; throws SpecError
 /// with line 0) and creates the symbols. Throws ConstraintViolationError when
 /// an example contradicts the spec ("10 not in range [11, 18]").
-SpecBinding bind_spec(ShapeEnv& env, const DynamicShapesSpec& spec, const std::vector<ExampleInput>& inputs);
+/// `arguments`: the forward() arguments' pytree (InputTree, one per
+/// argument, in order) when some argument is a container; without it each
+/// input is an argument of its own. The spec is matched to it as torch's
+/// _check_dynamic_shapes and _tree_map_with_path match it: containers must
+/// mirror the input's (tuple for tuple, list for list, dict with the same
+/// keys, a registered dataclass as the list of its fields), a tensor's spec
+/// is None, a tuple/list of dims or a dict of dims.
+SpecBinding bind_spec(ShapeEnv& env, const DynamicShapesSpec& spec, const std::vector<ExampleInput>& inputs,
+                      const std::vector<InputTree>* arguments = nullptr);
+
+/// Each input's own spec (nullptr: None or not given), as bind_spec matches
+/// the spec to the inputs; throws SpecError as bind_spec does.
+std::vector<const InputShapeSpec*> leaf_specs(const DynamicShapesSpec& spec, const std::vector<ExampleInput>& inputs,
+                                              const std::vector<InputTree>* arguments = nullptr);
 
 /// torch's "L['x']" source of a forward argument and "L['x'].size()[0]" of its dims.
 std::string input_source(const std::string& name);
 std::string size_source(const std::string& name, int dim);
+/// The same for an input that may be a leaf of a nested argument: "L['x'][0].size()[0]".
+std::string input_source(const ExampleInput& in);
+std::string size_source(const ExampleInput& in, int dim);
 
 }  // namespace exportlens::symbolic

@@ -125,7 +125,7 @@ DynamicShapesSpec apply_suggested_fixes(const DynamicShapesSpec& spec, std::stri
     return d;
   };
   for (auto& [input_name, in] : out.inputs) {
-    for (auto& [index, d] : in.dims) {
+    DynamicShapesSpec::for_each_dim(in, [&](DimSpec& d) {
       if (d.kind == DimSpec::Kind::Named && fixes.count(d.dim)) {
         d = resolve(d.dim);
       } else if (d.kind == DimSpec::Kind::Derived && fixes.count(d.dim)) {
@@ -140,17 +140,18 @@ DynamicShapesSpec apply_suggested_fixes(const DynamicShapesSpec& spec, std::stri
         }
         d = n;
       }
-    }
+    });
   }
   // Rebuild the Dim table from what the inputs now use.
   out.dims.clear();
   std::vector<std::string> order;
   for (const auto& [input_name, in] : out.inputs)
-    for (const auto& [index, d] : in.dims)
+    DynamicShapesSpec::for_each_dim(in, [&](const DimSpec& d) {
       if (!d.dim.empty() && !out.dims.count(d.dim)) {
         out.dims.emplace(d.dim, root_decl(d.dim));
         order.push_back(d.dim);
       }
+    });
   // Keep the original declaration order for Dims that stay, new roots after.
   out.dim_order.clear();
   for (const std::string& n : spec.dim_order)

@@ -26,6 +26,7 @@ again (the "paste the fixes back" check).  DIR/manifest.json lists the cases.
 """
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -223,6 +224,74 @@ MODELS.update({
     "strided_length_k1": (lambda: StridedLength(1), lambda: (r(2, 4, 20),)),
     "strided_length_k32": (lambda: StridedLength(32), lambda: (r(2, 4, 40),)),
     "patch_positions": (PatchPositions, lambda: (r(2, 3, 32, 32),)),
+})
+
+
+# Inputs that are tuples, lists, dicts and registered dataclasses (pytree
+# inputs): the spec mirrors each argument's structure.
+class PairMatmul(torch.nn.Module):
+    """forward(pair): pair is a tuple of two matrices."""
+    def forward(self, pair):
+        a, b = pair
+        return a @ b
+
+
+class ListSum(torch.nn.Module):
+    """forward(xs): xs is a list of two tensors added together."""
+    def forward(self, xs):
+        return xs[0] + xs[1]
+
+
+class TupleAndDict(torch.nn.Module):
+    """forward(x, ys): x a tuple of two tensors, ys a dict whose "b" is a list."""
+    def forward(self, x, ys):
+        a, b = ys["a"], ys["b"]
+        return x[0] + x[1] + a @ b[0]
+
+
+@dataclasses.dataclass
+class Pair:
+    u: torch.Tensor
+    v: torch.Tensor
+
+
+torch.export.register_dataclass(Pair, serialized_type_name="check_cases.Pair")
+
+
+class DataclassSum(torch.nn.Module):
+    """forward(p, z): p a registered dataclass Pair(u, v)."""
+    def forward(self, p, z):
+        return p.u + p.v + z
+
+
+class Kwargs(dict):
+    """Keyword arguments, the last of a model's example inputs."""
+
+
+def split_inputs(inputs):
+    """(args, kwargs) of a model's example inputs."""
+    if inputs and isinstance(inputs[-1], Kwargs):
+        return tuple(inputs[:-1]), dict(inputs[-1])
+    return tuple(inputs), {}
+
+
+class KeywordsAndPair(torch.nn.Module):
+    """forward(x, pair, *, scale, mask): keyword arguments (a float and a tensor) beside a tuple argument."""
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(4, 3)
+
+    def forward(self, x, pair, *, scale=1.0, mask=None):
+        a, b = pair
+        return (self.fc(x) * scale + a.sum() + b.mean()) * mask
+
+
+MODELS.update({
+    "nested_kwargs": (KeywordsAndPair, lambda: (r(8, 4), (r(3), r(2, 2)), Kwargs(scale=2.0, mask=torch.ones(8, 3)))),
+    "nested_tuple": (PairMatmul, lambda: ((r(4, 8), r(8, 2)),)),
+    "nested_list": (ListSum, lambda: ([r(6, 4), r(6, 4)],)),
+    "nested_dict": (TupleAndDict, lambda: ((r(4, 3), r(4, 3)), {"a": r(4, 5), "b": [r(5, 3)]})),
+    "nested_dataclass": (DataclassSum, lambda: (Pair(r(4, 3), r(4, 3)), r(4, 3))),
 })
 
 CASES = [
@@ -490,6 +559,82 @@ CASES += [
             "avg_pool3d(4): the input against the kernel, then the output size", refine=True),
 ]
 
+_X = "((dx, None), (dx, None))"
+_NESTED_DIMS = 'dx = Dim("dx")\ndy = Dim("dy")\n'
+
+
+def _nested_case(name, model, body, description, refine=False):
+    """A case over a model with pytree inputs; `body` is the dynamic_shapes value (dx and dy are declared)."""
+    return dict(name=name, model=model, spec=_NESTED_DIMS + "dynamic_shapes = " + body + "\n",
+                description=description, refine=refine)
+
+
+CASES += [
+    # --- pytree inputs: tuples, lists, dicts, dataclasses -------------------------
+    _nested_case("nested_tuple_named", "nested_tuple", '{"pair": ((Dim("m"), dx), (dx, Dim("n")))}',
+                 "a tuple argument: a tuple of the two matrices' specs, the inner dim shared"),
+    _nested_case("nested_tuple_positional", "nested_tuple", '(((Dim("m"), dx), (dx, Dim("n"))),)',
+                 "the same spec by position"),
+    _nested_case("nested_tuple_unshared", "nested_tuple", '{"pair": ((Dim("m"), Dim("k1")), (Dim("k2"), Dim("n")))}',
+                 "the inner dims as independent Dims: torch needs k2 = k1", refine=True),
+    _nested_case("nested_list_auto", "nested_list", '{"xs": [(Dim.AUTO, Dim.AUTO), (Dim.AUTO, Dim.STATIC)]}',
+                 "a list argument with hints per dimension"),
+    _nested_case("nested_list_dicts", "nested_list", '{"xs": [{0: Dim("b", max=64)}, {0: Dim("b", max=64)}]}',
+                 "a list argument, each tensor's dims as a dict"),
+    _nested_case("nested_list_none_item", "nested_list", '{"xs": [None, (Dim.DYNAMIC, None)]}',
+                 "None for one tensor of the list: xs[0] static, so xs[1].shape[0] specializes"),
+    _nested_case("nested_dict_shared", "nested_dict",
+                 '{"x": ' + _X + ', "ys": {"a": (dx, dy), "b": [(dy, None)]}}',
+                 "a tuple and a dict holding a list, Dims shared across them"),
+    _nested_case("nested_dict_keys_reordered", "nested_dict",
+                 '{"ys": {"b": [(dy, Dim.AUTO)], "a": (dx, dy)}, "x": ((dx, Dim.AUTO), (dx, Dim.AUTO))}',
+                 "the dict spec's keys in another order than the input's"),
+    _nested_case("nested_dict_fresh", "nested_dict",
+                 '{"x": ' + _X + ', "ys": {"a": (Dim("p"), None), "b": [(Dim("q"), None)]}}',
+                 "fresh Dims inside the dict: torch needs p = dx and q = 5", refine=True),
+    _nested_case("nested_dict_list_as_dims", "nested_dict",
+                 '{"x": (None, None), "ys": {"a": None, "b": [[None, None]]}}',
+                 "(None, None) for the tuple (one None per tensor) and a list of dims for ys['b'][0]"),
+    _nested_case("nested_dataclass_shared", "nested_dataclass", '{"p": [(dx, None), (dx, None)], "z": (dx, None)}',
+                 "a registered dataclass: the list of its fields' specs"),
+    _nested_case("nested_dataclass_fresh", "nested_dataclass",
+                 '{"p": [(dx, None), (Dim("q"), None)], "z": (dx, None)}',
+                 "a fresh Dim for p.v: torch needs q = dx", refine=True),
+    _nested_case("nested_kwargs_ranged", "nested_kwargs",
+                 '{"x": {0: Dim("batch", min=2, max=128)}, "pair": ((Dim("p"),), None), "scale": None, '
+                 '"mask": {0: Dim("batch", min=2, max=128)}}',
+                 "keyword arguments (a float, a tensor) beside a tuple whose first tensor has a Dim"),
+    _nested_case("nested_kwargs_positional", "nested_kwargs", '({0: dx}, (None, None), None, {0: dx})',
+                 "the same program's spec by position, keyword arguments after the positional ones"),
+    # refused: the spec does not mirror the input
+    _nested_case("nested_bad_tuple_for_dict", "nested_dict", '{"x": ' + _X + ', "ys": ((None, None), [None])}',
+                 "a tuple spec for a dict input"),
+    _nested_case("nested_bad_list_for_tuple", "nested_dict", '{"x": [(dx, None), (dx, None)], "ys": {"a": None, "b": [None]}}',
+                 "a list spec for a tuple input"),
+    _nested_case("nested_bad_length", "nested_dict", '{"x": ((dx, None),), "ys": {"a": None, "b": [None]}}',
+                 "one spec for a tuple of two tensors"),
+    _nested_case("nested_bad_key", "nested_dict", '{"x": ' + _X + ', "ys": {"a": None, "c": None}}',
+                 "an unknown key in the dict spec"),
+    _nested_case("nested_bad_none_for_dict", "nested_dict", '{"x": ' + _X + ', "ys": None}',
+                 "None for a whole dict: torch needs the structure"),
+    _nested_case("nested_bad_top_length", "nested_dict", '(' + _X + ',)',
+                 "a positional spec for one of two arguments"),
+    _nested_case("nested_bad_tensor_rank", "nested_dict", '{"x": ' + _X + ', "ys": {"a": None, "b": [(None, None, None)]}}',
+                 "three dims for a 2-d tensor inside the dict"),
+    _nested_case("nested_bad_dim_for_tensor", "nested_dict", '{"x": ' + _X + ', "ys": {"a": None, "b": [dx]}}',
+                 "a bare Dim where a tensor's shape spec is expected"),
+    _nested_case("nested_bad_hint_for_tensor", "nested_dict", '{"x": (Dim.AUTO, None), "ys": {"a": None, "b": [None]}}',
+                 "Dim.AUTO for a whole tensor of the tuple"),
+    _nested_case("nested_bad_dataclass_tuple", "nested_dataclass", '{"p": ((dx, None), (dx, None)), "z": (dx, None)}',
+                 "a tuple for a dataclass (torch maps its fields as a list)"),
+    _nested_case("nested_bad_dataclass_arity", "nested_dataclass", '{"p": [(dx, None)], "z": (dx, None)}',
+                 "one spec for a dataclass of two fields"),
+    _nested_case("nested_bad_kwargs_list", "nested_kwargs", '{"x": None, "pair": [None, None], "scale": None, "mask": None}',
+                 "a list spec for the tuple beside keyword arguments"),
+    _nested_case("nested_bad_dataclass_rank", "nested_dataclass", '{"p": [(dx, None), (dx, None, None)], "z": (dx, None)}',
+                 "three dims for a field (the path is the field's position)"),
+]
+
 # torch.export's expected outcome for every case ("ok", "violation", "error");
 # a "<case>_refined" case (torch's fixes pasted back) is expected to be ok.
 # Generation fails when torch says otherwise, so a stray error never becomes
@@ -551,6 +696,28 @@ EXPECTED = {
     **{f"{name}_refined": "violation" for name in ("conv_kernel5_small_min", "conv_dilated_named", "conv1d_strided_named",
                                                   "conv3d_strided_named", "avg_pool4_named", "avg_pool3d4_named")},
 }
+EXPECTED.update({
+    "nested_tuple_named": "ok",
+    "nested_tuple_positional": "ok",
+    "nested_tuple_unshared": "violation",
+    "nested_list_auto": "ok",
+    "nested_list_dicts": "ok",
+    "nested_list_none_item": "violation",
+    "nested_dict_shared": "ok",
+    "nested_dict_keys_reordered": "ok",
+    "nested_dict_fresh": "violation",
+    "nested_dict_list_as_dims": "ok",
+    "nested_dataclass_shared": "ok",
+    "nested_dataclass_fresh": "violation",
+    "nested_kwargs_ranged": "ok",
+    "nested_kwargs_positional": "ok",
+    **{name: "error" for name in (
+        "nested_bad_kwargs_list",
+        "nested_bad_tuple_for_dict", "nested_bad_list_for_tuple", "nested_bad_length", "nested_bad_key",
+        "nested_bad_none_for_dict", "nested_bad_top_length", "nested_bad_tensor_rank", "nested_bad_dim_for_tensor",
+        "nested_bad_hint_for_tensor", "nested_bad_dataclass_tuple", "nested_bad_dataclass_arity",
+        "nested_bad_dataclass_rank")},
+})
 # The op probes with a fresh Dim per dimension: these export as they are;
 # every other probe's ops relate or specialize its dims (a violation with fixes).
 PROBES_THAT_EXPORT = {"arange_full_zeros", "embedding", "flatten", "index", "pad_cumsum", "permute_transpose", "reductions", "repeat", "select_negative", "unsqueeze_squeeze"}
@@ -577,8 +744,19 @@ def build_spec(text):
     return ns["dynamic_shapes"]
 
 
-def auto_spec(inputs):
-    return tuple(tuple(Dim.AUTO for _ in t.shape) if isinstance(t, torch.Tensor) else None for t in inputs)
+def auto_spec(inputs):  # (keyword arguments' specs after the positional ones', in order)
+    def mirror(t):
+        if isinstance(t, torch.Tensor):
+            return tuple(Dim.AUTO for _ in t.shape)
+        if isinstance(t, (tuple, list)):
+            return type(t)(mirror(x) for x in t)
+        if isinstance(t, dict):
+            return {k: mirror(v) for k, v in t.items()}
+        if dataclasses.is_dataclass(t):  # a registered dataclass: the list of its fields
+            return [mirror(getattr(t, f.name)) for f in dataclasses.fields(t)]
+        return None
+    args, kwargs = split_inputs(inputs)
+    return tuple(mirror(t) for t in args + tuple(kwargs.values()))
 
 
 def classify(e):
@@ -613,14 +791,38 @@ def parse_message(msg):
     return out
 
 
+def leaf_names(ep):
+    """Each user input's name: its argument and, inside a tuple, list, dict or dataclass argument, the path to
+    it as keystr writes it ("x[0]", "ys['b'][0]", "p.u"); None when every argument is a plain input."""
+    from torch.utils import _pytree as pytree
+
+    call = ep.module_call_graph[0].signature
+    spec = call.in_spec
+    tree = pytree.tree_unflatten(list(range(spec.num_leaves)), spec)
+    paths = [p for p, _ in pytree.tree_flatten_with_path(tree)[0]]
+    if all(len(p) == 2 for p in paths):
+        return None
+    names = []
+    for p in paths:
+        argument = call.forward_arg_names[p[1].idx] if p[0].idx == 0 else p[1].key
+        names.append(argument + pytree.keystr(p[2:]))
+    return names
+
+
 def user_input_shapes(ep):
     sig = ep.graph_signature
     names = set(sig.user_inputs)
+    leaves = leaf_names(ep)
     shapes = {}
     for n in ep.graph.nodes:
         if n.op == "placeholder" and n.name in names:
             val = n.meta.get("val")
-            shapes[n.name] = [str(s) for s in val.shape] if isinstance(val, torch.Tensor) else None
+            key = leaves[list(sig.user_inputs).index(n.name)] if leaves else n.name
+            shapes[key] = [str(s) for s in val.shape] if isinstance(val, torch.Tensor) else None
+    if leaves:  # a constant input (a float keyword argument) has no placeholder: not a tensor
+        for i, u in enumerate(sig.user_inputs):
+            if not isinstance(u, str):
+                shapes[leaves[i]] = None
     return shapes
 
 
@@ -631,8 +833,9 @@ def export_case(model_name, spec_text):
     model = builder()
     inputs = inputs_fn()
     spec = build_spec(spec_text)
+    args, kwargs = split_inputs(inputs)
     try:
-        ep = torch.export.export(model, inputs, dynamic_shapes=spec)
+        ep = torch.export.export(model, args, kwargs, dynamic_shapes=spec)
     except Exception as e:  # noqa: BLE001
         msg = str(e).split("\n\nThe error above occurred when calling torch.export.export")[0]
         rec = {"status": classify(e), "error_type": type(e).__name__, "message": msg}
@@ -665,10 +868,17 @@ def spec_text_of(spec):
     def shape(s):
         if s is None:
             return "None"
+        nested = any(isinstance(v, (tuple, list, dict)) or v is None for v in (s.values() if isinstance(s, dict) else s))
         if isinstance(s, dict):
+            if any(isinstance(k, str) for k in s):  # a dict argument: its items' specs
+                return "{" + ", ".join(f'"{k}": {shape(v)}' for k, v in s.items()) + "}"
             return "{" + ", ".join(f"{k}: {dim(v)}" for k, v in s.items()) + "}"
-        items = [dim(v) for v in s]
-        return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+        if nested and any(isinstance(v, (tuple, list, dict)) for v in s):  # a tuple/list argument
+            items = [shape(v) for v in s]
+        else:
+            items = [dim(v) for v in s]
+        open_, close = ("[", "]") if isinstance(s, list) else ("(", ")")
+        return open_ + ", ".join(items) + ("," if len(items) == 1 and open_ == "(" else "") + close
 
     if isinstance(spec, dict):
         body = "{\n" + "".join(f'    "{k}": {shape(v)},\n' for k, v in spec.items()) + "}"
@@ -703,7 +913,8 @@ def main(argv=None):
         torch._dynamo.reset()
         torch.manual_seed(SEED)
         model, inputs = builder(), inputs_fn()
-        ep = torch.export.export(model, inputs, dynamic_shapes=auto_spec(inputs))
+        positional, keywords = split_inputs(inputs)
+        ep = torch.export.export(model, positional, keywords, dynamic_shapes=auto_spec(inputs))
         torch.export.save(ep, os.path.join(args.out, "programs", name + ".pt2"))
 
     manifest, problems = [], []

@@ -91,6 +91,33 @@ class TestCheckCli : public QObject {
              QStringLiteral("d1 = 4\ndy = dx\n"));
   }
 
+  // Tuple / list / dict / dataclass inputs: a nested spec as --spec text and
+  // as --spec-json (the JSON --json prints, nested as the spec is) gives
+  // torch's outcome; a spec that does not mirror the input exits 2 with
+  // torch's one-line refusal naming the path.
+  void nested_specs() {
+    for (const char* name : {"nested_dict_fresh", "nested_dataclass_fresh", "nested_tuple_unshared"}) {
+      const auto r = check({program(name), "--spec", spec(name), "--json"});
+      QCOMPARE(r.code, 1);
+      const QJsonObject out = QJsonDocument::fromJson(r.out.toUtf8()).object();
+      QCOMPARE(out["message"].toString().trimmed(), meta(name)["message"].toString().trimmed());
+      const QJsonObject spec_json = out["spec_json"].toObject();
+      QVERIFY2(QJsonDocument(spec_json).toJson().contains("\"items\""), name);
+      const auto again = check({program(name), "--spec-json", QJsonDocument(spec_json).toJson(), "--json"});
+      QCOMPARE(again.code, 1);
+      QCOMPARE(QJsonDocument::fromJson(again.out.toUtf8()).object()["message"].toString().trimmed(),
+               meta(name)["message"].toString().trimmed());
+    }
+    const auto ok = check({program("nested_dict_shared"), "--spec", spec("nested_dict_shared")});
+    QCOMPARE(ok.code, 0);
+    QVERIFY2(ok.out.contains("ys['b'][0]"), qPrintable(ok.out));
+    const auto bad = check({program("nested_bad_key"), "--spec", spec("nested_bad_key")});
+    QCOMPARE(bad.code, 2);
+    const QString theirs = meta("nested_bad_key")["message"].toString().section("\n", 0, 0).trimmed();
+    QVERIFY2(bad.err.contains(theirs), qPrintable(bad.err + "\ntorch: " + theirs));
+    QCOMPARE(bad.err.trimmed().count('\n'), 0);  // one line
+  }
+
   void errors_exit_2() {
     const auto bad = check({program("foo_dx_dy_d1"), "--spec", "dynamic_shapes = {\"x\": (dx, None)}"});
     QCOMPARE(bad.code, 2);

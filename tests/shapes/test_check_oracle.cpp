@@ -16,6 +16,7 @@
 // renaming is the identity in practice.
 #include <QtTest>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <regex>
@@ -49,6 +50,15 @@ QStringList case_names() {
 }
 
 /// Programs are read and prepared once per model.
+// As `exportlens check` reads a program: without its weights and example
+// inputs (a dataclass program's example inputs pickle its class, which the
+// reader's unpickler does not know; solving needs neither).
+ir::ExportedProgram read_program(const QString& program) {
+  serde::ReadOptions options;
+  options.load_weights = false;
+  return serde::read_pt2((cases_dir() + "/" + program).toStdString(), "", options);
+}
+
 const ops::PreparedProgram& prepared(const QString& program) {
   struct Entry {
     ir::ExportedProgram ep;
@@ -58,7 +68,7 @@ const ops::PreparedProgram& prepared(const QString& program) {
   auto& e = cache[program];
   if (!e) {
     e = std::make_unique<Entry>();
-    e->ep = serde::read_pt2((cases_dir() + "/" + program).toStdString());
+    e->ep = read_program(program);
     e->prepared = std::make_unique<ops::PreparedProgram>(e->ep);
   }
   return *e->prepared;
@@ -144,23 +154,107 @@ class TestCheckOracle : public QObject {
     const auto mine = symbolic::parse_dynamic_shapes(first.fixed_spec_text);
     const auto theirs = symbolic::parse_dynamic_shapes(refined["spec"].toString().toStdString());
     QCOMPARE(mine.inputs.size(), theirs.inputs.size());
+    // Each input's spec, nested ones item by item (a tuple argument's fixes stay a tuple of specs).
+    const std::function<void(const symbolic::InputShapeSpec&, const symbolic::InputShapeSpec&)> same =
+        [&](const symbolic::InputShapeSpec& x, const symbolic::InputShapeSpec& y) {
+          QCOMPARE(x.container, y.container);
+          QCOMPARE(x.items.size(), y.items.size());
+          for (size_t k = 0; k < x.items.size(); ++k) {
+            QCOMPARE(x.items[k].first, y.items[k].first);
+            same(x.items[k].second, y.items[k].second);
+          }
+          const auto& a = x.dims;
+          const auto& b = y.dims;
+          QCOMPARE(a.size(), b.size());
+          for (size_t k = 0; k < a.size(); ++k) {
+            QVERIFY(a[k].second.kind == b[k].second.kind);
+            QCOMPARE(symbolic::DynamicShapesSpec::debug_name(a[k].second), symbolic::DynamicShapesSpec::debug_name(b[k].second));
+            QCOMPARE(a[k].second.value, b[k].second.value);
+            if (!a[k].second.dim.empty()) QVERIFY(mine.dims.at(a[k].second.dim) == theirs.dims.at(b[k].second.dim));
+          }
+        };
     for (size_t i = 0; i < mine.inputs.size(); ++i) {
       QCOMPARE(mine.inputs[i].first, theirs.inputs[i].first);
-      const auto& a = mine.inputs[i].second.dims;
-      const auto& b = theirs.inputs[i].second.dims;
-      QCOMPARE(a.size(), b.size());
-      for (size_t k = 0; k < a.size(); ++k) {
-        QVERIFY(a[k].second.kind == b[k].second.kind);
-        QCOMPARE(symbolic::DynamicShapesSpec::debug_name(a[k].second), symbolic::DynamicShapesSpec::debug_name(b[k].second));
-        QCOMPARE(a[k].second.value, b[k].second.value);
-        if (!a[k].second.dim.empty()) QVERIFY(mine.dims.at(a[k].second.dim) == theirs.dims.at(b[k].second.dim));
-      }
+      same(mine.inputs[i].second, theirs.inputs[i].second);
     }
     const ops::SolveResult again = ops::solve(prepared(refined["program"].toString()), mine);
     QCOMPARE(QString::fromUtf8(ops::status_name(again.status).data()), refined["status"].toString());
   }
 
   // ---- provenance: the guard and node behind a violation -------------------------
+  // A spec torch refuses (it does not mirror a nested input, a tensor's spec
+  // is not a shape, ...) is refused with torch's message, path included.
+  void refusals_are_torchs_data() {
+    QTest::addColumn<QString>("name");
+    for (const auto& n : case_names())
+      if (case_meta(n)["status"].toString() == "error") QTest::newRow(qPrintable(n)) << n;
+  }
+  void refusals_are_torchs() {
+    QFETCH(QString, name);
+    const QJsonObject meta = case_meta(name);
+    const ops::SolveResult r = solve_case(meta);
+    QCOMPARE(r.status, ops::SolveStatus::Error);
+    QCOMPARE(QString::fromStdString(r.error_kind), QStringLiteral("spec"));
+    // torch's text without its pointer to the docs; ours without the "dynamic_shapes: " of a spec error
+    QString theirs = meta["message"].toString();
+    theirs = theirs.left(theirs.indexOf("For more information about this error")).trimmed();
+    QString mine = QString::fromStdString(r.message);
+    QVERIFY2(mine.startsWith("dynamic_shapes: "), qPrintable(mine));
+    QCOMPARE(mine.mid(16).trimmed(), theirs);
+  }
+
+  // A program whose arguments are tuples, lists, dicts or dataclasses: its
+  // inputs are the in_spec's leaves, named as torch's pytree paths name them
+  // (the ok cases compare the shapes by these names), and the guards torch
+  // recorded for them replay (Dim.AUTO everywhere, in the recorded spec's
+  // nested form, gives the file's guards).
+  void nested_programs_read_their_pytree_data() {
+    QTest::addColumn<QString>("program");
+    QTest::addColumn<Guards>("guards");
+    for (const char* p : {"nested_tuple", "nested_list", "nested_dict", "nested_dataclass", "nested_kwargs"}) {
+      QTest::newRow(qPrintable(QString(p) + "/replayed")) << QString(p) << Guards::Replayed;
+      QTest::newRow(qPrintable(QString(p) + "/rules_only")) << QString(p) << Guards::RulesOnly;
+    }
+  }
+  void nested_programs_read_their_pytree() {
+    QFETCH(QString, program);
+    QFETCH(Guards, guards);
+    const auto& p = prepared("programs/" + program + ".pt2");
+    QVERIFY(p.input_tree());
+    QStringList names;
+    for (const auto& in : p.inputs()) names << QString::fromStdString(in.display_name());
+    QStringList theirs;  // torch's names, from a case on this program that exported
+    for (const auto& n : case_names()) {
+      const QJsonObject meta = case_meta(n);
+      if (meta["model"].toString() != program || meta["status"].toString() != "ok") continue;
+      theirs = meta["input_shapes"].toObject().keys();
+      break;
+    }
+    QVERIFY(!theirs.isEmpty());
+    QStringList sorted = names;
+    sorted.sort();
+    theirs.sort();
+    QCOMPARE(sorted, theirs);
+    ops::SolveOptions options;
+    options.replay_recorded_guards = guards == Guards::Replayed;
+    // Every dim Dim.AUTO, as the program was exported: the recorded spec mirrors the arguments.
+    symbolic::DynamicShapesSpec all_auto = p.recorded_spec();
+    for (auto& [name, in] : all_auto.inputs) {
+      QVERIFY(name != "x" || program != "nested_dict" || in.container);
+      symbolic::DynamicShapesSpec::for_each_dim(in, [](symbolic::DimSpec& d) { d.kind = symbolic::DimSpec::Kind::Auto; });
+    }
+    const ops::SolveResult r = ops::solve(p, all_auto, options);
+    QCOMPARE(r.status, ops::SolveStatus::Ok);
+    QVERIFY2(r.diagnostics.empty(), r.diagnostics.empty() ? "" : r.diagnostics.front().message.c_str());
+    QStringList mine, recorded;
+    for (const auto& g : r.guards) {
+      if (guards == Guards::RulesOnly) QVERIFY(g.origin.kind != symbolic::Provenance::Kind::RecordedGuard);
+      mine << QString::fromStdString(g.python);
+    }
+    for (const auto& g : p.program().guards_code) recorded << QString::fromStdString(g);
+    QCOMPARE(mine, recorded);
+  }
+
   void violations_name_their_guards() {
     const ops::SolveResult r = solve_case(case_meta("dynamic_model_named"));
     QCOMPARE(r.status, ops::SolveStatus::Violation);
@@ -303,7 +397,7 @@ class TestCheckOracle : public QObject {
     for (const auto& n : case_names()) {
       const QJsonObject meta = case_meta(n);
       const QString program = meta["program"].toString();
-      const ir::ExportedProgram ep = serde::read_pt2((cases_dir() + "/" + program).toStdString());
+      const ir::ExportedProgram ep = read_program(program);
       const ops::PreparedProgram fresh(ep);
       const std::string spec = meta["spec"].toString().toStdString();
       QCOMPARE(outcome(ops::solve(prepared(program), spec)), outcome(ops::solve(fresh, spec)));

@@ -16,6 +16,7 @@
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTreeView>
 #include <QToolButton>
 
 #include <memory>
@@ -141,7 +142,7 @@ class TestDynamicShapes : public QObject {
 
   void editing_dims_solves_to_torchs_violations() {
     // Foo's spec from the seed: x: (dx, d1), y: (dy, d1) — one cell through the editor, the rest through the model.
-    QTableView* table = window_->dynamicShapesPanel()->table();
+    QAbstractItemView* table = window_->dynamicShapesPanel()->table();
     window_->findChild<QDockWidget*>(QStringLiteral("dynamicShapesDock"))->raise();
     const QModelIndex x0 = table_model()->dimIndex(row_of(QStringLiteral("x")), 0);
     table->setCurrentIndex(x0);

@@ -52,6 +52,48 @@ class TestSpecModels : public QObject {
     QCOMPARE(symbolic::parse_dynamic_shapes(printed(spec).toStdString()), spec);
   }
 
+  // forward(x, ys) with x = (x0, x1) and ys = {"a": a, "b": [b0]}: an edit
+  // of a leaf builds the containers on its path, mirroring the argument; the
+  // text reads back to the same spec, and dim_entry finds the leaf's entry
+  // as torch matches the spec (also when the text spells a tuple of Nones).
+  void an_edit_of_a_nested_input_builds_its_containers() {
+    using symbolic::InputTree;
+    const std::vector<symbolic::ExampleInput> inputs = {
+        {"x", true, {4, 3}, "[0]"}, {"x", true, {4, 3}, "[1]"}, {"ys", true, {4, 5}, "['a']"}, {"ys", true, {5, 3}, "['b'][0]"}};
+    auto leaf = [](int i) {
+      InputTree t;
+      t.leaf = i;
+      return t;
+    };
+    InputTree x{InputTree::Kind::Tuple, "x", {}, "", {leaf(0), leaf(1)}};
+    InputTree b{InputTree::Kind::List, "", {}, "", {leaf(3)}};
+    InputTree ys{InputTree::Kind::Dict, "ys", {"a", "b"}, "", {leaf(2), b}};
+    const std::vector<InputTree> tree = {x, ys};
+    auto spec = ui::with_dim({}, inputs, 3, 0, named("dy"), tree);
+    QCOMPARE(printed(spec), QStringLiteral("dy = Dim(\"dy\")\n"
+                                           "dynamic_shapes = {\n    \"x\": (None, None),\n    \"ys\": {\"a\": None, \"b\": [(dy, Dim.STATIC)]},\n}\n"));
+    spec = ui::with_dim(spec, inputs, 1, 0, named("dx"), tree);
+    spec = ui::with_dim(spec, inputs, 2, 1, named("dy"), tree);
+    QCOMPARE(printed(spec), QStringLiteral("dy = Dim(\"dy\")\ndx = Dim(\"dx\")\n"
+                                           "dynamic_shapes = {\n    \"x\": (None, (dx, Dim.STATIC)),\n"
+                                           "    \"ys\": {\"a\": (Dim.STATIC, dy), \"b\": [(dy, Dim.STATIC)]},\n}\n"));
+    QCOMPARE(symbolic::parse_dynamic_shapes(printed(spec).toStdString()), spec);
+    QCOMPARE(ui::dim_entry(spec, inputs, 1, 0, tree).dim, std::string("dx"));
+    QCOMPARE(ui::dim_entry(spec, inputs, 3, 0, tree).dim, std::string("dy"));
+    QVERIFY(ui::dim_entry(spec, inputs, 0, 0, tree).is_static());
+    // (None, None) for x is a None per tensor; editing x[0] makes it a tuple of specs.
+    auto nones = symbolic::parse_dynamic_shapes(R"(dynamic_shapes = {"x": (None, None), "ys": {"a": None, "b": [None]}})");
+    QVERIFY(ui::dim_entry(nones, inputs, 0, 0, tree).is_static());
+    nones = ui::with_dim(nones, inputs, 0, 1, {kind(DimSpec::Kind::Auto), {}}, tree);
+    QVERIFY2(printed(nones).contains(QStringLiteral("\"x\": ((Dim.STATIC, Dim.AUTO), None)")), qPrintable(printed(nones)));
+    // A spec that does not fit the inputs reads as static, and an edit replaces what is in the way.
+    auto wrong = symbolic::parse_dynamic_shapes(R"(dynamic_shapes = {"x": [None, None], "ys": None})");
+    QVERIFY(ui::dim_entry(wrong, inputs, 2, 0, tree).is_static());
+    wrong = ui::with_dim(wrong, inputs, 2, 0, {kind(DimSpec::Kind::Auto), {}}, tree);
+    QVERIFY2(printed(wrong).contains(QStringLiteral("\"ys\": {\"a\": (Dim.AUTO, Dim.STATIC), \"b\": [None]}")),
+             qPrintable(printed(wrong)));
+  }
+
   void shared_dims_and_pruning() {
     auto spec = ui::with_dim({}, foo_inputs(), 0, 0, named("dx"));
     spec = ui::with_dim(spec, foo_inputs(), 1, 0, named("dx", 4));

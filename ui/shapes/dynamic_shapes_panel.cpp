@@ -6,7 +6,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QTabWidget>
-#include <QTableView>
+#include <QTreeView>
 #include <QToolButton>
 #include <QUndoStack>
 #include <QVBoxLayout>
@@ -36,28 +36,43 @@ DynamicShapesPanel::DynamicShapesPanel(SpecSession* session, QWidget* parent)
     : QWidget(parent),
       session_(session),
       model_(new DynamicShapesModel(session, this)),
-      table_(make_data_table(model_, QStringLiteral("dynamicShapesTable"), this)),
+      table_(new QTreeView(this)),
       text_(new SpecTextEditor(session->document(), this)),
       tabs_(new QTabWidget(this)),
       notice_(new QLabel(this)) {
-  // Unlike the read-only tables: cells are picked and edited one at a time.
+  // A tree table: a nested argument's parts below it; cells are picked and edited one at a time.
+  table_->setObjectName(QStringLiteral("dynamicShapesTable"));
+  table_->setModel(model_);
   table_->setItemDelegate(new DimSpecDelegate(session->document(), table_));
   table_->setSelectionBehavior(QAbstractItemView::SelectItems);
+  table_->setSelectionMode(QAbstractItemView::SingleSelection);
   table_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
                           QAbstractItemView::AnyKeyPressed);
-  table_->setShowGrid(true);
-  table_->verticalHeader()->hide();
-  table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 12);
-  table_->horizontalHeader()->setMinimumSectionSize(table_->fontMetrics().horizontalAdvance(QStringLiteral("DYNAMIC")) + 16);
-  connect(model_, &QAbstractItemModel::modelReset, table_, &QTableView::resizeColumnsToContents);
+  table_->setAlternatingRowColors(true);
+  table_->setUniformRowHeights(true);
+  table_->setAllColumnsShowFocus(false);
+  table_->header()->setStretchLastSection(true);
+  table_->header()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+  table_->header()->setMinimumSectionSize(table_->fontMetrics().horizontalAdvance(QStringLiteral("DYNAMIC")) + 16);
+  const auto fit = [this] {
+    // Every part of a nested argument shown; the root decorated only when some argument has parts.
+    table_->expandAll();
+    bool nested = false;
+    for (int r = 0; r < model_->rowCount(); ++r) nested = nested || model_->rowCount(model_->index(r, 0)) > 0;
+    table_->setRootIsDecorated(nested);
+    for (int column = 0; column < model_->solvedColumn(); ++column) table_->resizeColumnToContents(column);
+  };
+  connect(model_, &QAbstractItemModel::modelReset, this, fit);
   connect(model_, &QAbstractItemModel::dataChanged, this, [this] {
     // The dims' texts change with edits; the solved shape keeps stretching to the edge.
     for (int column = DynamicShapesModel::FirstDim; column < model_->solvedColumn(); ++column)
       table_->resizeColumnToContents(column);
   });
   connect(table_->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& current) {
-    if (current.isValid()) emit nodeActivated(model_->nodeAt(current.row()));
+    const int input = model_->inputAt(current);
+    if (input >= 0) emit nodeActivated(model_->nodeAt(input));
   });
+  fit();
 
   tabs_->setDocumentMode(true);
   tabs_->addTab(table_, tr("Table"));

@@ -1,11 +1,12 @@
 #pragma once
-// The Dynamic shapes dock: the spec as a table of inputs × dims with a cell
-// editor, and as Python text; undo / redo and "Recorded spec" above them.
+// The Dynamic shapes dock: the spec as a tree table of inputs × dims (a
+// nested argument's parts below it) with a cell editor, and as Python text;
+// undo / redo and "Recorded spec" above them.
 #include <QWidget>
 
 class QLabel;
 class QTabWidget;
-class QTableView;
+class QTreeView;
 
 namespace exportlens::ui {
 
@@ -19,7 +20,7 @@ class DynamicShapesPanel : public QWidget {
  public:
   explicit DynamicShapesPanel(SpecSession* session, QWidget* parent = nullptr);
 
-  QTableView* table() const { return table_; }
+  QTreeView* table() const { return table_; }
   DynamicShapesModel* model() const { return model_; }
   SpecTextEditor* textEditor() const { return text_; }
   QTabWidget* tabs() const { return tabs_; }
@@ -35,7 +36,7 @@ class DynamicShapesPanel : public QWidget {
 
   SpecSession* session_;
   DynamicShapesModel* model_;
-  QTableView* table_;
+  QTreeView* table_;
   SpecTextEditor* text_;
   QTabWidget* tabs_;
   QLabel* notice_;

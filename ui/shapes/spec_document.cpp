@@ -40,16 +40,18 @@ SpecDocument::SpecDocument(QObject* parent) : QObject(parent), undo_(new QUndoSt
 
 bool SpecDocument::isEdited() const { return !undo_->isClean(); }
 
-void SpecDocument::reset(std::vector<symbolic::ExampleInput> inputs, symbolic::DynamicShapesSpec spec) {
+void SpecDocument::reset(std::vector<symbolic::ExampleInput> inputs, symbolic::DynamicShapesSpec spec,
+                         std::vector<symbolic::InputTree> tree) {
   undo_->clear();
   inputs_ = std::move(inputs);
+  tree_ = std::move(tree);
   apply(spec, Origin::Reset);
 }
 
 void SpecDocument::setDim(size_t input, int64_t dim, const DimEdit& edit) {
   if (input >= inputs_.size()) return;
-  const QString where = QStringLiteral("%1[%2]").arg(QString::fromStdString(inputs_[input].name)).arg(dim);
-  setSpec(with_dim(spec_, inputs_, input, dim, edit), tr("Set %1").arg(where), Origin::Table);
+  const QString where = QStringLiteral("%1.shape[%2]").arg(QString::fromStdString(inputs_[input].display_name())).arg(dim);
+  setSpec(with_dim(spec_, inputs_, input, dim, edit, tree_), tr("Set %1").arg(where), Origin::Table);
 }
 
 void SpecDocument::setSpec(const symbolic::DynamicShapesSpec& spec, const QString& description, Origin origin) {

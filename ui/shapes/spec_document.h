@@ -27,13 +27,17 @@ class SpecDocument : public QObject {
   const symbolic::DynamicShapesSpec& spec() const { return spec_; }
   /// The program's forward arguments (names, example sizes) the spec is about.
   const std::vector<symbolic::ExampleInput>& inputs() const { return inputs_; }
+  /// The arguments' pytree when one of them is a tuple, list, dict or
+  /// dataclass (each input then one of its leaves); empty otherwise.
+  const std::vector<symbolic::InputTree>& inputTree() const { return tree_; }
   QUndoStack* undoStack() const { return undo_; }
   /// Whether the spec differs from the one the program was opened with
   /// (undoing every edit makes it unedited again).
   bool isEdited() const;
 
   /// A new program: its inputs and recorded spec; forgets the history.
-  void reset(std::vector<symbolic::ExampleInput> inputs, symbolic::DynamicShapesSpec spec);
+  void reset(std::vector<symbolic::ExampleInput> inputs, symbolic::DynamicShapesSpec spec,
+             std::vector<symbolic::InputTree> tree = {});
   /// Sets one dimension (undoable).
   void setDim(size_t input, int64_t dim, const DimEdit& edit);
   /// Replaces the whole spec (undoable); no step when nothing changes.
@@ -48,6 +52,7 @@ class SpecDocument : public QObject {
 
   symbolic::DynamicShapesSpec spec_;
   std::vector<symbolic::ExampleInput> inputs_;
+  std::vector<symbolic::InputTree> tree_;
   QUndoStack* undo_;
 };
 

@@ -30,7 +30,9 @@ void SpecSession::setProgram(const LoadedProgramPtr& program) {
     document_->reset({}, {});
     setState(State::Unavailable);
   } else {
-    document_->reset(program->prepared->inputs(), program->prepared->recorded_spec());  // solves at once
+    const auto* tree = program->prepared->input_tree();
+    document_->reset(program->prepared->inputs(), program->prepared->recorded_spec(),  // solves at once
+                     tree ? *tree : std::vector<symbolic::InputTree>{});
   }
   emit resultChanged();
 }
@@ -54,7 +56,8 @@ QString SpecSession::applyFixes(const QString& fixes) {
 
 void SpecSession::resetSpec(const symbolic::DynamicShapesSpec& spec) {
   if (!program_ || !program_->prepared) return;
-  document_->reset(program_->prepared->inputs(), spec);  // solves at once
+  const auto* tree = program_->prepared->input_tree();
+  document_->reset(program_->prepared->inputs(), spec, tree ? *tree : std::vector<symbolic::InputTree>{});  // solves at once
 }
 
 void SpecSession::onSolved(const SolveResultPtr& result) {
