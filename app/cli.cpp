@@ -94,9 +94,10 @@ int run_cli(const std::vector<std::string>& args) {
     std::cerr << "exportlens " << cmd->name << ": error: " << e.what() << "\n\n" << cmd->usage;
     return 2;
   } catch (const Error& e) {
-    // Our own errors say what and where; a request that cannot be met is a usage error.
+    // Our own errors say what and where; a request that cannot be met is a usage error,
+    // and a command whose exit 1 means something else (diff: they differ) keeps its own code.
     std::cerr << "exportlens " << cmd->name << ": error: " << one_line(e.what()) << "\n";
-    return e.kind() == ErrorKind::Usage ? 2 : 1;
+    return e.kind() == ErrorKind::Usage ? 2 : cmd->error_exit;
   } catch (const std::bad_alloc&) {
     std::cerr << "exportlens " << cmd->name << ": error: out of memory (a size in the input is larger than this machine can hold)\n";
     return cmd->error_exit;
