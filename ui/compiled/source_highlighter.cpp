@@ -1,15 +1,9 @@
 #include "ui/compiled/source_highlighter.h"
 
+#include "ui/core/text_format.h"
+
 namespace exportlens::ui {
 namespace {
-
-QTextCharFormat char_format(const QColor& color, bool bold = false, bool italic = false) {
-  QTextCharFormat f;
-  f.setForeground(color);
-  if (bold) f.setFontWeight(QFont::DemiBold);
-  f.setFontItalic(italic);
-  return f;
-}
 
 enum BlockState { Plain = 0, InBlockComment = 1, InTripleString = 2 };
 

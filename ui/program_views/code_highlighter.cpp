@@ -1,17 +1,8 @@
 #include "ui/program_views/code_highlighter.h"
 
+#include "ui/core/text_format.h"
+
 namespace exportlens::ui {
-namespace {
-
-QTextCharFormat char_format(const QColor& color, bool bold = false, bool italic = false) {
-  QTextCharFormat f;
-  f.setForeground(color);
-  if (bold) f.setFontWeight(QFont::DemiBold);
-  f.setFontItalic(italic);
-  return f;
-}
-
-}  // namespace
 
 CodeHighlighter::CodeHighlighter(QTextDocument* document, bool dark) : QSyntaxHighlighter(document) {
   setDark(dark);
