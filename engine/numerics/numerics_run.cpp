@@ -400,7 +400,7 @@ class Lockstep {
     const c10::ScalarType ta = va.toTensor().scalar_type(), tb = b_dtype_of(va.toTensor(), cast_as);
     if (!streamed(tb)) return std::nullopt;
     if (p.rounding.stats && p.rounding.a_dtype == ta && p.rounding.b_dtype == tb) return p.rounding.stats;
-    p.rounding = {error_stats(va, to_b(va, cast_as)), ta, tb};
+    p.rounding = {rounding_stats(va.toTensor(), tb), ta, tb};
     return p.rounding.stats;
   }
 

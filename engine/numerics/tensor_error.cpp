@@ -13,18 +13,36 @@
 namespace exportlens::numerics {
 namespace {
 
+// The per-element loops are compiled twice on x86-64, for AVX2 and for the
+// baseline, and the loader picks one for the CPU it runs on: the build
+// targets any x86-64, and a numerics run reads every element of both runs.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define EXPORTLENS_AVX2_CLONE __attribute__((target_clones("avx2", "default")))
+#else
+#define EXPORTLENS_AVX2_CLONE
+#endif
+
 // Elements of any dtype as doubles, a block at a time (one loop per dtype, not per pair).
 constexpr int64_t kBlock = 1024;
 
 // `count` elements `stride` apart from `data`, as doubles.
 template <class T>
-void load_block(const void* data, int64_t stride, int64_t count, double* out) {
+EXPORTLENS_AVX2_CLONE void load_block(const void* data, int64_t stride, int64_t count, double* out) {
   const T* p = static_cast<const T*>(data);
   if (stride == 1) {
     for (int64_t i = 0; i < count; ++i) out[i] = static_cast<double>(p[i]);
   } else {
     for (int64_t i = 0; i < count; ++i) out[i] = static_cast<double>(p[i * stride]);
   }
+}
+
+// The same elements as they would be after `.to(To)`: each rounded to To's
+// precision in a register, as ATen's copy kernel rounds it (no tensor made).
+template <class From, class To>
+EXPORTLENS_AVX2_CLONE void load_block_as(const void* data, int64_t stride, int64_t count,
+                                                                  double* out) {
+  const From* p = static_cast<const From*>(data);
+  for (int64_t i = 0; i < count; ++i) out[i] = static_cast<double>(static_cast<To>(p[i * stride]));
 }
 
 using Loader = void (*)(const void*, int64_t, int64_t, double*);
@@ -41,6 +59,29 @@ Loader loader_for(at::ScalarType t) {
     case at::kChar: return load_block<int8_t>;
     case at::kByte: return load_block<uint8_t>;
     case at::kBool: return load_block<bool>;
+    default: return nullptr;
+  }
+}
+
+template <class From>
+Loader rounding_loader_from(at::ScalarType to) {
+  switch (to) {
+    case at::kFloat: return load_block_as<From, float>;
+    case at::kDouble: return load_block_as<From, double>;
+    case at::kHalf: return load_block_as<From, c10::Half>;
+    case at::kBFloat16: return load_block_as<From, c10::BFloat16>;
+    default: return nullptr;
+  }
+}
+
+// A floating dtype's elements read as if cast to `to`; the same dtype reads as is.
+Loader rounding_loader(at::ScalarType from, at::ScalarType to) {
+  if (from == to) return loader_for(from);
+  switch (from) {
+    case at::kFloat: return rounding_loader_from<float>(to);
+    case at::kDouble: return rounding_loader_from<double>(to);
+    case at::kHalf: return rounding_loader_from<c10::Half>(to);
+    case at::kBFloat16: return rounding_loader_from<c10::BFloat16>(to);
     default: return nullptr;
   }
 }
@@ -105,11 +146,14 @@ struct Accumulator {
   bool beyond = false;
   runtime::Tolerance tol{0, 0};
 
+  void widen_tolerance(at::ScalarType a, at::ScalarType b) {
+    const runtime::Tolerance ta = runtime::default_tolerance(a), tb = runtime::default_tolerance(b);
+    tol = {std::max({tol.rtol, ta.rtol, tb.rtol}), std::max({tol.atol, ta.atol, tb.atol})};
+  }
+
   bool add(const at::Tensor& a_in, const at::Tensor& b_in) {
     if (a_in.sizes() != b_in.sizes()) return false;
-    const runtime::Tolerance ta = runtime::default_tolerance(a_in.scalar_type());
-    const runtime::Tolerance tb = runtime::default_tolerance(b_in.scalar_type());
-    tol = {std::max({tol.rtol, ta.rtol, tb.rtol}), std::max({tol.atol, ta.atol, tb.atol})};
+    widen_tolerance(a_in.scalar_type(), b_in.scalar_type());
     elements += a_in.numel();
     if (a_in.numel() == 0) return true;
     const Loader la = loader_for(a_in.scalar_type()), lb = loader_for(b_in.scalar_type());
@@ -121,9 +165,17 @@ struct Accumulator {
     return true;
   }
 
+  // `a` against itself cast to `to` (error_stats(a, a.to(to)), to the bit).
+  void add_rounding(const at::Tensor& a, at::ScalarType to, Loader la, Loader rounded) {
+    widen_tolerance(a.scalar_type(), to);
+    elements += a.numel();
+    add_cpu(a, la, a, rounded);
+  }
+
   void add_cpu(const at::Tensor& a, Loader la, const at::Tensor& b, Loader lb) {
     double xa[kBlock], xb[kBlock];
     const int64_t n = a.numel();
+    if (n == 0) return;
     Reader ra(a, la), rb(b, lb);
     for (int64_t first = 0; first < n; first += kBlock) {
       const int64_t count = std::min(kBlock, n - first);
@@ -139,7 +191,7 @@ struct Accumulator {
   // float sum is ours to pick). Whether the block is finite is found in the
   // same pass (x * 0 is 0 for finite x, NaN for NaN and Inf); if it is not,
   // nothing is folded and false says to read it element by element.
-  bool finite_pairs(const double* a, const double* b, int64_t count) {
+  EXPORTLENS_AVX2_CLONE bool finite_pairs(const double* a, const double* b, int64_t count) {
     double mx[4] = {}, rel[4] = {}, sd[4] = {}, sa[4] = {}, sb[4] = {}, ab[4] = {}, over[4] = {}, zero[4] = {};
     const double atol = tol.atol, rtol = tol.rtol;
     int64_t i = 0;
@@ -299,6 +351,16 @@ TensorSnapshot snapshot_of_double(const at::Tensor& d, const std::string& dtype,
 std::optional<ErrorStats> error_stats(const c10::IValue& a, const c10::IValue& b) {
   Accumulator acc;
   if (!fold(acc, a, b)) return std::nullopt;
+  return acc.stats();
+}
+
+std::optional<ErrorStats> rounding_stats(const at::Tensor& a, c10::ScalarType to) {
+  if (!a.defined() || !a.device().is_cpu()) return std::nullopt;
+  const Loader la = loader_for(a.scalar_type());
+  const Loader rounded = rounding_loader(a.scalar_type(), to);
+  if (!la || !rounded) return std::nullopt;
+  Accumulator acc;
+  acc.add_rounding(a, to, la, rounded);
   return acc.stats();
 }
 

@@ -16,6 +16,11 @@ namespace exportlens::numerics {
 /// cannot be compared (other shapes, other kinds of value).
 std::optional<ErrorStats> error_stats(const c10::IValue& a, const c10::IValue& b);
 
+/// A CPU tensor against itself cast to `to` (a floating dtype, or its own),
+/// exactly as error_stats(a, a.to(to)) but with no cast made: each element is
+/// rounded where it is read. nullopt off the CPU or for other dtypes.
+std::optional<ErrorStats> rounding_stats(const at::Tensor& a, c10::ScalarType to);
+
 /// Whether error_stats reads `t` on the CPU a block at a time, folding its
 /// row-major sequence of elements in order: two pairs with equal sequences
 /// (and dtypes) then have exactly equal statistics, whatever their shapes.

@@ -5,7 +5,10 @@
 // outputs and, against its float program, each shared node's error is
 // torch's and only the nodes the quantization wraps introduce error; values
 // recorded by the reference hook pair by name and agree exactly; snapshots,
-// Model Explorer node data, and the command's exit codes.
+// Model Explorer node data, and the command's exit codes; rounding read in
+// place equals ATen's casts.
+#include <ATen/ATen.h>  // LibTorch before Qt (its `slots`)
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -20,6 +23,7 @@
 #include "engine/numerics/node_data_json.h"
 #include "engine/numerics/node_pairing.h"
 #include "engine/numerics/numerics_run.h"
+#include "engine/numerics/tensor_error.h"
 #include "engine/runtime/pt2_torch_options.h"
 #include "engine/serde/pt2_reader.h"
 #include "support/exportlens_process.h"
@@ -123,6 +127,33 @@ class TestNumerics : public QObject {
 
   // The tutorial's doubling conv2d table, planted as if it were a wrong rule:
   // numerics against the program lowered with it finds the conv, and nothing before it.
+  // A value against its cast, read with each element rounded where it lies,
+  // gives what comparing it with ATen's own cast gives, to the bit: every
+  // floating dtype pair, permuted and expanded layouts, NaN, Inf and values
+  // beyond half's range.
+  void roundingStatsEqualATensCast() {
+    at::manual_seed(7);
+    at::Tensor base = at::randn({5, 7, 33}, at::kDouble) * 1e3;
+    base.index_put_({0, 0, 0}, std::nan(""));
+    base.index_put_({1, 2, 3}, INFINITY);
+    base.index_put_({2, 3, 4}, 1e6);  // overflows half
+    const std::vector<at::ScalarType> dtypes = {at::kDouble, at::kFloat, at::kHalf, at::kBFloat16};
+    int checked = 0;
+    for (at::ScalarType from : dtypes)
+      for (at::ScalarType to : dtypes) {
+        const at::Tensor t = base.to(from);
+        for (const at::Tensor& laid : {t, t.permute({2, 0, 1}), t.select(1, 2).unsqueeze(1).expand({5, 4, 33})}) {
+          const auto fused = numerics::rounding_stats(laid, to);
+          const auto cast = numerics::error_stats(laid, laid.to(to));
+          QVERIFY(fused && cast);
+          QVERIFY2(same(*fused, *cast), qPrintable(QString("%1 -> %2").arg(c10::toString(from), c10::toString(to))));
+          ++checked;
+        }
+      }
+    QCOMPARE(checked, 48);
+    QVERIFY(!numerics::rounding_stats(at::ones({3}, at::kLong), at::kBFloat16));  // not a floating value
+  }
+
   void plantedWrongRuleIsFound() {
     const auto r = run_exportlens({"numerics", EXPORTLENS_FIXTURES "/decomp_example/program.pt2", "--ir", "core", "--table",
                                    "my_double_conv2d", "--load", EXPORTLENS_CUSTOM_TABLE_MODEL, "--random",
