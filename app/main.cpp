@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "app/cli.h"
+#include "engine/runtime/op_signatures.h"
 #include "engine/sources/program_source.h"
 #ifdef EXPORTLENS_WITH_GUI
 #include "ui/shell/gui_main.h"
@@ -19,6 +20,9 @@ int main(int argc, char** argv) {
   // each start and stop on stderr; a user's own KINETO_LOG_LEVEL still wins.
   // Set before any thread exists.
   setenv("KINETO_LOG_LEVEL", "6", 0);
+  // The purity rule's schema facts (which ops write an argument or draw from
+  // the RNG) come from LibTorch's dispatcher, for every pass (ir/purity.h).
+  exportlens::runtime::use_dispatcher_schema_effects();
   std::vector<std::string> args(argv + 1, argv + argc);
   if (!args.empty() && exportlens::app::is_cli_invocation(args[0])) return exportlens::app::run_cli(args);
 #ifndef EXPORTLENS_WITH_GUI

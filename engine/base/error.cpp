@@ -10,6 +10,7 @@ std::string_view error_kind_name(ErrorKind kind) {
     case ErrorKind::Spec: return "spec";
     case ErrorKind::Constraint: return "constraint";
     case ErrorKind::DataDependent: return "data_dependent";
+    case ErrorKind::Check: return "check";
     case ErrorKind::Unsupported: return "unsupported";
     case ErrorKind::Run: return "run";
     case ErrorKind::Cancelled: return "cancelled";
@@ -28,7 +29,7 @@ std::string ErrorPlace::format() const {
   part(": ", file);
   part(": ", entry);
   part(": ", path);
-  if (line > 0) part(": ", "line " + std::to_string(line) + (column > 0 ? ", column " + std::to_string(column) : ""));
+  if (line > 0) part(", ", "line " + std::to_string(line) + (column > 0 ? ", column " + std::to_string(column) : ""));
   if (!node.empty()) part(": ", "node " + node);
   return out;
 }

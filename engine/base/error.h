@@ -16,6 +16,7 @@ enum class ErrorKind {
   Spec,         // a dynamic_shapes spec does not parse or does not fit the program
   Constraint,   // torch.export would refuse this spec (violations, suggested fixes)
   DataDependent,  // a guard on a value only known at run time
+  Check,        // a torch._check or size check that is false for the example inputs
   Unsupported,  // well-formed, but beyond what ExportLens handles
   Run,          // running a program failed (an op, an input, the device)
   Cancelled,    // the user asked the work to stop
@@ -25,7 +26,8 @@ std::string_view error_kind_name(ErrorKind kind);  // "input", "limit", ...
 
 /// Where an error is, as precisely as the layer that raises it knows; every
 /// part is optional. format() joins the parts that are set:
-/// "capture/manifest.json: attempts[2].call_site: line 4, column 9: node add_1".
+/// "capture/manifest.json: attempts[2].call_site, line 4, column 9: node add_1"
+/// (a line joins what it is in as Python's tracebacks do: "dynamic_shapes, line 2, column 7").
 struct ErrorPlace {
   std::string file;       // the file or folder the user named
   std::string entry;      // inside it: an archive entry, a capture's attempt file

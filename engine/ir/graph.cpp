@@ -47,6 +47,29 @@ void Graph::erase(Node* node) {
   renumber();
 }
 
+void Graph::erase_all(const std::unordered_set<const Node*>& doomed) {
+  if (doomed.empty()) return;
+  std::unordered_set<Node*> inputs;  // those that stay lose their doomed users, each once
+  for (const auto& p : nodes_) {
+    if (!doomed.count(p.get())) continue;
+    for (const Node* user : p->users_)
+      if (!doomed.count(user))
+        throw std::logic_error("graph: cannot erase '" + p->name + "', '" + user->name + "' still uses it");
+    p->for_each_input([&](Node* in) {
+      if (in && !doomed.count(in)) inputs.insert(in);
+    });
+  }
+  for (Node* in : inputs)
+    in->users_.erase(std::remove_if(in->users_.begin(), in->users_.end(), [&](Node* u) { return doomed.count(u) > 0; }),
+                     in->users_.end());
+  nodes_.remove_if([&](const auto& p) {
+    if (!doomed.count(p.get())) return false;
+    by_name_.erase(p->name);
+    return true;
+  });
+  renumber();
+}
+
 void Graph::replace_all_uses_with(Node* from, Node* to) {
   for (Node* user : std::vector<Node*>(from->users_)) {
     for (auto& a : user->args) a.replace_node(from, to);

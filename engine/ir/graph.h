@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "engine/ir/node.h"
@@ -26,6 +27,9 @@ class Graph {
   Node* insert_before(Node* pos, std::unique_ptr<Node> node);
   /// Removes a node that no other node uses.
   void erase(Node* node);
+  /// Removes `nodes` together, in one pass over the graph: nothing outside
+  /// them may use any of them.
+  void erase_all(const std::unordered_set<const Node*>& nodes);
   /// Points every use of `from` at `to`.
   void replace_all_uses_with(Node* from, Node* to);
   /// Re-derives every node's users from the args (after editing args by hand).

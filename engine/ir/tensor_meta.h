@@ -20,6 +20,12 @@ struct SymInt {
   SymInt(Expr e, std::optional<int64_t> h = std::nullopt) : expr(std::move(e)), hint(h) {}  // NOLINT
   SymInt(int64_t v) : expr(v), hint(v) {}  // NOLINT
   bool is_static() const { return expr.is_integer(); }
+  /// Its value for the example inputs: the integer itself, else the hint
+  /// (none for an unbacked symbol). Callers choose what none means.
+  std::optional<int64_t> example() const {
+    if (auto v = expr.as_integer()) return v;
+    return hint;
+  }
   std::string str() const { return expr.str(); }
   friend bool operator==(const SymInt& a, const SymInt& b) { return a.expr == b.expr; }
 };

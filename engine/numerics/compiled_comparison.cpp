@@ -19,6 +19,8 @@
 namespace exportlens::numerics {
 namespace {
 
+std::string first_line_of(const std::string& what) { return what.substr(0, what.find('\n')); }
+
 std::string shape_text(const at::Tensor& t) {
   std::string s = "[";
   for (int64_t i = 0; i < t.dim(); ++i) s += (i ? ", " : "") + std::to_string(t.size(i));
@@ -82,8 +84,7 @@ CompiledComparison compare_compiled(const CompiledComparisonRequest& request) {
   try {
     runtime::Interpreter interpreter(*program, device);
     interpreter.set_memory_limit(request.run.limits.max_run_bytes);
-    if (request.run.cancel)
-      interpreter.set_progress([&](int, int) { return !request.run.cancel->is_cancelled(); });
+    interpreter.set_progress({{}, request.run.cancel});
     // As the compiled model ran: the first run's outputs; warmup runs, then timed ones (their median).
     const std::vector<c10::IValue> prepared = interpreter.prepare_inputs(compiled.inputs);
     std::vector<double> times;
@@ -97,12 +98,12 @@ CompiledComparison compare_compiled(const CompiledComparisonRequest& request) {
       if (request.run.cancel) request.run.cancel->check();
     }
     result.interpreted_ms = runtime::median(std::move(times));
-  } catch (const Error&) {
-    throw;
+  } catch (const Error& e) {
+    if (e.kind() != ErrorKind::Run) throw;  // cancelled, a limit: as they are
+    throw Error(ErrorKind::Run, {}, "interpreting the program to compare with: " + first_line_of(e.what()));
   } catch (const std::exception& e) {
     if (request.run.cancel) request.run.cancel->check();
-    const std::string what = e.what();
-    throw Error(ErrorKind::Run, {}, "interpreting the program to compare with: " + what.substr(0, what.find('\n')));
+    throw Error(ErrorKind::Run, {}, "interpreting the program to compare with: " + first_line_of(e.what()));
   }
   result.interpreted_device = request.run.device;
   if (request.run.cancel) request.run.cancel->check();

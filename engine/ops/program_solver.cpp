@@ -8,6 +8,7 @@
 #include <set>
 #include <unordered_set>
 
+#include "engine/ir/stack_trace.h"
 #include "engine/ir/higher_order.h"
 #include "engine/ir/pytree_spec.h"
 #include "engine/ops/problem_report.h"
@@ -33,24 +34,13 @@ namespace {
 /// trace that is user code (frames inside the torch package are skipped, so a
 /// Linear's guard points at `self.l(w)`, not at torch/nn/modules/linear.py).
 std::string location_of(const ir::Node& n) {
-  const std::string& trace = n.meta.stack_trace;
-  std::string best;
-  size_t pos = 0;
-  while ((pos = trace.find("File \"", pos)) != std::string::npos) {
-    const size_t file_start = pos + 6, file_end = trace.find('"', file_start);
-    if (file_end == std::string::npos) break;
-    const std::string file = trace.substr(file_start, file_end - file_start);
-    const size_t line_at = trace.find(", line ", file_end), in_at = trace.find(", in ", file_end);
-    const size_t eol = trace.find('\n', file_end);
-    pos = file_end;
-    if (line_at == std::string::npos || in_at == std::string::npos || (eol != std::string::npos && in_at > eol)) continue;
-    const std::string line = trace.substr(line_at + 7, in_at - line_at - 7);
-    const std::string fn = trace.substr(in_at + 5, (eol == std::string::npos ? trace.size() : eol) - in_at - 5);
-    const std::string here = std::filesystem::path(file).filename().string() + ":" + line + " in " + fn;
-    const bool torch_internal = file.find("/torch/") != std::string::npos;
-    if (!torch_internal || best.empty()) best = here;
-  }
-  return best;
+  const ir::SourceLocation* best = nullptr;
+  const std::vector<ir::SourceLocation> frames = ir::traceback_frames(n.meta.stack_trace);
+  for (const ir::SourceLocation& f : frames)
+    if (!best || f.file.find("/torch/") == std::string::npos) best = &f;
+  if (!best) return {};
+  return std::filesystem::path(best->file).filename().string() + ":" + std::to_string(best->line) + " in " +
+         best->function;
 }
 
 /// The op as provenance names it: "aten.add.Tensor", or the qualified target.
@@ -72,12 +62,6 @@ void derived_sizes(const SymValue& v, const ShapeEnv& env, std::set<std::string>
   for (const symbolic::Expr& d : v.tensor.sizes) derived_sizes(env.replace(d), out);
   if (v.kind == SymValue::Kind::Int || v.kind == SymValue::Kind::Bool) derived_sizes(env.replace(v.scalar), out);
   for (const SymValue& i : v.items) derived_sizes(i, env, out);
-}
-
-/// A file's SymInt at its example value (0 when unknown).
-int64_t hint_of(const ir::SymInt& s) {
-  if (auto v = s.expr.as_integer()) return *v;
-  return s.hint.value_or(0);
 }
 
 // The forward() arguments' pytree from the root call's in_spec
@@ -203,7 +187,7 @@ class Propagation {
       if (s.property == "storage_offset") return symbolic::Expr(0);
       if (s.property.empty() && !p_.inputs_[i].is_tensor) {
         if (const ir::Node* n = p_.input_nodes_[i]; n && n->value.sym_int())
-          return symbolic::Expr(hint_of(*n->value.sym_int()));
+          return symbolic::Expr(n->value.sym_int()->example().value_or(0));
       }
       return std::nullopt;
     }
@@ -332,11 +316,11 @@ class Propagation {
       SymTensor t;
       t.dtype = m->dtype;
       t.device = m->device;
-      for (const auto& s : m->sizes) t.sizes.push_back(s.is_static() || s.hint ? Expr(hint_of(s)) : unbacked(fresh_unbacked));
+      for (const auto& s : m->sizes) t.sizes.push_back(s.example() ? Expr(*s.example()) : unbacked(fresh_unbacked));
       return SymValue::of(std::move(t));
     }
     if (const ir::SymInt* s = v.sym_int())
-      return SymValue::of_int(s->is_static() || s->hint ? Expr(hint_of(*s)) : unbacked(fresh_unbacked));
+      return SymValue::of_int(s->example() ? Expr(*s->example()) : unbacked(fresh_unbacked));
     if (const ir::SymBool* b = v.sym_bool()) return SymValue::of_bool(symbolic::Expr::boolean(b->hint.value_or(true)));
     if (const ir::ValueTuple* tup = v.tuple()) {
       std::vector<SymValue> items;
@@ -540,7 +524,7 @@ void PreparedProgram::read_inputs() {
     const ir::TensorMeta* m = n ? n->value.tensor() : nullptr;
     in.is_tensor = m != nullptr;
     if (m)
-      for (const auto& d : m->sizes) in.sizes.push_back(hint_of(d));
+      for (const auto& d : m->sizes) in.sizes.push_back(d.example().value_or(0));
     input_by_source_.emplace(symbolic::input_source(in), inputs_.size());
     inputs_.push_back(std::move(in));
     input_nodes_.push_back(n);
@@ -797,14 +781,15 @@ class Solver {
     env_.set_logging(options_.log);
     try {
       solve();
-    } catch (const symbolic::SpecError& e) {
-      fail(SolveStatus::Error, "spec", e.what());
-    } catch (const symbolic::ConstraintViolationError& e) {
-      fail(SolveStatus::Violation, "constraint", e.what());
-    } catch (const symbolic::DataDependentError& e) {
-      fail(SolveStatus::Error, "data_dependent", e.what());
-    } catch (const symbolic::CheckFailedError& e) {
-      fail(SolveStatus::Error, "check", e.what());
+    } catch (const Error& e) {
+      // The kinds a solve reports by name; any other error of ours is a bug here.
+      switch (e.kind()) {
+        case ErrorKind::Constraint: fail(SolveStatus::Violation, "constraint", e.what()); break;
+        case ErrorKind::Spec:
+        case ErrorKind::DataDependent:
+        case ErrorKind::Check: fail(SolveStatus::Error, std::string(error_kind_name(e.kind())), e.what()); break;
+        default: fail(SolveStatus::Error, "internal", e.what());
+      }
     } catch (const std::exception& e) {
       fail(SolveStatus::Error, "internal", e.what());
     }

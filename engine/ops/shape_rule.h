@@ -15,6 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "engine/base/error.h"
 #include "engine/ir/node.h"
 #include "engine/ops/sym_value.h"
 #include "engine/symbolic/shape_env.h"
@@ -22,9 +23,9 @@
 namespace exportlens::ops {
 
 /// The node's arguments do not fit the rule (wrong kind or count).
-class RuleError : public std::runtime_error {
+class RuleError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit RuleError(const std::string& message) : Error(ErrorKind::Unsupported, {}, message) {}
 };
 
 using ValueOf = std::function<const SymValue&(const ir::Node*)>;

@@ -35,8 +35,7 @@ inline ir::SymInt product(const Dims& sizes, size_t begin = 0, size_t end = SIZE
 
 /// The example value of a size (rules branch on it as torch's guards do).
 inline int64_t hint_of(const GraphBuilder& b, const ir::SymInt& s) {
-  if (auto v = s.expr.as_integer()) return *v;
-  if (s.hint) return *s.hint;
+  if (auto v = s.example()) return *v;
   if (auto v = b.hints().of(s.expr)) return *v;
   throw DecompositionError("the size " + s.str() + " has no example value to decide on");
 }
@@ -69,6 +68,28 @@ inline void drop_trailing_defaults(std::vector<ir::Argument>& args, const std::v
     args.pop_back();
   }
 }
+
+/// torch runs the Python references it wraps in elementwise_type_promotion_wrapper
+/// (addcmul, addcdiv, lerp, ...) behind @torch._disable_dynamo, which annotates
+/// every node they make at export time with the reference's name; while this
+/// lives, the rule's nodes carry the same annotation.
+class DynamoDisabledRef {
+ public:
+  DynamoDisabledRef(GraphBuilder& b, const std::string& function)
+      : b_(b), before_(b.annotation()),
+        json_(R"({"_torchdynamo_disable": true, "_torchdynamo_disable_recursive": true, "_torchdynamo_disable_method": ")" +
+              function + "\"}") {
+    b_.set_annotation(&json_);
+  }
+  ~DynamoDisabledRef() { b_.set_annotation(before_); }
+  DynamoDisabledRef(const DynamoDisabledRef&) = delete;
+  DynamoDisabledRef& operator=(const DynamoDisabledRef&) = delete;
+
+ private:
+  GraphBuilder& b_;
+  const std::string* before_;
+  std::string json_;
+};
 
 inline DecompositionRule rule(std::string op, std::string family, std::string reference, DecompositionFn fn) {
   return DecompositionRule{std::move(op), std::move(family), std::move(reference), std::move(fn)};

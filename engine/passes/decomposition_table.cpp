@@ -55,6 +55,7 @@ DecompositionTable default_decompositions() {
   add_pool_decompositions(t);
   add_attention_decompositions(t);
   add_misc_decompositions(t);
+  add_position_decompositions(t);
   add_recurrent_decompositions(t);
   return t;
 }

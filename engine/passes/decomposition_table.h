@@ -88,6 +88,7 @@ void add_attention_decompositions(DecompositionTable& t);   // scaled_dot_produc
 void add_misc_decompositions(DecompositionTable& t);        // reductions, factories, scalars
 void add_functional_misc_decompositions(DecompositionTable& t);  // lift_fresh_copy
 void add_recurrent_decompositions(DecompositionTable& t);   // lstm, gru, rnn_tanh/relu unrolled
+void add_position_decompositions(DecompositionTable& t);    // roll, triu/tril over arange; addcmul, fill.Tensor
 
 // ---- the registry (SDK) ---------------------------------------------------------
 

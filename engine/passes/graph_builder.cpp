@@ -5,7 +5,7 @@
 #include <string_view>
 #include <unordered_set>
 
-#include "engine/passes/dead_code_elimination.h"
+#include "engine/ir/purity.h"
 
 namespace exportlens::passes {
 
@@ -83,6 +83,7 @@ ir::NodeMetadata GraphBuilder::meta_for_new_node() const {
     m.stack_trace = trace_override_->stack_trace;
     m.custom = trace_override_->custom;
   }
+  if (annotation_ && !m.custom.count("custom")) m.custom["custom"] = *annotation_;
   return m;
 }
 
@@ -114,28 +115,14 @@ ir::Node* GraphBuilder::place(std::unique_ptr<ir::Node> node) {
 }
 
 int GraphBuilder::commit() {
-  // Liveness backwards from the output and the nodes with effects (FX's
-  // eliminate_dead_code), then the live nodes in order: placeholders, the
-  // sym_size nodes at the top, the body.
-  std::unordered_set<const ir::Node*> live;
-  auto keep = [&](const ir::Node* n) {
-    live.insert(n);
-    n->for_each_input([&](const ir::Node* in) { live.insert(in); });
-  };
-  for (auto it = body_.rbegin(); it != body_.rend(); ++it)
-    if (live.count(it->get()) || has_side_effects(**it) || kept_unused_.count(it->get())) keep(it->get());
-  for (auto it = top_sym_sizes_.rbegin(); it != top_sym_sizes_.rend(); ++it)
-    if (live.count(it->second.get())) keep(it->second.get());
-  int removed = 0;
+  // Placeholders, the sym_size nodes at the top, the body; then FX's
+  // eliminate_dead_code (torch's run_decompositions runs it on the lowered
+  // graph), which keeps the size nodes torch's runtime-assert pass leaves.
   for (auto& n : placeholders_) graph_.append(std::move(n));
-  for (auto& [key, n] : top_sym_sizes_) {
-    if (live.count(n.get())) graph_.append(std::move(n));
-    else ++removed;
-  }
-  for (auto& n : body_) {
-    if (live.count(n.get())) graph_.append(std::move(n));
-    else ++removed;
-  }
+  for (auto& [key, n] : top_sym_sizes_) graph_.append(std::move(n));
+  for (auto& n : body_) graph_.append(std::move(n));
+  const int removed = ir::eliminate_dead_code(graph_, ir::schema_effects(),
+                                              [&](const ir::Node& n) { return kept_unused_.count(&n) > 0; });
   placeholders_.clear();
   top_sym_sizes_.clear();
   body_.clear();
@@ -476,6 +463,11 @@ ir::Argument GraphBuilder::sym_inferred_size(const Dims& numel_dims, const Dims&
   const ir::Argument known = sym_product(known_dims);
   if (auto it = sym_nodes_.find(quotient.expr); it != sym_nodes_.end()) return it->second;
   return sym_binary("floordiv", numel, known, quotient);
+}
+
+ir::Argument GraphBuilder::sym_operator(const char* op, ir::Argument a, ir::Argument b, const ir::SymInt& value) {
+  if (auto v = value.expr.as_integer()) return *v;
+  return sym_binary(op, std::move(a), std::move(b), hints_.sym(value.expr));
 }
 
 ir::Node* GraphBuilder::sym_binary(const char* op, ir::Argument a, ir::Argument b, const ir::SymInt& value,

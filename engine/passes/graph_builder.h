@@ -86,6 +86,10 @@ class GraphBuilder {
   /// operator.floordiv node — or the node already computing `quotient`
   /// (torch's runtime-assert pass hash-conses it), the products then dead.
   ir::Argument sym_inferred_size(const Dims& numel_dims, const Dims& known_dims, const ir::SymInt& quotient);
+  /// `a op b` on SymInts as a Python reference computes it (torch._refs.roll's
+  /// (size - shift) % size): one operator node (op "sub", "mod", ...) with the
+  /// operands in that order, whose value is `value`; the literal when it is known.
+  ir::Argument sym_operator(const char* op, ir::Argument a, ir::Argument b, const ir::SymInt& value);
 
   /// A rule tells that a value of the graph (`target`, e.g. a running-mean
   /// input of batch_norm) now holds `new_value` (functionalization).
@@ -102,6 +106,11 @@ class GraphBuilder {
   /// instead of their origin's (nullptr: the origin's). An inlined subgraph's
   /// nodes get the frame of the subgraph's generated code, as in torch.
   void set_trace_override(const ir::NodeMetadata* meta) { trace_override_ = meta; }
+  /// While set, the nodes made carry this annotation (meta.custom["custom"],
+  /// JSON text) where their origin had none: what a torch wrapper records
+  /// around the Python it runs (decomp_helpers.h, DynamoDisabledRef).
+  void set_annotation(const std::string* json) { annotation_ = json; }
+  const std::string* annotation() const { return annotation_; }
   const ir::Node* origin() const { return origin_; }
   /// Placeholders' flags and the grad mode of the region being lowered.
   RequiresGrad& autograd() { return requires_grad_; }
@@ -148,6 +157,7 @@ class GraphBuilder {
   MetaInference inference_;
   const ir::Node* origin_ = nullptr;
   const ir::NodeMetadata* trace_override_ = nullptr;
+  const std::string* annotation_ = nullptr;
   ir::NodeMetadata meta_for_new_node() const;
   std::unordered_map<symbolic::Expr, ir::Node*> sym_nodes_;
   // The last node whose output holds each size as a new value (a conv's

@@ -87,9 +87,13 @@ void normalize_positional(const ir::Target& t, std::vector<ir::Argument>& args, 
   }
 }
 
-/// The retrace passes cond's operands as a tuple (map_impl keeps its lists).
+/// The retrace passes cond's operands and scan's additional inputs as tuples
+/// (the HOPs' Python wrappers build them so); map_impl and while_loop keep
+/// the lists they were given (a .pt2 writes every operand sequence as a list).
 void operands_as_tuples(const ir::Target& t, std::vector<ir::Argument>& args) {
-  if (t.qualified() != "torch.ops.higher_order.cond" || args.size() < 4) return;
+  if (!t.is_higher_order() || args.size() < 4) return;
+  const std::string name = t.op_name();
+  if (name != "cond" && name != "scan") return;
   if (auto* l = std::get_if<ir::ArgumentList>(&args[3].v)) l->is_tuple = true;
 }
 

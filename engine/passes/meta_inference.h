@@ -5,15 +5,16 @@
 #include <stdexcept>
 #include <string>
 
+#include "engine/base/error.h"
 #include "engine/ir/node.h"
 #include "engine/passes/tensor_layout.h"
 
 namespace exportlens::passes {
 
 /// The op has no shape rule, or its rule rejects the arguments.
-class MetaInferenceError : public std::runtime_error {
+class MetaInferenceError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit MetaInferenceError(const std::string& message) : Error(ErrorKind::Unsupported, {}, message) {}
 };
 
 class MetaInference {

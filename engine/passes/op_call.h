@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/base/error.h"
 #include "engine/ir/node.h"
 #include "engine/ir/op_key.h"
 
@@ -16,9 +17,9 @@ namespace exportlens::passes {
 
 /// A rule cannot lower this call (arguments of the wrong kind, a case the
 /// rule does not cover). The message names the op and the argument.
-class DecompositionError : public std::runtime_error {
+class DecompositionError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit DecompositionError(const std::string& message) : Error(ErrorKind::Unsupported, {}, message) {}
 };
 
 // Op keys ("aten.linear.default") are ir's (engine/ir/op_key.h); passes' code names them unqualified.

@@ -452,6 +452,66 @@ struct GraphRunner {
     return c10::ivalue::Tuple::create(std::move(stacked));
   }
 
+  // while_loop(cond, body, carried, additional): body maps the carried values
+  // (tensors and ints) to the next ones while cond holds on them.
+  IValue call_while_loop(const Node* n, const Env& env) const {
+    auto& cond = branch(n->args.at(0), n);
+    auto& body = branch(n->args.at(1), n);
+    std::vector<IValue> carried = operand_list(n->args.at(2), env);
+    const auto extra = operand_list(n->args.at(3), env);
+    auto operands = [&] {
+      std::vector<IValue> in = carried;
+      in.insert(in.end(), extra.begin(), extra.end());
+      return in;
+    };
+    // A loop whose condition never turns false would hang the run: past this
+    // many iterations it is refused, as a file that lies about itself.
+    constexpr int64_t kMaxIterations = 100000000;
+    for (int64_t i = 0;; ++i) {
+      const std::vector<IValue> verdict = enter(cond, operands(), env);
+      if (verdict.size() != 1) throw RunError(node_context(n) + ": the condition returns more than one value");
+      const bool again = verdict[0].isTensor() ? verdict[0].toTensor().item<bool>() : verdict[0].toBool();
+      if (!again) break;
+      if (i == kMaxIterations)
+        throw RunError(node_context(n) + ": the loop's condition still holds after " + std::to_string(kMaxIterations) +
+                       " iterations");
+      std::vector<IValue> next = enter(body, operands(), env);
+      if (next.size() != carried.size())
+        throw RunError(node_context(n) + ": the body returns " + std::to_string(next.size()) + " values for " +
+                       std::to_string(carried.size()) + " carried");
+      carried = std::move(next);
+    }
+    return c10::ivalue::Tuple::create(std::move(carried));
+  }
+
+  // scan(combine, init, xs, additional): combine maps (carry, xs[i]) to the next
+  // carry and step i's outputs, along dim 0; the result is the last carry, then
+  // each output stacked over the steps.
+  IValue call_scan(const Node* n, const Env& env) const {
+    auto& combine = branch(n->args.at(0), n);
+    std::vector<IValue> carry = operand_list(n->args.at(1), env);
+    const auto xs = operand_list(n->args.at(2), env);
+    const auto extra = operand_list(n->args.at(3), env);
+    const int64_t steps = xs.empty() ? 0 : xs[0].toTensor().size(0);
+    if (steps == 0) throw RunError(node_context(n) + ": scan over no steps");
+    std::vector<std::vector<at::Tensor>> per_output;
+    for (int64_t i = 0; i < steps; ++i) {
+      std::vector<IValue> in = carry;
+      for (const auto& x : xs) in.emplace_back(x.toTensor().select(0, i));
+      in.insert(in.end(), extra.begin(), extra.end());
+      std::vector<IValue> out = enter(combine, in, env);
+      if (out.size() < carry.size())
+        throw RunError(node_context(n) + ": the combine function returns fewer values than the carry holds");
+      per_output.resize(out.size() - carry.size());
+      for (size_t k = carry.size(); k < out.size(); ++k) per_output[k - carry.size()].push_back(out[k].toTensor());
+      out.resize(carry.size());
+      carry = std::move(out);
+    }
+    std::vector<IValue> result = std::move(carry);
+    for (auto& ys : per_output) result.emplace_back(at::stack(ys));
+    return c10::ivalue::Tuple::create(std::move(result));
+  }
+
   // Any failure inside a node names the node; LibTorch's C++ backtrace and
   // library exception types stay out of the message.
   IValue call_function(const Node* n, const Env& env) const {
@@ -478,6 +538,8 @@ struct GraphRunner {
     if (t.is_higher_order()) {
       if (t.op_name() == "cond") return call_cond(n, env);
       if (t.op_name() == "map_impl") return call_map(n, env);
+      if (t.op_name() == "while_loop") return call_while_loop(n, env);
+      if (t.op_name() == "scan") return call_scan(n, env);
       if (t.op_name() == "wrap_with_set_grad_enabled") return call_set_grad_enabled(n, env);
       if (t.op_name() == "wrap_with_autocast") return call_autocast(n, env);
       throw RunError(node_context(n) + ": higher-order op '" + t.op_name() + "' is not supported by the runtime");
@@ -501,7 +563,7 @@ struct GraphRunner {
 
   /// `observer` sees this graph's nodes, `nested` those of the subgraphs it enters.
   std::vector<IValue> run(const std::vector<IValue>& placeholders, NodeObserver* observer = nullptr,
-                          NodeObserver* nested = nullptr, const std::function<bool(int, int)>& progress = {}) const;
+                          NodeObserver* nested = nullptr, const Progress& progress = {}) const;
 };
 
 /// One run of a graph, a call at a time: the loop torch's interpreter runs,
@@ -509,7 +571,7 @@ struct GraphRunner {
 class GraphRun {
  public:
   GraphRun(const GraphRunner& runner, const std::vector<IValue>& placeholders, NodeObserver* observer,
-           NodeObserver* nested, std::function<bool(int, int)> progress)
+           NodeObserver* nested, Progress progress)
       : r_(runner), nodes_(runner.gm.graph.nodes()), placeholders_(placeholders), observer_(observer),
         progress_(std::move(progress)) {
     env_.nested = nested;
@@ -525,7 +587,7 @@ class GraphRun {
   const Node* step() {
     while (next_ < nodes_.size()) {
       const Node* n = nodes_[next_++];
-      if (progress_ && !progress_(int(next_) - 1, int(nodes_.size()))) throw RunError("run cancelled");
+      progress_.at(int(next_) - 1, int(nodes_.size()));
       switch (n->op) {
         case OpKind::Placeholder:
           if (next_input_ >= placeholders_.size())
@@ -579,7 +641,7 @@ class GraphRun {
   std::vector<Node*> nodes_;
   const std::vector<IValue>& placeholders_;
   NodeObserver* observer_;
-  std::function<bool(int, int)> progress_;
+  Progress progress_;
   GraphRunner::Env env_;
   std::vector<char> held_;
   size_t next_ = 0, next_input_ = 0;
@@ -589,7 +651,7 @@ class GraphRun {
 };
 
 std::vector<IValue> GraphRunner::run(const std::vector<IValue>& placeholders, NodeObserver* observer,
-                                     NodeObserver* nested, const std::function<bool(int, int)>& progress) const {
+                                     NodeObserver* nested, const Progress& progress) const {
   GraphRun run(*this, placeholders, observer, nested, progress);
   while (run.step()) run.release();
   return run.take_outputs();

@@ -1,8 +1,9 @@
 #pragma once
 // Runs a program's graph through LibTorch's dispatcher: every ATen (or
 // registered custom) op by name and overload, getitem, symbolic-int ops,
-// runtime asserts, and the cond / map_impl higher-order ops over their
-// subgraphs. LibTorch headers: include only from runtime sources and tests.
+// runtime asserts, and the control-flow higher-order ops over their
+// subgraphs (cond, map_impl, while_loop, scan; the grad-mode and autocast
+// wrappers). LibTorch headers: include only from runtime sources and tests.
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/core/ivalue.h>
 
@@ -15,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/base/error.h"
+#include "engine/base/progress.h"
 #include "engine/ir/exported_program.h"
 #include "engine/runtime/node_observer.h"
 #include "engine/runtime/precision.h"
@@ -24,9 +27,9 @@
 namespace exportlens::runtime {
 
 /// Raised for anything that stops a run; what() names the node and op.
-class RunError : public std::runtime_error {
+class RunError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit RunError(const std::string& message) : Error(ErrorKind::Run, {}, message) {}
 };
 
 class Interpreter;
@@ -92,8 +95,9 @@ class Interpreter {
   /// Watch later runs' nodes (node_observer.h), in this order, after the
   /// run's own check of declared values; nullptrs are skipped; not owned.
   void set_observers(std::vector<NodeObserver*> observers) { observers_ = std::move(observers); }
-  /// Called between nodes; return false to cancel (RunError "cancelled").
-  void set_progress(std::function<bool(int done, int total)> cb) { progress_ = std::move(cb); }
+  /// Between nodes, later runs report how far they are and stop (Cancelled)
+  /// once the token is set.
+  void set_progress(Progress progress) { progress_ = std::move(progress); }
   /// Ops the user allows although they do more than compute (op_safety.h);
   /// without them such a program is refused before any node runs.
   void set_allowed_ops(std::set<std::string> ops) { allowed_ops_ = std::move(ops); }
@@ -117,7 +121,7 @@ class Interpreter {
   c10::Device device_;
   Precision precision_;
   std::vector<NodeObserver*> observers_;
-  std::function<bool(int, int)> progress_;
+  Progress progress_;
   std::set<std::string> allowed_ops_;
   uint64_t memory_limit_ = serde::ReadLimits().max_run_bytes;
 };

@@ -59,13 +59,20 @@ std::optional<ir::Argument> plain_value(const c10::IValue& v) {
   return std::nullopt;
 }
 
-std::optional<ir::OpSignature> lookup(const std::string& schema_name) {
+// The dispatcher's handle of "ns::name.overload" ("ns::name": the default overload).
+std::optional<c10::OperatorHandle> find_op(const std::string& schema_name) {
   const auto dot = schema_name.find('.', schema_name.find("::") == std::string::npos ? 0 : schema_name.find("::"));
   const std::string name = schema_name.substr(0, dot);
   const std::string overload = dot == std::string::npos ? "" : schema_name.substr(dot + 1);
   ensure_quantized_decomposed_ops();
-  const auto handle = c10::Dispatcher::singleton().findSchema({name, overload});
+  auto handle = c10::Dispatcher::singleton().findSchema({name, overload});
   if (!handle || !handle->hasSchema()) return std::nullopt;
+  return handle;
+}
+
+std::optional<ir::OpSignature> lookup(const std::string& schema_name) {
+  const auto handle = find_op(schema_name);
+  if (!handle) return std::nullopt;
   const c10::FunctionSchema& schema = handle->schema();
   ir::OpSignature sig;
   for (const auto& a : schema.arguments()) {
@@ -80,5 +87,15 @@ std::optional<ir::OpSignature> lookup(const std::string& schema_name) {
 }  // namespace
 
 ir::OpSignatureLookup dispatcher_signatures() { return lookup; }
+
+ir::SchemaEffectsLookup dispatcher_schema_effects() {
+  return [](const std::string& schema_name) -> std::optional<ir::SchemaEffects> {
+    const auto handle = find_op(schema_name);
+    if (!handle) return std::nullopt;
+    return ir::SchemaEffects{handle->schema().is_mutable(), handle->hasTag(at::Tag::nondeterministic_seeded)};
+  };
+}
+
+void use_dispatcher_schema_effects() { ir::set_schema_effects(dispatcher_schema_effects()); }
 
 }  // namespace exportlens::runtime

@@ -253,6 +253,16 @@ void fill_node_times(RunReport& report, const std::vector<RunSample>& samples) {
   }
 }
 
+// The run's nodes as a share of all its runs: `stage` (read at each report)
+// is the run under way of `stages`.
+Progress staged_progress(const RunRequest& request, const int& stage, int stages) {
+  Progress p;
+  p.cancel = request.cancel;
+  if (request.progress)
+    p.report = [&request, &stage, stages](int done, int total) { request.progress(stage * total + done, stages * total); };
+  return p;
+}
+
 }  // namespace
 
 RunReport run_program(const ir::ExportedProgram& ep, const RunRequest& request) {
@@ -273,8 +283,7 @@ RunReport run_program(const ir::ExportedProgram& ep, const RunRequest& request) 
   const bool extra_device_run = request.profile_device;
   const int stages = runs + (extra_device_run ? 1 : 0) + (request.compare_cpu ? 1 : 0);
   int stage = 0;
-  if (request.progress)
-    interp.set_progress([&](int done, int total) { return request.progress(stage * total + done, stages * total); });
+  interp.set_progress(staged_progress(request, stage, stages));
   const std::vector<c10::IValue> prepared = interp.prepare_inputs(inputs);  // copies and casts stay out of the times
 
   RunReport report;
@@ -321,7 +330,7 @@ RunReport run_program(const ir::ExportedProgram& ep, const RunRequest& request) 
       report.cuda_graph = CudaGraphReport{};
       report.cuda_graph->why = blocker;
     } else {
-      interp.set_progress({});
+      interp.set_progress({{}, request.cancel});
       report.cuda_graph = capture_cuda_graph(interp, prepared, std::max(request.repeat, 10), outputs, !mutates_state(ep));
     }
   }
@@ -332,8 +341,7 @@ RunReport run_program(const ir::ExportedProgram& ep, const RunRequest& request) 
     Interpreter reference(ep, c10::Device(c10::kCPU));
     reference.set_allowed_ops(request.allowed_ops);
     reference.set_memory_limit(request.limits.max_run_bytes);
-    if (request.progress)
-      reference.set_progress([&](int done, int total) { return request.progress(stage * total + done, stages * total); });
+    reference.set_progress(staged_progress(request, stage, stages));
     std::optional<NodeValueCompare> per_node;
     if (captured) {
       per_node.emplace(*captured, cmp);

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/base/cancel_token.h"
 #include "engine/ir/exported_program.h"
 #include "engine/runtime/precision.h"
 #include "engine/runtime/run_report.h"
@@ -46,7 +47,10 @@ struct RunRequest {
   bool profile_device = false;
   /// CUDA: capture the whole program as a CUDA graph and time its replay.
   bool cuda_graph = false;
-  std::function<bool(int done, int total)> progress;  // return false to cancel
+  /// Called between nodes (stage by stage over all the runs); the run stops
+  /// with Cancelled before the next node once `cancel` is set.
+  std::function<void(int done, int total)> progress;
+  const CancelToken* cancel = nullptr;
   /// Ops the user allows although they do more than compute ("aten::from_file");
   /// any other such op makes the run fail before a node runs (refused_operators()).
   std::set<std::string> allowed_ops;

@@ -10,13 +10,14 @@
 #include <string>
 #include <string_view>
 
+#include "engine/base/error.h"
 #include "engine/serde/json_document.h"
 
 namespace exportlens::serde {
 
-class SchemaError : public std::runtime_error {
+class SchemaError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit SchemaError(const std::string& message) : Error(ErrorKind::Input, {}, message) {}
 };
 
 class JsonCursor {

@@ -8,15 +8,16 @@
 #include <string>
 #include <vector>
 
+#include "engine/base/error.h"
 #include "engine/ir/exported_program.h"
 #include "engine/ir/op_signature.h"
 #include "engine/serde/read_limits.h"
 
 namespace exportlens::serde {
 
-class Pt2Error : public std::runtime_error {
+class Pt2Error : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit Pt2Error(const std::string& message) : Error(ErrorKind::Input, {}, message) {}
 };
 
 /// The newest schema major version this reader understands.

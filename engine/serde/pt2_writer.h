@@ -15,14 +15,15 @@
 #include <stdexcept>
 #include <string>
 
+#include "engine/base/error.h"
 #include "engine/ir/exported_program.h"
 #include "engine/ir/op_signature.h"
 
 namespace exportlens::serde {
 
-class Pt2WriteError : public std::runtime_error {
+class Pt2WriteError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit Pt2WriteError(const std::string& message) : Error(ErrorKind::Unsupported, {}, message) {}
 };
 
 struct WriteOptions {

@@ -13,14 +13,15 @@
 #include <string>
 #include <vector>
 
+#include "engine/base/error.h"
 #include "engine/serde/read_limits.h"
 
 namespace exportlens::serde {
 
 /// Raised for any problem reading an archive; what() names the file and place.
-class ArchiveError : public std::runtime_error {
+class ArchiveError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit ArchiveError(const std::string& message) : Error(ErrorKind::Input, {}, message) {}
 };
 
 class ZipArchive {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/base/error.h"
 #include "engine/symbolic/dynamic_shapes_spec.h"
 
 namespace exportlens::symbolic {
@@ -25,9 +26,9 @@ struct ArgumentExample {
 };
 using ExampleSet = std::vector<ArgumentExample>;
 
-class AdditionalInputsError : public std::runtime_error {
+class AdditionalInputsError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit AdditionalInputsError(const std::string& message) : Error(ErrorKind::Input, {}, message) {}
 };
 
 /// AdditionalInputs.dynamic_shapes(m, args): a dict by argument name of a

@@ -814,13 +814,6 @@ class Evaluator {
 
 }  // namespace
 
-SpecError::SpecError(int line, int column, const std::string& message)
-    : std::runtime_error(line > 0 ? "dynamic_shapes, line " + std::to_string(line) + ", column " +
-                                        std::to_string(column) + ": " + message
-                                  : "dynamic_shapes: " + message),
-      line_(line),
-      column_(column) {}
-
 DynamicShapesSpec parse_dynamic_shapes(std::string_view text) { return Evaluator(tokenize(text)).run(); }
 
 }  // namespace exportlens::symbolic

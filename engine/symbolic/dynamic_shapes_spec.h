@@ -26,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/base/error.h"
 #include "engine/symbolic/number.h"
 
 namespace exportlens::symbolic {
@@ -115,14 +116,12 @@ struct DynamicShapesSpec {
 
 /// What is wrong with a spec and where: "dynamic_shapes, line 2, column 7: ..."
 /// (line 0: no place in the text, e.g. a JSON spec's field, named in the message).
-class SpecError : public std::runtime_error {
+class SpecError : public Error {
  public:
-  SpecError(int line, int column, const std::string& message);
-  int line() const { return line_; }
-  int column() const { return column_; }
-
- private:
-  int line_, column_;
+  SpecError(int line, int column, const std::string& message)
+      : Error(ErrorKind::Spec, {.file = "dynamic_shapes", .line = line, .column = column}, message) {}
+  int line() const { return place().line; }
+  int column() const { return place().column; }
 };
 
 /// Reads the Python text. The spec is the value assigned to `dynamic_shapes`,

@@ -10,13 +10,14 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/base/error.h"
 #include "engine/symbolic/expr.h"
 
 namespace exportlens::symbolic {
 
-class GuardParseError : public std::runtime_error {
+class GuardParseError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit GuardParseError(const std::string& message) : Error(ErrorKind::Input, {}, message) {}
 };
 
 /// Throws GuardParseError naming the position on text it does not understand.

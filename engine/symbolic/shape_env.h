@@ -19,6 +19,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "engine/base/error.h"
 #include "engine/symbolic/check_message.h"
 #include "engine/symbolic/expr.h"
 #include "engine/symbolic/guard.h"
@@ -41,10 +42,10 @@ struct SymbolRecord {
 };
 
 /// "Could not guard on data-dependent expression ..." (torch's GuardOnDataDependentSymNode).
-class DataDependentError : public std::runtime_error {
+class DataDependentError : public Error {
  public:
   DataDependentError(Expr expr, Provenance origin, const std::string& message)
-      : std::runtime_error(message), expr_(std::move(expr)), origin_(std::move(origin)) {}
+      : Error(ErrorKind::DataDependent, {}, message), expr_(std::move(expr)), origin_(std::move(origin)) {}
   const Expr& expr() const { return expr_; }
   const Provenance& origin() const { return origin_; }
 
@@ -54,16 +55,16 @@ class DataDependentError : public std::runtime_error {
 };
 
 /// An example input that contradicts its spec ("10 not in range [11, 18]").
-class ConstraintViolationError : public std::runtime_error {
+class ConstraintViolationError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit ConstraintViolationError(const std::string& message) : Error(ErrorKind::Constraint, {}, message) {}
 };
 
 /// A torch._check / size check that is false for the example values.
-class CheckFailedError : public std::runtime_error {
+class CheckFailedError : public Error {
  public:
   CheckFailedError(Expr expr, Provenance origin, const std::string& message)
-      : std::runtime_error(message), expr_(std::move(expr)), origin_(std::move(origin)) {}
+      : Error(ErrorKind::Check, {}, message), expr_(std::move(expr)), origin_(std::move(origin)) {}
   const Expr& expr() const { return expr_; }
   const Provenance& origin() const { return origin_; }
 

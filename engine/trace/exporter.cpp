@@ -6,7 +6,6 @@
 // (violations and suggested fixes), and compute the range constraints.
 #include "engine/trace/export.h"
 
-#include <ATen/core/dispatch/Dispatcher.h>
 #include <c10/util/Exception.h>
 #include <torch/nn/module.h>
 #include <torch/version.h>
@@ -14,11 +13,13 @@
 #include <chrono>
 #include <set>
 
+#include "engine/ir/purity.h"
 #include "engine/ir/verifier.h"
 #include "engine/symbolic/dynamic_shapes_spec.h"
 #include "engine/symbolic/export_constraints.h"
 #include "engine/symbolic/python_printer.h"
 #include "engine/symbolic/spec_binding.h"
+#include "engine/runtime/op_signatures.h"
 #include "engine/runtime/torch_types.h"
 #include "engine/trace/program_io.h"
 #include "engine/trace/program_state.h"
@@ -75,7 +76,7 @@ class Exporter {
       finish();
       if (result_.report.status == ops::SolveStatus::Ok) result_.program = std::move(program_);
     } catch (const TraceError& e) {
-      fail(ops::SolveStatus::Error, e.kind(), e.torch_type(), e.what());
+      fail(ops::SolveStatus::Error, e.failure(), e.torch_type(), e.what());
     } catch (const symbolic::SpecError& e) {
       fail(ops::SolveStatus::Error, "spec", "torch._dynamo.exc.UserError", e.what());
     } catch (const symbolic::ConstraintViolationError& e) {
@@ -258,7 +259,7 @@ class Exporter {
   void finish() {
     Tracer::Internal internal(tracer_);
     insert_runtime_asserts();
-    eliminate_dead_code(program_.graph_module);
+    ir::eliminate_dead_code(program_.graph_module, runtime::dispatcher_schema_effects());
     std::vector<Expr> unbacked;
     for (const auto& [sym, node] : tracer_.unbacked_definitions()) unbacked.push_back(sym);
 
@@ -337,34 +338,6 @@ class Exporter {
         if (!ready) continue;
         placed[i] = true;
         emit(ras[i].expr);
-      }
-    }
-  }
-
-  static bool impure(const ir::Node& n) {
-    if (n.target.is_higher_order() || n.target.is_getitem()) return false;
-    if (!n.target.is_torch_op()) return false;  // symbolic-int operators
-    const std::string op = n.target.op_name();
-    if (op == "_assert_scalar" || op == "_assert_async" || op == "sym_constrain_range" ||
-        op == "sym_constrain_range_for_size" || op == "_assert_tensor_metadata")
-      return true;
-    auto handle = c10::Dispatcher::singleton().findSchema(
-        {n.target.op_namespace() + "::" + op, n.target.overload() == "default" ? "" : n.target.overload()});
-    return handle && handle->schema().is_mutable();
-  }
-
-  /// FX's eliminate_dead_code: unused pure nodes go (unused getitems too).
-  static void eliminate_dead_code(ir::GraphModule& gm) {
-    for (auto& [name, sub] : gm.submodules) eliminate_dead_code(*sub);
-    bool changed = true;
-    while (changed) {
-      changed = false;
-      const auto nodes = gm.graph.nodes();
-      for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) {
-        ir::Node* n = *it;
-        if (n->op != ir::OpKind::CallFunction || !n->users().empty() || impure(*n)) continue;
-        gm.graph.erase(n);
-        changed = true;
       }
     }
   }

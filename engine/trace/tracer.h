@@ -21,6 +21,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "engine/base/error.h"
 #include "engine/ir/exported_program.h"
 #include "engine/ops/sym_value.h"
 #include "engine/symbolic/shape_env.h"
@@ -37,17 +38,25 @@ struct TraceOptions {
 };
 
 /// A failure torch.export reports with its own exception type.
-class TraceError : public std::runtime_error {
+class TraceError : public Error {
  public:
-  TraceError(std::string kind, std::string torch_type, const std::string& message)
-      : std::runtime_error(message), kind_(std::move(kind)), torch_type_(std::move(torch_type)) {}
-  /// "dynamic_control_flow", "data_dependent", "unsupported", "user_code", "internal", ...
-  const std::string& kind() const { return kind_; }
+  TraceError(std::string failure, std::string torch_type, const std::string& message)
+      : Error(error_kind_of(failure), {}, message), failure_(std::move(failure)), torch_type_(std::move(torch_type)) {}
+  /// "dynamic_control_flow", "data_dependent", "unsupported", "user_code", "check", "internal"
+  /// (the solve result's failure kind; Error::kind() is the general one).
+  const std::string& failure() const { return failure_; }
   /// The exception type torch raises for it ("torch._dynamo.exc.Unsupported").
   const std::string& torch_type() const { return torch_type_; }
 
  private:
-  std::string kind_, torch_type_;
+  static ErrorKind error_kind_of(const std::string& failure) {
+    if (failure == "data_dependent") return ErrorKind::DataDependent;
+    if (failure == "check") return ErrorKind::Check;
+    if (failure == "user_code") return ErrorKind::Input;
+    if (failure == "internal") return ErrorKind::Internal;
+    return ErrorKind::Unsupported;  // unsupported, dynamic_control_flow
+  }
+  std::string failure_, torch_type_;
 };
 
 /// Model code read a symbolic size as a plain integer.

@@ -12,6 +12,7 @@
 #include "engine/ir/graph.h"
 #include "engine/layout/layout_graph.h"
 #include "engine/layout/node_label.h"
+#include "support/program_builder.h"
 
 using namespace exportlens;
 using layout::GraphLayout;
@@ -20,27 +21,16 @@ using layout::Rect;
 
 namespace {
 
-ir::Node* add(ir::Graph& g, ir::OpKind op, const std::string& name, std::vector<ir::Argument> args = {},
-              const std::string& target = "", std::vector<ir::ModuleScope> scopes = {}) {
-  auto node = std::make_unique<ir::Node>();
-  node->op = op;
-  node->name = name;
-  node->target = ir::Target(target);
-  node->args = std::move(args);
-  node->meta.nn_module_stack = std::move(scopes);
-  return g.append(std::move(node));
-}
+// The suite's graphs: placeholders by name, aten calls by op key with their
+// module scopes (tests/support/program_builder.h).
+ir::Node* add(ir::Graph& g, ir::OpKind op, const std::string& name) { return testing::GraphMaker{g}.add(op, name); }
 
 ir::Node* call(ir::Graph& g, const std::string& name, const std::string& op,
                std::vector<ir::Argument> args, std::vector<ir::ModuleScope> scopes = {}) {
-  return add(g, ir::OpKind::CallFunction, name, std::move(args), "torch.ops.aten." + op, std::move(scopes));
+  return testing::GraphMaker{g}.call(name, "aten." + op, std::move(args), {}, std::move(scopes));
 }
 
-ir::Node* output(ir::Graph& g, std::vector<ir::Node*> results) {
-  ir::ArgumentList list{{}, true};
-  for (auto* r : results) list.items.emplace_back(r);
-  return add(g, ir::OpKind::Output, "output", {ir::Argument(std::move(list))});
-}
+ir::Node* output(ir::Graph& g, const std::vector<ir::Node*>& results) { return testing::GraphMaker{g}.output(results); }
 
 ir::ModuleScope scope(const std::string& path, const std::string& type) {
   return {"L__self__" + path, path, "torch.nn.modules." + type};

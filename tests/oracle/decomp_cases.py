@@ -510,6 +510,83 @@ class DerivedDimPatches(torch.nn.Module):
         return self.fc(self.patch(x).flatten(2).transpose(1, 2))
 
 
+# Decomposition classes real models showed (T5, BART, Swin, ConvNeXt-V2):
+# each the op a model writes, small.
+class AddcmulResponseNorm(torch.nn.Module):
+    """ConvNeXt-V2's global response norm ends in addcmul; with value=1 and
+    another value: torch lowers each to mul, mul and add; addcdiv beside it
+    (optimizer-style updates) to mul, div and add."""
+
+    def forward(self, x, g, n):
+        return torch.addcmul(x, g, n), torch.addcmul(x, g, n, value=0.5), torch.addcdiv(x, g, n.exp(), value=2)
+
+
+class CausalTriangles(torch.nn.Module):
+    """Causal and relative-position masks (T5, BART): triu and tril with a
+    diagonal, on a float and an int tensor."""
+
+    def forward(self, x):
+        ones = torch.ones(x.shape[-2], x.shape[-1], dtype=torch.int64)
+        return torch.triu(x, 1), torch.tril(x, -1), torch.triu(ones) * 2
+
+
+class ShiftedWindows(torch.nn.Module):
+    """Swin's cyclic shift: roll over two dims and back over one."""
+
+    def forward(self, x):
+        shifted = torch.roll(x, shifts=(-2, -2), dims=(1, 2))
+        return torch.roll(shifted * 2, shifts=3, dims=1)
+
+
+class WindowMaskFills(torch.nn.Module):
+    """Swin's attention mask and BART's masks: scalars written into slices and
+    a select of a fresh tensor and of a clone, and masked_fill."""
+
+    def forward(self, x, m):
+        mask = torch.zeros(x.shape[0], x.shape[1])
+        count = 0
+        for h in (slice(0, 2), slice(2, None)):
+            mask[h, 1:3] = count
+            count += 1
+        y = x.clone()
+        y[:, 2] = 1.5
+        return x + mask, y, x.masked_fill(m, -1.0)
+
+
+class CountedLoop(torch.nn.Module):
+    """torch._higher_order_ops.while_loop: a counter and an accumulator carried
+    while the counter is below a size of another input."""
+
+    def forward(self, x, n):
+        from torch._higher_order_ops.while_loop import while_loop
+
+        def cond_fn(i, acc):
+            return i < n.size(0)
+
+        def body_fn(i, acc):
+            return i + 1, acc * 2 + n[:3]
+
+        return while_loop(cond_fn, body_fn, (torch.tensor(0), x))
+
+
+class ScannedCell(torch.nn.Module):
+    """torch._higher_order_ops.scan: a tanh cell over the steps of xs, a
+    parameter closed over, the carry and a per-step sum out."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.randn(4, 4))
+
+    def forward(self, init, xs):
+        from torch._higher_order_ops.scan import scan
+
+        def step(c, x):
+            h = torch.tanh(c @ self.w + x)
+            return h, h.sum(-1)
+
+        return scan(step, init, xs)
+
+
 def _eval(model_class, *args):
     return lambda: model_class(*args).eval()
 
@@ -784,6 +861,26 @@ LOWERING_CASES = [
     ("view_dtype_of_input", "x.view(torch.int32)[0].bitwise_or_(1) on a user input: select_scatter into a dtype "
      "view made again, view.dtype back into the input.",
      _eval(ViewDtypeOfInput), lambda: (torch.randn(3, 4),), False),
+    # Decomposition classes of real models (torch's Core ATen: mul/add, arange/ge/where, arange/fmod/index_select, copy).
+    ("addcmul_response_norm", "addcmul with value=1 and value=0.5 (ConvNeXt-V2's global response norm), addcdiv.",
+     _eval(AddcmulResponseNorm), lambda: (torch.randn(2, 4, 4), torch.randn(4), torch.randn(2, 4, 4)), False),
+    ("causal_triangles", "triu(x, 1), tril(x, -1) and triu of an int64 ones tensor (T5 and BART masks).",
+     _eval(CausalTriangles), lambda: (torch.randn(4, 5),), False),
+    ("causal_triangles_dynamic", "CausalTriangles with both sizes dynamic.",
+     _eval(CausalTriangles), lambda: (torch.randn(4, 5),), False,
+     _dims({0: ("rows", 2, 64), 1: ("cols", 2, 64)})),
+    ("shifted_windows", "roll over (1, 2) by (-2, -2), then over 1 by 3 (Swin's cyclic shift), static shapes.",
+     _eval(ShiftedWindows), lambda: (torch.randn(2, 6, 6, 3),), False),
+    ("shifted_windows_dynamic", "ShiftedWindows with a dynamic batch.",
+     _eval(ShiftedWindows), lambda: (torch.randn(2, 6, 6, 3),), False, _dims({0: ("batch", None, None)})),
+    ("window_mask_fills", "Scalars written into slices of a fresh tensor and into a select of a clone, and "
+     "masked_fill (Swin's window mask, BART's causal mask).",
+     _eval(WindowMaskFills), lambda: (torch.randn(4, 6), torch.rand(4, 6) > 0.5), False),
+    # Loops as higher-order ops: the lowering inside their subgraphs, and the runtime running them.
+    ("while_loop_counter", "while_loop carrying an int64 counter and a tensor, the bound a size of another input.",
+     _eval(CountedLoop), lambda: (torch.randn(3), torch.randn(5)), False),
+    ("scan_tanh_cell", "scan of a tanh cell (matmul with a closed-over parameter) over 6 steps: carry and stacked sums.",
+     _eval(ScannedCell), lambda: (torch.randn(2, 4), torch.randn(6, 2, 4)), False),
     # Where the retrace puts a symbolic size (one case per class the corpus showed).
     ("sizes_class_token_cat", "A class token cat after a patch embedding (ViT / BEiT / DINOv2): the lowering "
      "rebuilds the cat's 1 + H*W right after the cat, and the program's own 1 + H*W gives way to it.",

@@ -27,7 +27,7 @@
 #include <functional>
 #include <set>
 
-#include "passes/program_builder.h"
+#include "passes/pass_program.h"
 #include "support/fixtures.h"
 #include "support/known_differences.h"
 #include "support/lowering_cases.h"
@@ -250,6 +250,17 @@ std::vector<Sample> samples() {
     return p.call("out", "aten.add.Tensor", {a[0], p.call("r", "aten.arange.start", {int64_t{2}, int64_t{6}}, {{"dtype", ST::Float}})});
   });
   add("aten.pad.default", "", {{{2, 3, 4}}}, [](P& p, const Args& a) { return p.call("out", "aten.pad.default", {a[0], ints({1, 2, 0, 1})}); });
+  // ---- positions: roll, triu / tril; addcmul, fill.Tensor ----
+  add("aten.roll.default", "two dims", {{{2, 5, 6}}}, [](P& p, const Args& a) { return p.call("out", "aten.roll.default", {a[0], ints({2, -7}), ints({1, -1})}); });
+  add("aten.roll.default", "flattened", {{{3, 4}}}, [](P& p, const Args& a) { return p.call("out", "aten.roll.default", {transposed(p, a[0], 0, 1), ints({5})}); });
+  add("aten.triu.default", "", {{{4, 6}}}, [](P& p, const Args& a) { return p.call("out", "aten.triu.default", {a[0], int64_t{1}}); });
+  add("aten.triu.default", "batched, strided", {{{2, 5, 3}}}, [](P& p, const Args& a) { return p.call("out", "aten.triu.default", {transposed(p, a[0], 1, 2), int64_t{-1}}); });
+  add("aten.tril.default", "", {{{4, 6}}}, [](P& p, const Args& a) { return p.call("out", "aten.tril.default", {a[0]}); });
+  add("aten.tril.default", "bool", {{{4, 6}, false, true}}, [](P& p, const Args& a) { return p.call("out", "aten.tril.default", {a[0], int64_t{2}}); });
+  add("aten.addcmul.default", "", {{{3, 4}}, {{4}}, {{3, 1}}}, [](P& p, const Args& a) { return p.call("out", "aten.addcmul.default", {a[0], a[1], a[2]}); });
+  add("aten.addcmul.default", "value", {{{3, 4}}, {{3, 4}}, {{3, 4}}}, [](P& p, const Args& a) { return p.call("out", "aten.addcmul.default", {a[0], a[1], a[2]}, {{"value", 0.5}}); });
+  add("aten.addcdiv.default", "value", {{{3, 4}}, {{4}}, {{3, 4}}}, [](P& p, const Args& a) { return p.call("out", "aten.addcdiv.default", {a[0], a[1], a[2]}, {{"value", -2.0}}); });
+  add("aten.fill.Tensor", "", {{{3, 4}}, {{}}}, [](P& p, const Args& a) { return p.call("out", "aten.fill.Tensor", {transposed(p, a[0], 0, 1), a[1]}); });
   add("aten.masked_fill.Scalar", "", {{{3, 4}}, {{3, 4}, false, true}}, [](P& p, const Args& a) { return p.call("out", "aten.masked_fill.Scalar", {a[0], a[1], 1.5}); });
   add("aten.where.ScalarOther", "", {{{3, 4}, false, true}, {{3, 4}}}, [](P& p, const Args& a) { return p.call("out", "aten.where.ScalarOther", {a[0], a[1], -2.5}); });
   add("aten.where.ScalarSelf", "", {{{3, 4}, false, true}, {{4}}}, [](P& p, const Args& a) { return p.call("out", "aten.where.ScalarSelf", {a[0], 1.5, a[1]}); });
@@ -338,7 +349,8 @@ std::vector<Sample> samples() {
       "aten.rsub.Tensor", "aten.pad.default", "aten.zeros_like.default", "aten.ones_like.default",
       "aten.masked_fill.Scalar", "aten.mv.default", "aten.dot.default", "aten.matmul.default",
       "aten.lift_fresh_copy.default", "aten.detach.default", "aten.lift_fresh.default",
-      "aten.diff.default", "aten.floor_divide.Scalar", "aten.min.other", "aten.max.other"};
+      "aten.diff.default", "aten.floor_divide.Scalar", "aten.min.other", "aten.max.other", "aten.roll.default",
+      "aten.triu.default", "aten.tril.default", "aten.fill.Tensor"};
   for (auto& sample : s) sample.int64_too = integer_ops.count(sample.op) > 0;
   return s;
 }
@@ -434,7 +446,7 @@ class TestRuleNumerics : public QObject {
     QFETCH(QString, dtype);
     const Sample sample = samples()[index];
     const Dtype dt = dtype_named(dtype);
-    ProgramBuilder p;
+    ProgramBuilder p = pass_program();
     Args inputs;
     for (size_t i = 0; i < sample.inputs.size(); ++i) {
       const Input& in = sample.inputs[i];

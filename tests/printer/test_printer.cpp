@@ -17,6 +17,7 @@
 #include "engine/ir/printer.h"
 #include "engine/ir/python_repr.h"
 #include "engine/serde/pt2_reader.h"
+#include "support/program_builder.h"
 
 using namespace exportlens;
 using namespace exportlens::ir;
@@ -75,27 +76,7 @@ std::string frame(int line, const std::string& code, const std::string& fn = "fo
   return "  File \"" + file + "\", line " + std::to_string(line) + ", in " + fn + "\n    " + code + "\n";
 }
 
-struct Builder {
-  Graph& g;
-  Node* add(OpKind op, const std::string& name, const std::string& target = "",
-            std::vector<Argument> args = {}, std::vector<NamedArgument> kwargs = {}) {
-    auto n = std::make_unique<Node>();
-    n->op = op;
-    n->name = name;
-    if (op == OpKind::GetAttr) {
-      n->attr = target;
-    } else if (!target.empty()) {
-      n->target = Target(target);
-    }
-    n->args = std::move(args);
-    n->kwargs = std::move(kwargs);
-    return g.append(std::move(n));
-  }
-  Node* call(const std::string& name, const std::string& target, std::vector<Argument> args,
-             std::vector<NamedArgument> kwargs = {}) {
-    return add(OpKind::CallFunction, name, target, std::move(args), std::move(kwargs));
-  }
-};
+using Builder = testing::GraphMaker;
 
 ArgumentList tuple(std::vector<Argument> items) { return ArgumentList{std::move(items), true}; }
 ArgumentList list(std::vector<Argument> items) { return ArgumentList{std::move(items), false}; }

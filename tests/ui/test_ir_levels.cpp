@@ -321,6 +321,48 @@ class TestIrLevels : public QObject {
     QCOMPARE(window_->programModel()->selectedName(), QStringLiteral("addmm_1"));
   }
 
+  // Switching the level keeps the user's place: the module opened (found by
+  // its path at the other level), the others as they were, and the selection
+  // as what it became, drawn and selected.
+  void levelSwitchKeepsOpenModulesAndSelection() {
+    QVERIFY(switch_and_wait(LevelChoice::training()));
+    ui::GraphScene* scene = window_->graphScene();
+    QTRY_VERIFY_WITH_TIMEOUT(!scene->isLayingOut(), 30000);
+    const ir::ModuleHierarchy* h = scene->hierarchy();
+    QVERIFY(h);
+    int opened = -1;  // the last top-level module with an op inside
+    for (int s = ir::ModuleHierarchy::kRoot + 1; s < int(h->size()); ++s)
+      if ((*h)[s].parent == ir::ModuleHierarchy::kRoot && !h->nodes_within(s).empty()) opened = s;
+    QVERIFY(opened > 0);
+    scene->collapseAll();
+    scene->setExpanded(opened, true);
+    QTRY_VERIFY_WITH_TIMEOUT(!scene->isLayingOut(), 30000);
+    const ir::Node* inside = nullptr;
+    for (int n : h->nodes_within(opened))
+      if (!inside && scene->program()->graph().nodes()[size_t(n)]->op == ir::OpKind::CallFunction)
+        inside = scene->program()->graph().nodes()[size_t(n)];
+    QVERIFY(inside);
+    window_->programModel()->selectNode(QString::fromStdString(inside->name));
+    const std::string path = (*h)[opened].path;
+
+    QVERIFY(switch_and_wait(LevelChoice::core()));
+    QTRY_VERIFY_WITH_TIMEOUT(!scene->isLayingOut(), 30000);
+    const ir::ModuleHierarchy* core = scene->hierarchy();
+    const int same = core->find_path(path);
+    QVERIFY2(same > 0, path.c_str());
+    QVERIFY(scene->expansion().is_expanded(same));
+    for (int s = ir::ModuleHierarchy::kRoot + 1; s < int(core->size()); ++s)
+      if ((*core)[s].parent == ir::ModuleHierarchy::kRoot && s != same) QVERIFY2(!scene->expansion().is_expanded(s), (*core)[s].path.c_str());
+    const QString selected = window_->programModel()->selectedName();
+    QVERIFY(!selected.isEmpty());
+    QVERIFY(scene->moduleOf(selected) >= 0 && core->encloses(same, scene->moduleOf(selected)));
+    QTRY_VERIFY_WITH_TIMEOUT(scene->nodeItem(selected) && scene->nodeItem(selected)->isSelected(), 30000);
+    // A new file opens as it opens, not where the last one was left.
+    QVERIFY(open_and_wait(QStringLiteral("book_mlp")));
+    QCOMPARE(scene->expansion(), scene->program()->opening);
+    QVERIFY(window_->programModel()->selectedName().isEmpty());
+  }
+
   void histogramCountsTorchsOps() {
     ui::HistogramPanel* panel = levels()->histogramPanel();
     levels()->histogramDock()->show();

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "engine/layout/node_label.h"
+#include "support/program_builder.h"
 #include "ui/canvas/canvas_palette.h"
 #include "ui/canvas/node_category.h"
 #include "ui/core/node_metrics.h"
@@ -21,31 +22,21 @@ using namespace exportlens;
 
 namespace {
 
-ir::Node* add(ir::Graph& g, ir::OpKind op, const std::string& name, const std::string& target = "",
-              std::vector<ir::Argument> args = {}) {
-  auto node = std::make_unique<ir::Node>();
-  node->op = op;
-  node->name = name;
-  node->target = ir::Target(target);
-  node->args = std::move(args);
-  return g.append(std::move(node));
-}
-
 // x (user input), p_fc_weight (parameter), b_running_mean (buffer) -> linear,
 // relu, conv, custom op, sum, view; output.
 ui::LoadedProgramPtr tiny_program() {
   auto program = std::make_shared<ir::ExportedProgram>();
-  ir::Graph& g = program->graph();
-  auto* x = add(g, ir::OpKind::Placeholder, "x");
-  auto* w = add(g, ir::OpKind::Placeholder, "p_fc_weight");
-  auto* m = add(g, ir::OpKind::Placeholder, "b_running_mean");
-  auto* lin = add(g, ir::OpKind::CallFunction, "linear", "torch.ops.aten.linear.default", {x, w});
-  auto* relu = add(g, ir::OpKind::CallFunction, "relu", "torch.ops.aten.relu.default", {lin});
-  auto* conv = add(g, ir::OpKind::CallFunction, "conv2d", "torch.ops.aten.conv2d.default", {relu, m});
-  auto* custom = add(g, ir::OpKind::CallFunction, "custom", "torch.ops.mylib.custom_op.default", {conv});
-  auto* sum = add(g, ir::OpKind::CallFunction, "sum_1", "torch.ops.aten.sum.dim_IntList", {custom});
-  auto* view = add(g, ir::OpKind::CallFunction, "view", "torch.ops.aten.view.default", {sum});
-  add(g, ir::OpKind::Output, "output", "", {ir::Argument(ir::ArgumentList{{view}, true})});
+  testing::GraphMaker g{program->graph()};
+  auto* x = g.placeholder("x");
+  auto* w = g.placeholder("p_fc_weight");
+  auto* m = g.placeholder("b_running_mean");
+  auto* lin = g.call("linear", "torch.ops.aten.linear.default", {x, w});
+  auto* relu = g.call("relu", "torch.ops.aten.relu.default", {lin});
+  auto* conv = g.call("conv2d", "torch.ops.aten.conv2d.default", {relu, m});
+  auto* custom = g.call("custom", "torch.ops.mylib.custom_op.default", {conv});
+  auto* sum = g.call("sum_1", "torch.ops.aten.sum.dim_IntList", {custom});
+  auto* view = g.call("view", "torch.ops.aten.view.default", {sum});
+  g.output({view});
   auto& sig = program->signature;
   sig.inputs.push_back({ir::InputKind::UserInput, {ir::SpecArgument::Type::Tensor, "x", {}}, {}, {}});
   sig.inputs.push_back({ir::InputKind::Parameter, {ir::SpecArgument::Type::Tensor, "p_fc_weight", {}}, "fc.weight", {}});

@@ -298,6 +298,32 @@ void GraphScene::expandToDepth(int depth) {
 
 void GraphScene::collapseAll() { expandToDepth(0); }
 
+std::vector<std::pair<std::string, int>> GraphScene::openScopes() const {
+  std::vector<std::pair<std::string, int>> open;
+  const ir::ModuleHierarchy* h = hierarchy();
+  if (!h) return open;
+  for (int scope = ir::ModuleHierarchy::kRoot + 1; scope < int(h->size()); ++scope)
+    if (expansion_.is_expanded(scope)) open.emplace_back((*h)[scope].path, (*h)[scope].call);
+  return open;
+}
+
+void GraphScene::reopenScopes(const std::vector<std::pair<std::string, int>>& scopes) {
+  const ir::ModuleHierarchy* h = hierarchy();
+  if (!h) return;
+  std::map<std::pair<std::string, int>, int> by_call;
+  for (int scope = ir::ModuleHierarchy::kRoot + 1; scope < int(h->size()); ++scope)
+    by_call.emplace(std::make_pair((*h)[scope].path, (*h)[scope].call), scope);
+  layout::ScopeExpansion next(h->size());  // the user's open modules, not this level's opening depth
+  for (const auto& call : scopes)
+    if (auto it = by_call.find(call); it != by_call.end()) {
+      next.reveal(*h, it->second);
+      next.set_expanded(it->second, true);
+    }
+  if (next == expansion_) return;
+  expansion_ = next;
+  relayout(-1);
+}
+
 void GraphScene::setWeightsShown(bool shown) {
   if (!program_ || shown == weights_shown_) return;
   weights_shown_ = shown;
@@ -735,7 +761,10 @@ QRectF GraphScene::startFocus() const {
 
 void GraphScene::follow(ProgramModel* model) {
   connect(model, &ProgramModel::programChanged, this, [this, model] {
+    const bool kept = model->placeKept();
+    const auto open = kept ? openScopes() : std::vector<std::pair<std::string, int>>{};
     setProgram(model->loaded());
+    if (kept) reopenScopes(open);
     setRunTimes(model->runTimes());
   });
   connect(model, &ProgramModel::runFinished, this, [this, model] { setRunTimes(model->runTimes()); });

@@ -42,7 +42,14 @@ class GraphScene : public QGraphicsScene {
   void setProgram(const LoadedProgramPtr& program);
   const LoadedProgramPtr& program() const { return program_; }
   /// Shows the model's program and selection; a node picked here selects it there.
+  /// Another level of the same program keeps the modules the user opened.
   void follow(ProgramModel* model);
+  /// The open module scopes by (module path, call): what another level of the
+  /// program opens again (its hierarchy numbers its scopes otherwise).
+  std::vector<std::pair<std::string, int>> openScopes() const;
+  /// Opens each listed scope the shown program has (and the scopes around
+  /// it), and closes every other.
+  void reopenScopes(const std::vector<std::pair<std::string, int>>& scopes);
   /// Fonts and colours; call again when the system palette changes.
   void setStyle(const QPalette& palette, const QFont& font);
   const CanvasStyle& canvasStyle() const { return *style_; }

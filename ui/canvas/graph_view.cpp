@@ -389,7 +389,11 @@ void GraphView::watch(GraphScene* scene) {
 
 void GraphView::follow(ProgramModel* model, GraphScene* scene) {
   watch(scene);
-  connect(model, &ProgramModel::programChanged, this, [this, scene] { showStart(scene->startFocus()); });
+  // Another level of the same program with a node selected: the selection,
+  // revealed there, is where the view goes instead.
+  connect(model, &ProgramModel::programChanged, this, [this, scene, model] {
+    if (!model->placeKept() || !model->selectedNode()) showStart(scene->startFocus());
+  });
   // The stacks fold a moment after the program opens, and the picture grows
   // deeper and wider: a view the user has not moved follows it to its inputs.
   connect(scene, &GraphScene::openingRedrawn, this, [this, scene] {

@@ -14,20 +14,25 @@ void ProgramModel::setOpened(LoadedProgramPtr opened) {
   solve_facts_.clear();
   spec_edited_ = false;
   run_times_.clear();
-  setShown(opened_ ? LevelChoice::opened(*opened_->program) : LevelChoice::training(), opened_);
+  show(opened_ ? LevelChoice::opened(*opened_->program) : LevelChoice::training(), opened_, false, {});
   emit solveChanged();
   emit runFinished();
   emit programOpened();
 }
 
-void ProgramModel::setShown(const LevelChoice& level, LoadedProgramPtr program) {
+void ProgramModel::setShown(const LevelChoice& level, LoadedProgramPtr program, const QString& selected) {
+  show(level, std::move(program), true, selected);
+}
+
+void ProgramModel::show(const LevelChoice& level, LoadedProgramPtr program, bool keep_place, const QString& selected) {
   const bool other_level = !(level == level_);
+  place_kept_ = keep_place && shown_ && program;
   shown_ = std::move(program);
   level_ = level;
-  selected_ = nullptr;
+  selected_ = node(selected);
   if (other_level) emit levelChanged(level_);
   emit programChanged();
-  emit selectionChanged(QString());
+  emit selectionChanged(selectedName());
 }
 
 const ir::Node* ProgramModel::node(const QString& name) const {

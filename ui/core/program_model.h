@@ -29,8 +29,13 @@ class ProgramModel : public QObject {
 
   /// A new program opened: shown at its training level; solve and run times cleared.
   void setOpened(LoadedProgramPtr opened);
-  /// Shows `program`, the opened program at `level`.
-  void setShown(const LevelChoice& level, LoadedProgramPtr program);
+  /// Shows `program`, the opened program at `level`, keeping the user's
+  /// place: `selected` (the node standing there for the one selected before)
+  /// is the selection, and placeKept() tells the views to keep theirs.
+  void setShown(const LevelChoice& level, LoadedProgramPtr program, const QString& selected = {});
+  /// Whether the latest programChanged showed the same program at another
+  /// level (views keep the modules open and the viewport), not a new one.
+  bool placeKept() const { return place_kept_; }
 
   /// The node of the shown graph with this name, or nullptr.
   const ir::Node* node(const QString& name) const;
@@ -71,6 +76,9 @@ class ProgramModel : public QObject {
   NodeSolveFactsMap solve_facts_;
   bool spec_edited_ = false;
   NodeRunTimes run_times_;
+  bool place_kept_ = false;
+
+  void show(const LevelChoice& level, LoadedProgramPtr program, bool keep_place, const QString& selected);
 };
 
 }  // namespace exportlens::ui

@@ -168,9 +168,6 @@ void IrLevelsUi::onCurrentChanged(const LevelChoice& choice, const LoadedProgram
   const LevelChoice previous_level = model->level();
   const QString previous_node = model->selectedName();
   if (program && program != previous) {
-    model->setShown(choice, program);  // every view follows
-    syncSwitch();
-    expander_->setProgram(program, tableFor(choice));
     // Keep the same node in view: the one asked for, else what the selected node became.
     QString select = pending_select_;
     const ir::Node* node = previous ? previous->graph().find(previous_node.toStdString()) : nullptr;
@@ -178,7 +175,9 @@ void IrLevelsUi::onCurrentChanged(const LevelChoice& choice, const LoadedProgram
       const QStringList related = related_nodes(*node, previous_level, *program->program, choice);
       if (!related.isEmpty()) select = related.constLast();  // the node producing the result
     }
-    if (!select.isEmpty()) model->selectNode(select);
+    model->setShown(choice, program, select);  // every view follows, the modules open kept
+    syncSwitch();
+    expander_->setProgram(program, tableFor(choice));
     const QStringList warnings = controller_->warnings(choice);
     emit statusMessage(tr("%1: %2 nodes%3")
                             .arg(choice.label())

@@ -29,10 +29,9 @@ void run_job(const JobContext& context, const LoadedProgram& program, RunOutcome
   request.warmup = settings.warmup;
   request.repeat = settings.repeat;
   const QString stage = QObject::tr("Running on %1…").arg(device_display_name(settings.device));
+  request.cancel = context.token().get();
   request.progress = [&context, stage](int done, int total) {
-    if (context.isCancelled()) return false;
     context.progress(total > 0 ? 100.0 * done / total : 100.0, stage);
-    return true;
   };
   outcome.report = runtime::run_program(*program.program, request);
 }
