@@ -8,6 +8,7 @@
 
 #include "engine/ir/graph_codegen.h"
 #include "engine/ir/higher_order.h"
+#include "engine/passes/autocast_policy.h"
 #include "engine/passes/functionalize.h"
 #include "engine/passes/graph_builder.h"
 #include "engine/passes/view_ops.h"
@@ -206,6 +207,8 @@ class Lowering {
     std::vector<ir::NamedArgument> kwargs;
     for (const auto& kw : n->kwargs) kwargs.push_back({kw.name, f.map(kw.value)});
     const std::string key = op_key(n->target);
+    if (autocast_ && n->target.is_torch_op() && casts_to_lower_precision(autocast_->device, ir::op_packet_key(n->target)))
+      cast_operands(b, args, kwargs, autocast_->dtype);
 
     if (n->target.is_torch_op()) {
       if (is_inference_dropout_(key, args)) {  // at::native::dropout_: a no-op when not training
@@ -249,21 +252,47 @@ class Lowering {
     if (view) f.note_view(n);
   }
 
+  /// Inside an autocast region, an op of the lower-precision list gets its
+  /// floating operands (not float64) cast to the region's dtype first, as the
+  /// autocast kernel's cached_cast does: C++ evaluates its argument pack from
+  /// the last argument to the first, so the casts come in that order.
+  static void cast_operands(GraphBuilder& b, std::vector<ir::Argument>& args, std::vector<ir::NamedArgument>& kwargs,
+                            ir::ScalarType to) {
+    auto cast = [&](ir::Argument& a) {
+      ir::Node* t = a.node();
+      const ir::TensorMeta* m = t ? t->value.tensor() : nullptr;
+      if (!m || !ir::is_floating(m->dtype) || m->dtype == ir::ScalarType::Double || m->dtype == to) return;
+      a = b.call1("aten._to_copy.default", {a}, {{"dtype", to}});
+    };
+    for (auto it = kwargs.rbegin(); it != kwargs.rend(); ++it) cast(it->value);
+    for (auto it = args.rbegin(); it != args.rend(); ++it) cast(*it);
+  }
+
   /// A wrapper HOP's body, lowered in place: its placeholders stand for the
   /// operands, its calls join this graph (named in this graph's namespace,
   /// as torch's retrace inlines them), and the HOP's value is the tuple of
   /// the body's outputs. The grad-mode / autocast context is dropped, as torch
-  /// drops it (the lowered program is an inference graph).
+  /// drops it (the lowered program is an inference graph), once its effect
+  /// (requires_grad, autocast's casts) is in the lowered calls.
   void lower_inline(GraphBuilder& b, Functionalizer& f, const ir::Node* n, size_t body_at) {
     const ir::GraphModule* body = current_ ? ir::wrapper_body(*n, *current_) : nullptr;
     if (!body) throw DecompositionError("'" + n->name + "' (" + n->target.qualified() + ") names no subgraph");
     const ir::GraphModule* outer = current_;
     current_ = body;
     const auto traces = inlined_traces(*body);
-    // The body runs in its grad mode (the retrace runs the HOP's set_grad_enabled).
+    // The body runs in its grad mode (the retrace runs the HOP's set_grad_enabled)
+    // or its autocast region (the retrace runs the ops under torch.autocast).
     const bool grad_before = b.autograd().grad_enabled();
     if (n->target.op_name() == "wrap_with_set_grad_enabled" && !n->args.empty())
       if (const bool* on = std::get_if<bool>(&n->args[0].v)) b.autograd().set_grad_enabled(*on);
+    const std::optional<AutocastRegion> region_before = autocast_;
+    if (n->target.op_name() == "wrap_with_autocast" && n->args.size() > 2) {
+      const auto* device = std::get_if<std::string>(&n->args[0].v);
+      const auto* dtype = std::get_if<ir::ScalarType>(&n->args[1].v);
+      const auto* enabled = std::get_if<bool>(&n->args[2].v);
+      autocast_ = autocast_region(device ? *device : "cpu", dtype ? std::optional(*dtype) : std::nullopt,
+                                  enabled && *enabled);
+    }
     size_t operand = body_at + 1;
     const ir::Node* output = nullptr;
     for (const ir::Node* m : body->graph.nodes()) {
@@ -286,6 +315,7 @@ class Lowering {
     }
     current_ = outer;
     b.autograd().set_grad_enabled(grad_before);
+    autocast_ = region_before;
     b.set_origin(n);
     if (!output || output->args.empty()) throw DecompositionError("'" + n->name + "': its body has no output");
     ir::ArgumentList values{{}, true};
@@ -428,6 +458,7 @@ class Lowering {
   const Hints& hints_;
   LoweringReport& report_;
   const ir::GraphModule* current_ = nullptr;  // the graph module whose nodes are being lowered
+  std::optional<AutocastRegion> autocast_;     // the autocast region being lowered, if any
 };
 
 }  // namespace

@@ -6,12 +6,12 @@
 //
 // A stack is a maximal run of consecutive sibling scopes that repeat with a
 // period: the same module class at the same place of a ModuleList or
-// Sequential (name.0, name.1, ...), or, for other siblings, the same
-// fingerprint. Within a stack, each position of the repeated unit has a
-// reference fingerprint (the most frequent; ties go to the earliest), and an
-// instance differs when its fingerprint is another, when guards are
-// attributed to its nodes that the stack's first instance did not need, or
-// when it ran much slower or faster than its siblings.
+// Sequential (name.0, name.1, ...) and alike in structure, or, for other
+// siblings, the same fingerprint. Within a stack, each position of the
+// repeated unit has a reference fingerprint (the most frequent; ties go to
+// the earliest), and an instance differs when its fingerprint is another
+// (with the guards attributed to its nodes that the stack's first instance
+// did not need), or when it ran much slower or faster than its siblings.
 //
 //   const auto h = ir::module_hierarchy(ep.graph());
 //   const auto s = structure::analyse_structure(ep, h, facts);  // facts: guards, run times (optional)

@@ -5,20 +5,40 @@
 #include <string>
 
 #include "engine/matching/module_path.h"
+#include "engine/matching/sequence_alignment.h"
 #include "engine/matching/structure_hash.h"
 
 namespace exportlens::structure {
 namespace {
 
 constexpr size_t kMaxPeriod = 64;  // longer repeated units are not looked for
+constexpr size_t kMaxKinds = 16;   // entries of one list compared with at most this many unlike ones
 
 class Folder {
  public:
   Folder(const ir::ModuleHierarchy& h, const matching::ScopeFingerprints& f) : h_(h), f_(f), key_(h.size(), 0) {
+    // Entries of a ModuleList or Sequential fold by class and path pattern, so
+    // an odd instance stays in its stack and is flagged there; but only
+    // entries alike in structure (alike()): the first entry of each kind
+    // stands for the others, and an entry alike none of them starts a kind.
+    std::map<std::pair<int, uint64_t>, std::vector<int>> kinds;  // (parent, class + pattern) -> representatives
     for (size_t s = 0; s < h.size(); ++s) {
       const auto [pattern, indexed] = matching::path_pattern(h[static_cast<int>(s)].path);
       const uint64_t cls = matching::hash::text(h[static_cast<int>(s)].type);
-      key_[s] = indexed ? matching::hash::mix(cls, matching::hash::text(pattern)) : matching::hash::mix(~cls, f.fingerprint[s]);
+      if (!indexed) {
+        key_[s] = matching::hash::mix(~cls, f.fingerprint[s]);
+        continue;
+      }
+      const uint64_t kind = matching::hash::mix(cls, matching::hash::text(pattern));
+      std::vector<int>& representatives = kinds[{h[static_cast<int>(s)].parent, kind}];
+      size_t which = 0;
+      while (which < representatives.size() && !alike(representatives[which], static_cast<int>(s))) ++which;
+      if (which == representatives.size() && which == kMaxKinds) {  // too many kinds to compare with: its own
+        key_[s] = matching::hash::mix(~kind, s);
+        continue;
+      }
+      if (which == representatives.size()) representatives.push_back(static_cast<int>(s));
+      key_[s] = matching::hash::mix(kind, which);
     }
   }
 
@@ -37,6 +57,26 @@ class Folder {
     for (size_t k = 0; k < p; ++k)
       if (key_[seq[a + k]] != key_[seq[b + k]]) return false;
     return true;
+  }
+
+  /// A scope's contents as a user reads them: its own ops and its child
+  /// modules by class, in program order (shapes, widths and attributes left out).
+  std::vector<uint64_t> skeleton(int scope) const {
+    std::vector<uint64_t> out;
+    for (const auto& item : f_.items[static_cast<size_t>(scope)])
+      out.push_back(item.child ? matching::hash::mix(~uint64_t{0}, matching::hash::text(h_[item.index].type))
+                               : f_.node_op[static_cast<size_t>(item.index)]);
+    return out;
+  }
+
+  /// The same layer, perhaps with another setting (width, an activation, an
+  /// extra op): at least half of the longer skeleton in common. A patch
+  /// embedding beside a stage of blocks, or a stage of 6 blocks beside one
+  /// of 2, is another layer.
+  bool alike(int a, int b) const {
+    const std::vector<uint64_t> x = skeleton(a), y = skeleton(b);
+    const size_t common = matching::longest_common_subsequence(x, y).size();
+    return 2 * common >= std::max(x.size(), y.size());
   }
 
   void fold(const std::vector<int>& seq, int parent, int enclosing, int repetition) {

@@ -587,6 +587,27 @@ class ScannedCell(torch.nn.Module):
         return scan(step, init, xs)
 
 
+class AutocastRegion(torch.nn.Module):
+    """A linear, a matmul with a buffer and a conv under torch.autocast("cpu",
+    bfloat16), an op outside the list inside it, and a float64 operand the
+    region leaves alone: torch's lowering casts each listed op's floating
+    operands to bfloat16 (one _to_copy each, last argument first)."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(6, 6)
+        self.conv = torch.nn.Conv2d(2, 2, 3, padding=1)
+        self.register_buffer("proj", torch.randn(6, 6))
+
+    def forward(self, x, img, d):
+        with torch.autocast("cpu", torch.bfloat16):
+            h = self.fc(x).relu()
+            m = h @ self.proj
+            c = self.conv(img)
+            dd = d @ d
+        return m.float() * 2, c.float(), dd
+
+
 def _eval(model_class, *args):
     return lambda: model_class(*args).eval()
 
@@ -876,6 +897,10 @@ LOWERING_CASES = [
     ("window_mask_fills", "Scalars written into slices of a fresh tensor and into a select of a clone, and "
      "masked_fill (Swin's window mask, BART's causal mask).",
      _eval(WindowMaskFills), lambda: (torch.randn(4, 6), torch.rand(4, 6) > 0.5), False),
+    ("autocast_region", "linear, matmul (with a buffer) and conv2d under torch.autocast('cpu', bfloat16), relu "
+     "inside the region and a float64 matmul: the casts torch's retrace inserts.",
+     _eval(AutocastRegion), lambda: (torch.randn(3, 6), torch.randn(1, 2, 5, 5), torch.randn(3, 3, dtype=torch.float64)),
+     False),
     # Loops as higher-order ops: the lowering inside their subgraphs, and the runtime running them.
     ("while_loop_counter", "while_loop carrying an int64 counter and a tensor, the bound a size of another input.",
      _eval(CountedLoop), lambda: (torch.randn(3), torch.randn(5)), False),

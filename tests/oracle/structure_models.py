@@ -146,6 +146,28 @@ class OddBlocks(torch.nn.Module):
         return x
 
 
+class PatchEmbed(torch.nn.Module):
+    """Swin's features.0 as timm writes it: a strided conv, channels last, a layer norm."""
+
+    def __init__(self, d=16):
+        super().__init__()
+        self.proj = torch.nn.Conv2d(3, d, 4, stride=4)
+        self.norm = torch.nn.LayerNorm(d)
+
+    def forward(self, x):
+        return self.norm(self.proj(x).permute(0, 2, 3, 1)).flatten(1, 2)
+
+
+def _swin_like():
+    """Swin's layout at toy size: one Sequential of unlike entries — a patch
+    embedding (conv, permute, layer norm), then stages of 2, 6 and 2 blocks.
+    Only the blocks inside each stage are stacks: the entries share a class and
+    nothing else, and stages of other depths are other layers."""
+    def stage(n):
+        return torch.nn.Sequential(*(ResBlock() for _ in range(n)))
+    return torch.nn.Sequential(PatchEmbed(), stage(2), stage(6), stage(2)).eval()
+
+
 # ---------------------------------------------------------------------------
 # The table: model, inputs, dynamic shapes, expected stacks, planted instances
 # ---------------------------------------------------------------------------
@@ -198,6 +220,9 @@ MODELS = {
                       stacks=_staged(1, 3, 2)[1:],
                       planted={"stages.0.mixers.1": {"kind": "extra_op",
                                                      "what": "an extra multiplication by 0.5 after the mixer"}}),
+    # A Sequential of unlike entries (Swin's features): no stack of them, only the blocks of each stage.
+    "unlike_siblings": dict(make=_swin_like, inputs=lambda: (torch.randn(2, 3, 8, 8),), dynamic_shapes=None,
+                            stacks=[_run("1", "1", 2), _run("2", "2", 6), _run("3", "3", 2)], planted={}),
     # 8 residual blocks, four of them planted odd (ODD above).
     "odd_blocks": dict(make=lambda: OddBlocks(8), inputs=lambda: (torch.randn(2, 6, 16),),
                        dynamic_shapes=AUTO_BT, stacks=[_run("", "blocks", 8)],

@@ -248,6 +248,25 @@ class TestRepeatedStructure : public QObject {
     QCOMPARE(linear_pairs, 2);
   }
 
+  // torch records a guard once, where its trace first needs it: in a stack
+  // of identical instances that can be any of them, and says nothing about it.
+  void a_guard_on_an_identical_instance_is_no_difference() {
+    const Analysed a = analyse("transformer_stack", "training");
+    QVERIFY(a.structure.odd.empty());
+    structure::NodeFacts facts;
+    facts.guards.resize(a.nodes.size());
+    const int third = a.hierarchy.find_path("blocks.3");
+    QVERIFY(third > 0);
+    for (int n : a.hierarchy.nodes_within(third))
+      if (a.nodes[static_cast<size_t>(n)]->op == ir::OpKind::CallFunction) {
+        facts.guards[static_cast<size_t>(n)].push_back("((s27//8)) + 2 >= 3");
+        break;
+      }
+    const auto s = structure::analyse_structure(a.program, a.hierarchy, facts);
+    QVERIFY2(s.odd.empty(), s.odd.empty() ? "" : s.odd[0].summary().c_str());
+    // The same guard on an instance that differs is one of its differences (odd_blocks' specialization).
+  }
+
   void run_time_outliers_are_flagged() {
     // The statistic itself: uniform per-node times, one instance four times slower.
     const Analysed a = analyse("transformer_stack", "training");

@@ -68,6 +68,9 @@ inline constexpr KnownDifference kKnownDifferences[] = {
      "returns written as lists"},
     {"decompositions", "lowering_cases/scan_tanh_cell/*", "operand containers",
      "as while_loop_counter: the combine function's returned list is read back from the file as a tuple"},
+    {"decompositions", "lowering_cases/autocast_region/*", "generated-code file name",
+     "as matmul_requires_grad: the nodes of its inlined torch.autocast body carry the frame of the body's generated "
+     "code, <eval_with_key>.N, N a counter of the modules torch's process has made; compared with N normalised"},
     {"decompositions", "item_index_unchecked/*", "node names and unbacked ranges",
      "torch's retrace allocates fresh unbacked symbols (u3, u5, ...) whose ranges stay in its range constraints; "
      "compared with symbol and node numbering renumbered and those extra range lines dropped"},
