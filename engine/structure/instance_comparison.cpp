@@ -10,7 +10,6 @@
 namespace exportlens::structure {
 namespace {
 
-constexpr size_t kMaxDetails = 6;      // per difference; the rest are counted
 
 // The attributes of a node that differ from another's with the same op: "dim=-1", "arg 2: 0.5".
 std::pair<std::string, std::string> differing_attributes(const ir::Node& x, const ir::Node& y) {
@@ -222,9 +221,9 @@ std::string_view kind_name(DifferenceKind kind) {
   return "?";
 }
 
-std::string Difference::text() const {
+std::string Difference::text(size_t max_details) const {
   std::string s = std::string(kind_name(kind)) + ":";
-  const size_t shown = std::min(details.size(), kMaxDetails);
+  const size_t shown = std::min(details.size(), max_details);
   for (size_t i = 0; i < shown; ++i) {
     const DifferenceDetail& d = details[i];
     s += i ? ", " : " ";

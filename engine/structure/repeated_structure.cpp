@@ -88,6 +88,15 @@ std::string OddInstance::summary() const {
   return s;
 }
 
+std::string OddInstance::headline() const {
+  if (differences.empty()) return "";
+  std::string s = differences.front().text(1);
+  std::string also;
+  for (size_t i = 1; i < differences.size(); ++i)
+    also += (also.empty() ? "" : ", ") + std::string(kind_name(differences[i].kind));
+  return also.empty() ? s : s + " (also " + also + ")";
+}
+
 std::string Stack::title(const ir::ModuleHierarchy& h) const {
   std::string unit;
   if (period == 1) {

@@ -56,8 +56,9 @@ struct DifferenceDetail {
 struct Difference {
   DifferenceKind kind = DifferenceKind::Ops;
   std::vector<DifferenceDetail> details;
-  /// "ops: +aten.relu.default −aten.gelu.default", "weights: fc1.weight f32[32, 16] (f32[64, 16])".
-  std::string text() const;
+  /// "ops: +aten.relu.default −aten.gelu.default", "weights: fc1.weight f32[32, 16] (f32[64, 16])";
+  /// at most `max_details` details, the rest counted.
+  std::string text(size_t max_details = 6) const;
 };
 
 struct Stack {
@@ -90,6 +91,10 @@ struct OddInstance {
   std::vector<Difference> differences;
   /// The differences on one line, separated by "; ".
   std::string summary() const;
+  /// The flag's text: the first (most telling) difference with its first
+  /// detail, and which other kinds differ: "submodules: act ReLU instead of
+  /// GELU (also ops)".
+  std::string headline() const;
 };
 
 /// One entry of a scope's children with stacks folded: a scope, or a stack.

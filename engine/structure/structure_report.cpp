@@ -62,7 +62,12 @@ class Report {
       const OddInstance& odd = s_.odd[static_cast<size_t>(o)];
       indent(depth + 1);
       out_ << "! " << h_.relative_path(odd.scope) << " differs from " << h_.relative_path(odd.reference)
-           << (odd.majority ? "" : " (no majority)") << ": " << odd.summary() << "\n";
+           << (odd.majority ? "" : " (no majority)") << ": " << odd.headline() << "\n";
+      // Every difference on the line below, when the flag could not say it all.
+      if (const std::string all = odd.summary(); all != odd.headline()) {
+        indent(depth + 2);
+        out_ << all << "\n";
+      }
     }
     if (st.period == 1) {
       children(st.instances[static_cast<size_t>(st.representative)][0], depth + 1);

@@ -220,6 +220,10 @@ MODELS = {
                       stacks=_staged(1, 3, 2)[1:],
                       planted={"stages.0.mixers.1": {"kind": "extra_op",
                                                      "what": "an extra multiplication by 0.5 after the mixer"}}),
+    # transformer_stack exported with static shapes: a uniform stack, no instance flagged (no guard
+    # attributed to a later layer makes it look different).
+    "uniform_static": dict(make=lambda: TransformerStack(6), inputs=lambda: (torch.randn(2, 6, 8),),
+                           dynamic_shapes=None, stacks=_transformer(6), planted={}),
     # A Sequential of unlike entries (Swin's features): no stack of them, only the blocks of each stage.
     "unlike_siblings": dict(make=_swin_like, inputs=lambda: (torch.randn(2, 3, 8, 8),), dynamic_shapes=None,
                             stacks=[_run("1", "1", 2), _run("2", "2", 6), _run("3", "3", 2)], planted={}),

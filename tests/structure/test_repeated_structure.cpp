@@ -289,7 +289,8 @@ class TestRepeatedStructure : public QObject {
     QFETCH(QString, level);
     const Analysed a = analyse(name, level);
     const QString text = QString::fromStdString(structure::format_structure(a.program, a.hierarchy, a.structure));
-    // The root's stacks are one line each, and each of their odd instances one "!" line.
+    // The root's stacks are one line each, and each of their odd instances one short "!" line
+    // (its first difference), every difference on the next line when there are more.
     for (const auto& st : a.structure.stacks) {
       if (st.parent != ir::ModuleHierarchy::kRoot || st.enclosing >= 0) continue;
       QVERIFY2(text.contains("\n  " + QString::fromStdString(st.label(a.hierarchy)) + "  "), qPrintable(text));
@@ -297,7 +298,7 @@ class TestRepeatedStructure : public QObject {
         const auto& o = a.structure.odd[static_cast<size_t>(k)];
         QVERIFY2(text.contains("\n    ! " + QString::fromStdString(a.hierarchy.relative_path(o.scope)) + " differs from " +
                                QString::fromStdString(a.hierarchy.relative_path(o.reference)) + ": " +
-                               QString::fromStdString(o.summary()) + "\n"),
+                               QString::fromStdString(o.headline()) + "\n"),
                  qPrintable(text));
       }
     }

@@ -87,11 +87,19 @@ class TestStructureCli : public QObject {
   void names_the_planted_differences() {
     const auto r = run_exportlens({"info", structure_fixture("odd_blocks", "program.pt2"), "--structure"});
     QVERIFY2(r.code == 0, qPrintable(r.err));
-    auto line_of = [&](const QString& path) {
-      for (const QString& l : r.out.split('\n'))
+    // The flag's line names the first difference; the next line, every one.
+    const QStringList lines = r.out.split('\n');
+    auto flag_of = [&](const QString& path) {
+      for (const QString& l : lines)
         if (l.trimmed().startsWith("! " + path + " ")) return l;
       return QString();
     };
+    auto line_of = [&](const QString& path) {
+      const int at = int(lines.indexOf(flag_of(path)));
+      return at >= 0 && at + 1 < lines.size() ? lines[at] + "\n" + lines[at + 1] : flag_of(path);
+    };
+    QVERIFY2(flag_of("blocks.1").contains(": submodules: act ReLU instead of GELU (also ops"), qPrintable(r.out));
+    QVERIFY2(flag_of("blocks.5").contains(": ops: +aten.mul.Tensor"), qPrintable(r.out));
     QVERIFY2(line_of("blocks.1").contains("act ReLU instead of GELU"), qPrintable(r.out));
     QVERIFY2(line_of("blocks.1").contains("+aten.relu.default") && line_of("blocks.1").contains("-aten.gelu.default"),
              qPrintable(r.out));

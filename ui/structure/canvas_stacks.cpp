@@ -69,7 +69,7 @@ ScopeText stack_text(const StructureSnapshot& snap, int stack) {
     if (!instance.majority) continue;
     ++flagged;
     odd += QStringLiteral("<br/>! <b>%1</b>: %2")
-               .arg(qs(h[instance.scope].path).toHtmlEscaped(), qs(instance.summary()).toHtmlEscaped());
+               .arg(qs(h[instance.scope].path).toHtmlEscaped(), qs(instance.headline()).toHtmlEscaped());
   }
   if (flagged > 0)
     text.tooltip += QObject::tr("<br/><b>%n instance(s) differ</b>", nullptr, flagged) + odd;

@@ -197,7 +197,7 @@ QVariant RepeatedStructureModel::data(const QModelIndex& index, int role) const 
         case Module: return QString::fromStdString(h.relative_path(odd.scope));
         case Class: return QString::fromStdString(h[odd.scope].class_name());
         case Ops: return qulonglong(row.ops);
-        case Note: return QString::fromStdString(odd.summary());
+        case Note: return QString::fromStdString(odd.headline());  // every difference: the tooltip
         default: return {};
       }
     }

@@ -126,7 +126,7 @@ void StackMarks::refresh() {
             const auto& instance = s.odd[static_cast<size_t>(o)];
             if (!instance.majority) continue;
             ++flagged;
-            tip += "\n! " + QString::fromStdString(h[instance.scope].path) + ": " + QString::fromStdString(instance.summary());
+            tip += "\n! " + QString::fromStdString(h[instance.scope].path) + ": " + QString::fromStdString(instance.headline());
           }
           if (flagged == 0) continue;
           const QString text = tr("! %1 of %2 differ").arg(flagged).arg(st.count());
