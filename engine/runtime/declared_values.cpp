@@ -48,29 +48,33 @@ std::optional<uint64_t> DeclaredValues::declared_bytes(const ir::ValueInfo& v) c
   }
   const ir::TensorMeta* m = v.tensor();
   if (!m) return 0;
-  std::vector<int64_t> sizes, strides;
-  for (const auto& s : m->sizes) {
-    const auto size = evaluate(s);
+  // One pass, no allocation (it runs before every node): the extent the
+  // strides reach (offset + sum((size - 1) * stride) + 1), and as many
+  // elements as a contiguous tensor for when a stride is not known.
+  const bool strided = m->strides.size() == m->sizes.size();
+  bool strides_known = strided, strided_overflow = false, contiguous_overflow = false;
+  int64_t extent = 1, elements = 1;
+  if (strided)
+    if (const auto offset = evaluate(m->storage_offset); offset && *offset > 0) extent += *offset;
+  for (size_t d = 0; d < m->sizes.size(); ++d) {
+    const auto size = evaluate(m->sizes[d]);
     if (!size) return std::nullopt;
     if (*size <= 0) return 0;
-    sizes.push_back(*size);
-  }
-  for (const auto& s : m->strides)
-    if (const auto stride = evaluate(s)) strides.push_back(std::abs(*stride));
-  int64_t extent = 1;
-  if (strides.size() == sizes.size()) {  // offset + sum((size - 1) * stride) + 1
-    if (const auto offset = evaluate(m->storage_offset); offset && *offset > 0) extent += *offset;
-    for (size_t d = 0; d < sizes.size(); ++d) {
-      int64_t step = 0;
-      if (__builtin_mul_overflow(sizes[d] - 1, strides[d], &step) || __builtin_add_overflow(extent, step, &extent))
-        return UINT64_MAX;
+    contiguous_overflow = contiguous_overflow || __builtin_mul_overflow(elements, *size, &elements);
+    if (!strides_known) continue;
+    const auto stride = evaluate(m->strides[d]);
+    if (!stride) {
+      strides_known = false;
+      continue;
     }
-  } else {  // strides not known: as many elements as a contiguous tensor
-    for (int64_t size : sizes)
-      if (__builtin_mul_overflow(extent, size, &extent)) return UINT64_MAX;
+    int64_t step = 0;
+    strided_overflow = strided_overflow || __builtin_mul_overflow(*size - 1, std::abs(*stride), &step) ||
+                       __builtin_add_overflow(extent, step, &extent);
   }
+  if (strides_known ? strided_overflow : contiguous_overflow) return UINT64_MAX;
   int64_t bytes = 0;
-  if (__builtin_mul_overflow(extent, static_cast<int64_t>(ir::element_size(m->dtype)), &bytes)) return UINT64_MAX;
+  if (__builtin_mul_overflow(strides_known ? extent : elements, static_cast<int64_t>(ir::element_size(m->dtype)), &bytes))
+    return UINT64_MAX;
   return static_cast<uint64_t>(bytes);
 }
 
