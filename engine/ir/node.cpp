@@ -21,58 +21,47 @@ std::optional<SourceLocation> NodeMetadata::innermost_frame() const {
 namespace {
 constexpr std::string_view kOpsPrefix = "torch.ops.";
 constexpr std::string_view kHigherOrder = "torch.ops.higher_order.";
-
-// Splits "torch.ops.ns.name.overload" into its three parts.
-bool split_op(const std::string& q, std::string* ns, std::string* name, std::string* overload) {
-  if (q.rfind(kOpsPrefix, 0) != 0) return false;
-  std::string rest = q.substr(kOpsPrefix.size());
-  auto a = rest.find('.');
-  if (a == std::string::npos) return false;
-  auto b = rest.find('.', a + 1);
-  *ns = rest.substr(0, a);
-  if (b == std::string::npos) {
-    *name = rest.substr(a + 1);
-    *overload = "default";
-  } else {
-    *name = rest.substr(a + 1, b - a - 1);
-    *overload = rest.substr(b + 1);
-  }
-  return true;
-}
 }  // namespace
 
-bool Target::is_torch_op() const {
-  return qualified_.rfind(kOpsPrefix, 0) == 0 && !is_higher_order();
-}
-bool Target::is_higher_order() const { return qualified_.rfind(kHigherOrder, 0) == 0; }
-bool Target::is_getitem() const {
-  return qualified_ == "_operator.getitem" || qualified_ == "operator.getitem";
+Target::Target(std::string qualified) : qualified_(std::move(qualified)) {
+  const std::string& q = qualified_;
+  getitem_ = q == "_operator.getitem" || q == "operator.getitem";
+  in_ops_ = q.rfind(kOpsPrefix, 0) == 0;
+  higher_order_ = q.rfind(kHigherOrder, 0) == 0;
+  if (!in_ops_) return;
+  const size_t ns = kOpsPrefix.size();
+  const size_t a = q.find('.', ns);
+  if (a == std::string::npos) return;
+  const size_t b = q.find('.', a + 1);
+  ns_len_ = static_cast<uint32_t>(a - ns);
+  name_len_ = static_cast<uint32_t>((b == std::string::npos ? q.size() : b) - a - 1);
+  has_overload_ = b != std::string::npos;
 }
 
-std::string Target::op_namespace() const {
-  std::string ns, name, ov;
-  return split_op(qualified_, &ns, &name, &ov) ? ns : "";
-}
+std::string Target::op_namespace() const { return ns_len_ ? qualified_.substr(kOpsPrefix.size(), ns_len_) : ""; }
+
 std::string Target::op_name() const {
-  std::string ns, name, ov;
-  if (split_op(qualified_, &ns, &name, &ov)) return name;
+  if (ns_len_) return qualified_.substr(kOpsPrefix.size() + ns_len_ + 1, name_len_);
   auto dot = qualified_.rfind('.');
   return dot == std::string::npos ? qualified_ : qualified_.substr(dot + 1);
 }
+
 std::string Target::overload() const {
-  std::string ns, name, ov;
-  return split_op(qualified_, &ns, &name, &ov) ? ov : "";
+  if (!ns_len_) return "";
+  return has_overload_ ? qualified_.substr(kOpsPrefix.size() + ns_len_ + 1 + name_len_ + 1) : "default";
 }
+
 std::string Target::schema_name() const {
-  std::string ns, name, ov;
-  if (!is_torch_op() || !split_op(qualified_, &ns, &name, &ov)) return "";
-  return ov == "default" ? ns + "::" + name : ns + "::" + name + "." + ov;
+  if (!is_torch_op() || !ns_len_) return "";
+  const std::string ov = overload();
+  return ov == "default" ? op_namespace() + "::" + op_name() : op_namespace() + "::" + op_name() + "." + ov;
 }
+
 std::string Target::short_name() const {
-  std::string ns, name, ov;
-  if (!split_op(qualified_, &ns, &name, &ov)) return op_name();
-  if (is_higher_order()) return name;
-  return ov == "default" ? name : name + "." + ov;
+  if (!ns_len_) return op_name();
+  if (is_higher_order()) return op_name();
+  const std::string ov = overload();
+  return ov == "default" ? op_name() : op_name() + "." + ov;
 }
 
 }  // namespace exportlens::ir

@@ -2,6 +2,7 @@
 // One FX-style node: placeholder, call_function, get_attr or output.
 #include <map>
 #include <optional>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -54,14 +55,17 @@ struct NodeMetadata {
 /// The callee of a call_function node. For torch ops the qualified name is
 /// "torch.ops.<ns>.<name>.<overload>"; other callables keep their Python path
 /// ("_operator.getitem", "torch.ops.higher_order.cond", "torch.sym_float").
+/// What a call_function node calls, by its qualified name, parsed once into
+/// its parts ("torch.ops.<ns>.<name>.<overload>"), which the accessors read
+/// without splitting the string again.
 class Target {
  public:
   Target() = default;
-  explicit Target(std::string qualified) : qualified_(std::move(qualified)) {}
+  explicit Target(std::string qualified);
   const std::string& qualified() const { return qualified_; }
-  bool is_torch_op() const;       // torch.ops.<ns>.<name>.<overload>, not higher_order
-  bool is_higher_order() const;   // torch.ops.higher_order.*
-  bool is_getitem() const;        // operator.getitem
+  bool is_torch_op() const { return in_ops_ && !higher_order_; }  // torch.ops.<ns>.<name>.<overload>, not higher_order
+  bool is_higher_order() const { return higher_order_; }            // torch.ops.higher_order.*
+  bool is_getitem() const { return getitem_; }                      // operator.getitem
   std::string op_namespace() const;  // "aten"
   std::string op_name() const;       // "add"
   std::string overload() const;      // "Tensor" ("default" for the default overload)
@@ -69,10 +73,15 @@ class Target {
   std::string schema_name() const;
   /// "add.Tensor": short label for views.
   std::string short_name() const;
-  friend bool operator==(const Target&, const Target&) = default;
+  friend bool operator==(const Target& a, const Target& b) { return a.qualified_ == b.qualified_; }
 
  private:
   std::string qualified_;
+  bool in_ops_ = false, higher_order_ = false, getitem_ = false;
+  // The op's parts in qualified_: namespace at 10 ("torch.ops."), then the
+  // name, then the overload (none written: "default"); ns_len_ 0: not split.
+  uint32_t ns_len_ = 0, name_len_ = 0;
+  bool has_overload_ = false;
 };
 
 class Node {
