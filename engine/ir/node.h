@@ -1,8 +1,8 @@
 #pragma once
 // One FX-style node: placeholder, call_function, get_attr or output.
+#include <cstdint>
 #include <map>
 #include <optional>
-#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -53,11 +53,10 @@ struct NodeMetadata {
 };
 
 /// The callee of a call_function node. For torch ops the qualified name is
-/// "torch.ops.<ns>.<name>.<overload>"; other callables keep their Python path
-/// ("_operator.getitem", "torch.ops.higher_order.cond", "torch.sym_float").
-/// What a call_function node calls, by its qualified name, parsed once into
-/// its parts ("torch.ops.<ns>.<name>.<overload>"), which the accessors read
-/// without splitting the string again.
+/// "torch.ops.<ns>.<name>.<overload>", parsed once into its parts, which the
+/// accessors read without splitting the string again; other callables keep
+/// their Python path ("_operator.getitem", "torch.ops.higher_order.cond",
+/// "torch.sym_float").
 class Target {
  public:
   Target() = default;

@@ -39,8 +39,7 @@ EXPORTLENS_AVX2_CLONE void load_block(const void* data, int64_t stride, int64_t 
 // The same elements as they would be after `.to(To)`: each rounded to To's
 // precision in a register, as ATen's copy kernel rounds it (no tensor made).
 template <class From, class To>
-EXPORTLENS_AVX2_CLONE void load_block_as(const void* data, int64_t stride, int64_t count,
-                                                                  double* out) {
+EXPORTLENS_AVX2_CLONE void load_block_as(const void* data, int64_t stride, int64_t count, double* out) {
   const From* p = static_cast<const From*>(data);
   for (int64_t i = 0; i < count; ++i) out[i] = static_cast<double>(static_cast<To>(p[i * stride]));
 }

@@ -8,9 +8,9 @@
 #include <set>
 #include <unordered_set>
 
-#include "engine/ir/stack_trace.h"
 #include "engine/ir/higher_order.h"
 #include "engine/ir/pytree_spec.h"
+#include "engine/ir/stack_trace.h"
 #include "engine/ops/problem_report.h"
 #include "engine/ops/rule_helpers.h"
 #include "engine/ops/shape_rule.h"

@@ -387,9 +387,11 @@ struct GraphRunner {
     return body.run(operands, env.nested, env.nested);
   }
 
+  /// A predicate's truth: a bool, or a one-element tensor (cond's pred, while_loop's condition).
+  static bool holds(const IValue& pred) { return pred.isTensor() ? pred.toTensor().item<bool>() : pred.toBool(); }
+
   IValue call_cond(const Node* n, const Env& env) const {
-    const IValue pred = convert_plain(n->args.at(0), env);
-    const bool take_true = pred.isTensor() ? pred.toTensor().item<bool>() : pred.toBool();
+    const bool take_true = holds(convert_plain(n->args.at(0), env));
     auto& b = branch(n->args.at(take_true ? 1 : 2), n);
     return c10::ivalue::Tuple::create(enter(b, operand_list(n->args.at(3), env), env));
   }
@@ -470,8 +472,7 @@ struct GraphRunner {
     for (int64_t i = 0;; ++i) {
       const std::vector<IValue> verdict = enter(cond, operands(), env);
       if (verdict.size() != 1) throw RunError(node_context(n) + ": the condition returns more than one value");
-      const bool again = verdict[0].isTensor() ? verdict[0].toTensor().item<bool>() : verdict[0].toBool();
-      if (!again) break;
+      if (!holds(verdict[0])) break;
       if (i == kMaxIterations)
         throw RunError(node_context(n) + ": the loop's condition still holds after " + std::to_string(kMaxIterations) +
                        " iterations");
@@ -536,13 +537,14 @@ struct GraphRunner {
     const auto& t = n->target;
     if (t.is_getitem()) return getitem(n, env);
     if (t.is_higher_order()) {
-      if (t.op_name() == "cond") return call_cond(n, env);
-      if (t.op_name() == "map_impl") return call_map(n, env);
-      if (t.op_name() == "while_loop") return call_while_loop(n, env);
-      if (t.op_name() == "scan") return call_scan(n, env);
-      if (t.op_name() == "wrap_with_set_grad_enabled") return call_set_grad_enabled(n, env);
-      if (t.op_name() == "wrap_with_autocast") return call_autocast(n, env);
-      throw RunError(node_context(n) + ": higher-order op '" + t.op_name() + "' is not supported by the runtime");
+      const std::string hop = t.op_name();
+      if (hop == "cond") return call_cond(n, env);
+      if (hop == "map_impl") return call_map(n, env);
+      if (hop == "while_loop") return call_while_loop(n, env);
+      if (hop == "scan") return call_scan(n, env);
+      if (hop == "wrap_with_set_grad_enabled") return call_set_grad_enabled(n, env);
+      if (hop == "wrap_with_autocast") return call_autocast(n, env);
+      throw RunError(node_context(n) + ": higher-order op '" + hop + "' is not supported by the runtime");
     }
     if (t.is_torch_op()) return call_op(n, env);
     std::vector<IValue> args;

@@ -210,12 +210,12 @@ RepeatedStructure analyse_structure(const ir::ExportedProgram& program, const ir
         const int scope = st.instances[r][p];
         const int reference = st.instances[ref.first_repetition[p]][p];
         OddInstance o{static_cast<int>(k), r, p, scope, reference, ref.unique[p], {}};
-        const bool alike = rs.fingerprints.fingerprint[scope] == ref.fingerprint[p];
-        if (!alike) o.differences = comparer.compare(scope, reference);
+        const bool same_fingerprint = rs.fingerprints.fingerprint[scope] == ref.fingerprint[p];
+        if (!same_fingerprint) o.differences = comparer.compare(scope, reference);
         // An instance that computes what the reference does, on the same
         // shapes, cannot need a guard the others do not: one attributed to it
         // is where the trace happened to need it first, not a difference.
-        if (r > 0 && !alike) {
+        if (r > 0 && !same_fingerprint) {
           Difference g = extra_guards(first_guards, guards_within(h, facts, scope), nodes);
           if (!g.details.empty()) o.differences.push_back(std::move(g));
         }
