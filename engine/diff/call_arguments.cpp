@@ -21,11 +21,11 @@ const ir::OpSignature* CallSchemas::schema(const ir::Node& node) const {
 std::vector<NamedValue> CallSchemas::arguments(const ir::Node& node) const {
   const ir::OpSignature* s = schema(node);
   std::vector<NamedValue> out;
-  for (size_t i = 0; i < node.args.size(); ++i) {
+  for (size_t i = 0; i < node.args().size(); ++i) {
     const bool known = s && i < s->arguments.size();
-    out.push_back({known ? s->arguments[i].name : "arg " + std::to_string(i), &node.args[i]});
+    out.push_back({known ? s->arguments[i].name : "arg " + std::to_string(i), &node.args()[i]});
   }
-  for (const auto& k : node.kwargs) out.push_back({k.name, &k.value});
+  for (const auto& k : node.kwargs()) out.push_back({k.name, &k.value});
   return out;
 }
 

@@ -5,11 +5,74 @@
 
 namespace exportlens::ir {
 
+// ---- Node: operands and uses ---------------------------------------------------------
+
+void Node::set_args(std::vector<Argument> args) { set_inputs(std::move(args), std::move(kwargs_)); }
+
+void Node::set_kwargs(std::vector<NamedArgument> kwargs) { set_inputs(std::move(args_), std::move(kwargs)); }
+
+void Node::set_inputs(std::vector<Argument> args, std::vector<NamedArgument> kwargs) {
+  if (graph_) remove_uses();
+  args_ = std::move(args);
+  kwargs_ = std::move(kwargs);
+  if (graph_) add_uses();
+}
+
+void Node::replace_input(Node* from, Node* to) {
+  if (from == to) return;
+  bool reads = false;
+  for_each_input([&](const Node* in) { reads = reads || in == from; });
+  if (!reads) return;
+  for (auto& a : args_) a.replace_node(from, to);
+  for (auto& k : kwargs_) k.value.replace_node(from, to);
+  if (!graph_) return;
+  auto& u = from->users_;
+  u.erase(std::remove(u.begin(), u.end(), this), u.end());
+  if (to && std::find(to->users_.begin(), to->users_.end(), this) == to->users_.end()) to->users_.push_back(this);
+}
+
+void Node::add_uses() {
+  // The uses are added together, so a repeated input finds this node last in
+  // its user list: checking the back keeps a value with many users linear.
+  for_each_input([&](Node* input) {
+    if (!input) return;
+    auto& u = input->users_;
+    if (u.empty() || u.back() != this) u.push_back(this);
+  });
+}
+
+void Node::remove_uses() {
+  for_each_input([&](Node* input) {
+    if (!input) return;
+    auto& u = input->users_;
+    u.erase(std::remove(u.begin(), u.end(), this), u.end());
+  });
+}
+
+int Node::index() const {
+  if (graph_ && graph_->order_stale_) graph_->renumber();
+  return index_;
+}
+
+Node* Node::next() const {
+  if (!graph_) return nullptr;
+  auto it = std::next(place_);
+  return it == graph_->nodes_.end() ? nullptr : it->get();
+}
+
+Node* Node::prev() const {
+  if (!graph_ || place_ == graph_->nodes_.begin()) return nullptr;
+  return std::prev(place_)->get();
+}
+
+// ---- Graph ---------------------------------------------------------------------------
+
 Graph::Graph(Graph&& other) noexcept { *this = std::move(other); }
 
 Graph& Graph::operator=(Graph&& other) noexcept {
-  nodes_ = std::move(other.nodes_);
+  nodes_ = std::move(other.nodes_);  // the list's elements move over: each node's place_ stays valid
   by_name_ = std::move(other.by_name_);
+  order_stale_ = other.order_stale_;
   for (auto& n : nodes_) n->graph_ = this;
   return *this;
 }
@@ -18,33 +81,27 @@ Node* Graph::append(std::unique_ptr<Node> node) { return insert_before(nullptr, 
 
 Node* Graph::insert_before(Node* pos, std::unique_ptr<Node> node) {
   if (node->name.empty()) throw std::invalid_argument("graph: node without a name");
+  if (node->graph_) throw std::invalid_argument("graph: node '" + node->name + "' is already in a graph");
+  if (pos && pos->graph_ != this) throw std::invalid_argument("graph: insertion point not in this graph");
   if (by_name_.count(node->name))
     throw std::invalid_argument("graph: duplicate node name '" + node->name + "'");
   Node* raw = node.get();
   raw->graph_ = this;
-  auto it = nodes_.end();
-  if (pos) {
-    it = std::find_if(nodes_.begin(), nodes_.end(), [&](const auto& p) { return p.get() == pos; });
-    if (it == nodes_.end()) throw std::invalid_argument("graph: insertion point not in this graph");
-  }
-  nodes_.insert(it, std::move(node));
+  raw->place_ = nodes_.insert(pos ? pos->place_ : nodes_.end(), std::move(node));
   by_name_[raw->name] = raw;
-  add_uses(raw);
-  if (pos) {
-    renumber();
-  } else {
-    raw->index_ = static_cast<int>(nodes_.size()) - 1;  // appending keeps the others' places
-  }
+  raw->add_uses();
+  if (pos) order_stale_ = true;
+  else if (!order_stale_) raw->index_ = static_cast<int>(nodes_.size()) - 1;  // appending keeps the others' places
   return raw;
 }
 
 void Graph::erase(Node* node) {
   if (!node->users_.empty())
     throw std::logic_error("graph: cannot erase '" + node->name + "', it still has users");
-  remove_uses(node);
+  node->remove_uses();
   by_name_.erase(node->name);
-  nodes_.remove_if([&](const auto& p) { return p.get() == node; });
-  renumber();
+  nodes_.erase(node->place_);
+  order_stale_ = true;
 }
 
 void Graph::erase_all(const std::unordered_set<const Node*>& doomed) {
@@ -67,22 +124,11 @@ void Graph::erase_all(const std::unordered_set<const Node*>& doomed) {
     by_name_.erase(p->name);
     return true;
   });
-  renumber();
+  order_stale_ = true;
 }
 
 void Graph::replace_all_uses_with(Node* from, Node* to) {
-  for (Node* user : std::vector<Node*>(from->users_)) {
-    for (auto& a : user->args) a.replace_node(from, to);
-    for (auto& k : user->kwargs) k.value.replace_node(from, to);
-    if (std::find(to->users_.begin(), to->users_.end(), user) == to->users_.end())
-      to->users_.push_back(user);
-  }
-  from->users_.clear();
-}
-
-void Graph::rebuild_uses() {
-  for (auto& n : nodes_) n->users_.clear();
-  for (auto& n : nodes_) add_uses(n.get());
+  for (Node* user : std::vector<Node*>(from->users_)) user->replace_input(from, to);
 }
 
 std::vector<Node*> Graph::nodes() const {
@@ -116,27 +162,10 @@ std::string Graph::unique_name(std::string_view base) const {
   return candidate;
 }
 
-void Graph::add_uses(Node* n) {
-  // n's uses are added together, so a repeated input finds n last in its
-  // user list: checking the back keeps a value with many users linear.
-  n->for_each_input([&](Node* input) {
-    if (!input) return;
-    auto& u = input->users_;
-    if (u.empty() || u.back() != n) u.push_back(n);
-  });
-}
-
-void Graph::remove_uses(Node* n) {
-  n->for_each_input([&](Node* input) {
-    if (!input) return;
-    auto& u = input->users_;
-    u.erase(std::remove(u.begin(), u.end(), n), u.end());
-  });
-}
-
-void Graph::renumber() {
+void Graph::renumber() const {
   int i = 0;
-  for (auto& n : nodes_) n->index_ = i++;
+  for (const auto& n : nodes_) n->index_ = i++;
+  order_stale_ = false;
 }
 
 const GraphModule* GraphModule::submodule(std::string_view name) const {

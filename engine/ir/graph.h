@@ -1,6 +1,10 @@
 #pragma once
-// An ordered list of nodes with use lists; a GraphModule pairs a graph with
-// the named subgraphs its get_attr nodes reference (cond/map branches).
+// An ordered list of nodes that keeps its use lists and its order numbers
+// itself: a node's operands change through its setters, which update the
+// uses (node.h); insertion and removal are O(1) and mark the numbers stale,
+// renumbered on the next Node::index() (MLIR's lazy operation order). A
+// GraphModule pairs a graph with the named subgraphs its get_attr nodes
+// reference (cond/map branches). Nodes are made and placed by ir::GraphBuilder.
 #include <list>
 #include <map>
 #include <memory>
@@ -23,7 +27,7 @@ class Graph {
 
   /// Appends a node; its name must be unique (see unique_name()).
   Node* append(std::unique_ptr<Node> node);
-  /// Inserts before `pos` (nullptr: append).
+  /// Inserts before `pos` (nullptr: append), in O(1).
   Node* insert_before(Node* pos, std::unique_ptr<Node> node);
   /// Removes a node that no other node uses.
   void erase(Node* node);
@@ -32,22 +36,21 @@ class Graph {
   void erase_all(const std::unordered_set<const Node*>& nodes);
   /// Points every use of `from` at `to`.
   void replace_all_uses_with(Node* from, Node* to);
-  /// Re-derives every node's users from the args (after editing args by hand).
-  void rebuild_uses();
 
   std::vector<Node*> nodes() const;
   size_t size() const { return nodes_.size(); }
   Node* find(std::string_view name) const;
   std::vector<Node*> placeholders() const;
   Node* output() const;  // nullptr if missing
+  Node* back() const { return nodes_.empty() ? nullptr : nodes_.back().get(); }
   /// A name not yet used here: `base`, `base_1`, `base_2`, ... as FX does.
   std::string unique_name(std::string_view base) const;
 
  private:
-  void add_uses(Node* n);
-  void remove_uses(Node* n);
-  void renumber();
+  friend class Node;
+  void renumber() const;
   std::list<std::unique_ptr<Node>> nodes_;
+  mutable bool order_stale_ = false;
   std::map<std::string, Node*, std::less<>> by_name_;
 };
 

@@ -2,40 +2,53 @@
 
 namespace exportlens::ir {
 
-std::unique_ptr<Node> GraphBuilder::node(OpKind kind, std::string_view candidate) {
+std::unique_ptr<Node> GraphBuilder::make(OpKind kind, std::string_view candidate) {
   auto n = std::make_unique<Node>();
   n->op = kind;
   n->name = name(candidate);
   return n;
 }
 
-std::unique_ptr<Node> GraphBuilder::call(const Target& target, std::string_view candidate, std::vector<Argument> args,
-                                         std::vector<NamedArgument> kwargs) {
-  auto n = node(OpKind::CallFunction, candidate);
-  n->target = target;
-  n->args = std::move(args);
-  n->kwargs = std::move(kwargs);
+std::unique_ptr<Node> GraphBuilder::make_as_written(OpKind kind, const std::string& as_written) {
+  auto n = std::make_unique<Node>();
+  n->op = kind;
+  n->name = as_written;
+  if (graph_->find(as_written)) {
+    int64_t& suffix = next_suffix_[as_written];
+    do n->name = as_written + "_" + std::to_string(++suffix);
+    while (graph_->find(n->name));
+  }
   return n;
 }
 
-std::unique_ptr<Node> GraphBuilder::placeholder(const std::string& exact) {
+Node* GraphBuilder::insert(std::unique_ptr<Node> node) { return graph_->insert_before(insert_before_, std::move(node)); }
+
+Node* GraphBuilder::call(const Target& target, std::string_view candidate, std::vector<Argument> args,
+                         std::vector<NamedArgument> kwargs) {
+  auto n = make(OpKind::CallFunction, candidate);
+  n->target = target;
+  n->set_inputs(std::move(args), std::move(kwargs));
+  return insert(std::move(n));
+}
+
+Node* GraphBuilder::placeholder(const std::string& exact) {
   auto n = std::make_unique<Node>();
   n->op = OpKind::Placeholder;
-  name(exact);  // reserved
+  reserve(exact);
   n->name = exact;
-  return n;
+  return insert(std::move(n));
 }
 
-std::unique_ptr<Node> GraphBuilder::get_attr(std::string_view candidate, std::string attr) {
-  auto n = node(OpKind::GetAttr, candidate);
+Node* GraphBuilder::get_attr(std::string_view candidate, std::string attr) {
+  auto n = make(OpKind::GetAttr, candidate);
   n->attr = std::move(attr);
-  return n;
+  return insert(std::move(n));
 }
 
-std::unique_ptr<Node> GraphBuilder::output(Argument result) {
-  auto n = node(OpKind::Output, "output");
-  n->args = {std::move(result)};
-  return n;
+Node* GraphBuilder::output(Argument result) {
+  auto n = make(OpKind::Output, "output");
+  n->set_args({std::move(result)});
+  return insert(std::move(n));
 }
 
 std::string call_name(const Target& target) {

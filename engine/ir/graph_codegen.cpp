@@ -195,7 +195,7 @@ class ForwardWriter {
       case OpKind::GetAttr:
         return name_of(&n) + annotation(n) + " = " + attribute_access("self", n.attr);
       case OpKind::Output:
-        return "return " + (n.args.empty() ? std::string("None") : repr(n.args[0]));
+        return "return " + (n.args().empty() ? std::string("None") : repr(n.args()[0]));
       case OpKind::CallFunction:
         return call_statement(n);
       case OpKind::Placeholder:
@@ -229,7 +229,7 @@ class ForwardWriter {
 
   std::vector<std::string> arg_reprs(const Node& n) {
     std::vector<std::string> out;
-    for (const auto& a : n.args) out.push_back(repr(a));
+    for (const auto& a : n.args()) out.push_back(repr(a));
     return out;
   }
 
@@ -239,8 +239,8 @@ class ForwardWriter {
       if (!out.empty()) out += ", ";
       out += s;
     };
-    for (const auto& a : n.args) add(repr(a));
-    for (const auto& kw : n.kwargs) add(kw.name + " = " + repr(kw.value));
+    for (const auto& a : n.args()) add(repr(a));
+    for (const auto& kw : n.kwargs()) add(kw.name + " = " + repr(kw.value));
     return out;
   }
 

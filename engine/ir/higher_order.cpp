@@ -11,8 +11,8 @@ std::optional<size_t> wrapper_body_argument(const Target& target) {
 
 const GraphModule* wrapper_body(const Node& call, const GraphModule& owner) {
   const auto at = wrapper_body_argument(call.target);
-  if (!at || *at >= call.args.size()) return nullptr;
-  const Node* g = call.args[*at].node();
+  if (!at || *at >= call.args().size()) return nullptr;
+  const Node* g = call.args()[*at].node();
   return g && g->op == OpKind::GetAttr ? owner.submodule(g->attr) : nullptr;
 }
 

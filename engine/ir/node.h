@@ -1,7 +1,9 @@
 #pragma once
 // One FX-style node: placeholder, call_function, get_attr or output.
 #include <cstdint>
+#include <list>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -83,34 +85,52 @@ class Target {
   bool has_overload_ = false;
 };
 
+/// A node's operands are read through args() and kwargs() and changed only
+/// through the setters, which keep the graph's use lists (users()) right, as
+/// torch.fx's Node.args() setter and MLIR's operand setters do.
 class Node {
  public:
   OpKind op = OpKind::CallFunction;
   std::string name;                 // unique in its graph
   Target target;                    // call_function only
   std::string attr;                 // get_attr: attribute path ("true_graph_0")
-  std::vector<Argument> args;
-  std::vector<NamedArgument> kwargs;
   ValueInfo value;                  // FX meta["val"]
   NodeMetadata meta;
 
+  const std::vector<Argument>& args() const { return args_; }
+  const std::vector<NamedArgument>& kwargs() const { return kwargs_; }
+  void set_args(std::vector<Argument> args);
+  void set_kwargs(std::vector<NamedArgument> kwargs);
+  void set_inputs(std::vector<Argument> args, std::vector<NamedArgument> kwargs);
+  /// Points every operand that reads `from` at `to` (fx's replace_input_with).
+  void replace_input(Node* from, Node* to);
+
   Graph* graph() const { return graph_; }
-  /// Nodes that take this one as an argument, in graph order of first use.
+  /// Nodes that take this one as an argument, in the order the uses were made.
   const std::vector<Node*>& users() const { return users_; }
   /// Calls f(Node*) for each node this one reads, args then kwargs.
   template <typename F>
   void for_each_input(F&& f) const {
-    for (const auto& a : args) a.for_each_node(f);
-    for (const auto& k : kwargs) k.value.for_each_node(f);
+    for (const auto& a : args_) a.for_each_node(f);
+    for (const auto& k : kwargs_) k.value.for_each_node(f);
   }
-  /// Position in its graph (0-based), refreshed by Graph::renumber().
-  int index() const { return index_; }
+  /// Position in its graph (0-based). Numbers are refreshed lazily: an
+  /// insertion or removal marks them stale, the next call renumbers once.
+  int index() const;
+  /// The node after / before this one in its graph (nullptr at the ends).
+  Node* next() const;
+  Node* prev() const;
 
  private:
   friend class Graph;
+  void add_uses();
+  void remove_uses();
+  std::vector<Argument> args_;
+  std::vector<NamedArgument> kwargs_;
   Graph* graph_ = nullptr;
   std::vector<Node*> users_;
-  int index_ = -1;
+  std::list<std::unique_ptr<Node>>::iterator place_;  // in graph_'s list
+  mutable int index_ = -1;
 };
 
 }  // namespace exportlens::ir

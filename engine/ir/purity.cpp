@@ -171,7 +171,7 @@ bool is_impure(const Node& node, const SchemaEffectsLookup& schemas) {
       case HopPurity::Impure: return true;
       case HopPurity::Pure: return false;
       case HopPurity::ByWrappedOp: {
-        const auto* op = node.args.empty() ? nullptr : std::get_if<std::string>(&node.args[0].v);
+        const auto* op = node.args().empty() ? nullptr : std::get_if<std::string>(&node.args()[0].v);
         return op && side_effectful_functions().count(qualified_op(*op));
       }
     }

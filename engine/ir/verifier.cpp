@@ -117,8 +117,8 @@ void check_signature(const ExportedProgram& ep, std::vector<VerifierFinding>& ou
   if (tensor_like < placeholders.size())
     out.push_back({"graph signature", "has " + std::to_string(tensor_like) + " inputs but the graph has " +
                                           std::to_string(placeholders.size()) + " placeholders"});
-  if (const Node* o = ep.graph().output(); o && !o->args.empty()) {
-    const auto* list = o->args[0].list();
+  if (const Node* o = ep.graph().output(); o && !o->args().empty()) {
+    const auto* list = o->args()[0].list();
     const size_t n = list ? list->items.size() : 1;
     if (n != ep.signature.outputs.size())
       out.push_back({"graph signature", "has " + std::to_string(ep.signature.outputs.size()) +

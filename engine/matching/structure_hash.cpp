@@ -93,9 +93,9 @@ uint64_t op(const ir::Node& node) {
 }
 
 uint64_t attributes(const ir::Node& node) {
-  uint64_t h = mix(0xa7, node.args.size());
-  for (const auto& a : node.args) h = mix(h, argument(a));
-  for (const auto& k : node.kwargs) h = mix(mix(h, text(k.name)), argument(k.value));
+  uint64_t h = mix(0xa7, node.args().size());
+  for (const auto& a : node.args()) h = mix(h, argument(a));
+  for (const auto& k : node.kwargs()) h = mix(mix(h, text(k.name)), argument(k.value));
   return h;
 }
 

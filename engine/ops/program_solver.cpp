@@ -395,7 +395,7 @@ class Propagation {
     for (const ir::Node* m : body.graph.nodes()) {
       switch (m->op) {
         case ir::OpKind::Placeholder:
-          body_values_[m] = operand < n.args.size() ? ctx.value(operand++) : SymValue::none();
+          body_values_[m] = operand < n.args().size() ? ctx.value(operand++) : SymValue::none();
           break;
         case ir::OpKind::CallFunction: {
           const ir::GraphModule* inner = ir::wrapper_body(*m, body);
@@ -405,8 +405,8 @@ class Propagation {
           break;
         }
         case ir::OpKind::Output:
-          if (!m->args.empty()) {
-            if (const ir::ArgumentList* l = m->args[0].list())
+          if (!m->args().empty()) {
+            if (const ir::ArgumentList* l = m->args()[0].list())
               for (const auto& item : l->items) outputs.push_back(item.node() ? value(item.node()) : SymValue::none());
           }
           break;

@@ -36,7 +36,7 @@ SymValue unary_bool(RuleContext& ctx) {
 // The result's dtype: a dtype argument, or another tensor's (type_as, to.other).
 SymValue to_dtype(RuleContext& ctx) {
   SymTensor t = ctx.tensor(0, "self");
-  for (size_t i = 1; i < ctx.node.args.size(); ++i) {
+  for (size_t i = 1; i < ctx.node.args().size(); ++i) {
     if (auto d = ctx.dtype(i)) t.dtype = *d;
     else if (auto other = ctx.optional_tensor(i)) t.dtype = other->dtype;
   }

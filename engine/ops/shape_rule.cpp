@@ -35,7 +35,7 @@ const RuleTable& table() {
 }  // namespace
 
 const ir::Argument* RuleContext::arg(size_t index, std::string_view name) const {
-  return ir::find_argument(node.args, node.kwargs, index, name);
+  return ir::find_argument(node.args(), node.kwargs(), index, name);
 }
 
 bool RuleContext::has(size_t index, std::string_view name) const {

@@ -16,14 +16,14 @@ namespace {
 
 /// Tensor.toType(dtype) as composite kernels write it: _to_copy with the full
 /// options, or x itself when it already has that dtype (to() aliases then).
-ir::Node* to_type(GraphBuilder& b, ir::Node* x, ir::ScalarType dtype) {
+ir::Node* to_type(Rewriter& b, ir::Node* x, ir::ScalarType dtype) {
   if (b.dtype(x) == dtype) return x;
   return b.call1("aten._to_copy.default", {x},
                  {kw("dtype", dtype), kw("layout", ir::Layout::Strided), kw("device", b.meta(x).device)});
 }
 
 DecompositionFn softmax_like(const char* target) {
-  return [target](GraphBuilder& b, const OpCall& c) -> ir::Argument {
+  return [target](Rewriter& b, const OpCall& c) -> ir::Argument {
     ir::Node* x = c.tensor(0, "self");
     if (auto dtype = c.dtype(2, "dtype")) x = to_type(b, x, *dtype);
     return b.call(target, {x, c.integer(1, "dim"), false});
@@ -31,7 +31,7 @@ DecompositionFn softmax_like(const char* target) {
 }
 
 /// _safe_softmax(x, dim, dtype): softmax, with rows that are all -inf set to 0.
-ir::Argument safe_softmax(GraphBuilder& b, const OpCall& c) {
+ir::Argument safe_softmax(Rewriter& b, const OpCall& c) {
   ir::Node* self = c.tensor(0, "self");
   const int64_t dim = c.integer(1, "dim");
   std::vector<ir::Argument> args{self, dim};
@@ -45,34 +45,34 @@ ir::Argument safe_softmax(GraphBuilder& b, const OpCall& c) {
   return b.call("aten.where.self", {masked_rows, zeros, out});
 }
 
-ir::Argument silu(GraphBuilder& b, const OpCall& c) {
+ir::Argument silu(Rewriter& b, const OpCall& c) {
   ir::Node* x = c.tensor(0, "self");
   return b.call("aten.mul.Tensor", {x, b.call1("aten.sigmoid.default", {x})});
 }
 
-ir::Argument relu6(GraphBuilder& b, const OpCall& c) {
+ir::Argument relu6(Rewriter& b, const OpCall& c) {
   return b.call("aten.hardtanh.default", {c.tensor(0, "self"), int64_t{0}, int64_t{6}});
 }
 
 /// clamp(clamp(x + 3, min=0), max=6)
-ir::Node* relu6_of_x_plus_3(GraphBuilder& b, ir::Node* x) {
+ir::Node* relu6_of_x_plus_3(Rewriter& b, ir::Node* x) {
   ir::Node* shifted = b.call1("aten.add.Tensor", {x, int64_t{3}});
   ir::Node* low = b.call1("aten.clamp.default", {shifted, int64_t{0}});
   return b.call1("aten.clamp.default", {low, ir::None{}, int64_t{6}});
 }
 
-ir::Argument hardswish(GraphBuilder& b, const OpCall& c) {
+ir::Argument hardswish(Rewriter& b, const OpCall& c) {
   ir::Node* x = c.tensor(0, "self");
   ir::Node* gate = relu6_of_x_plus_3(b, x);
   return b.call("aten.div.Tensor", {b.call1("aten.mul.Tensor", {x, gate}), int64_t{6}});
 }
 
-ir::Argument hardsigmoid(GraphBuilder& b, const OpCall& c) {
+ir::Argument hardsigmoid(Rewriter& b, const OpCall& c) {
   return b.call("aten.div.Tensor", {relu6_of_x_plus_3(b, c.tensor(0, "self")), int64_t{6}});
 }
 
 /// torch._decomp.decompositions.dropout
-ir::Argument dropout(GraphBuilder& b, const OpCall& c) {
+ir::Argument dropout(Rewriter& b, const OpCall& c) {
   ir::Node* input = c.tensor(0, "input");
   const double p = c.number_or(1, "p", 0.5);
   const bool train = c.boolean_or(2, "train", false);

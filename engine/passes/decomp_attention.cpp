@@ -18,7 +18,7 @@ using namespace detail;
 namespace {
 
 /// convert_boolean_attn_mask: True (attend) -> 0.0, False -> -inf.
-ir::Node* additive_mask(GraphBuilder& b, ir::Node* mask, ir::ScalarType dtype) {
+ir::Node* additive_mask(Rewriter& b, ir::Node* mask, ir::ScalarType dtype) {
   const ir::Device device = b.meta(mask).device;
   ir::Node* minus_inf = b.call1("aten.scalar_tensor.default", {-std::numeric_limits<double>::infinity()},
                                 {kw("dtype", dtype), kw("device", device)});
@@ -28,7 +28,7 @@ ir::Node* additive_mask(GraphBuilder& b, ir::Node* mask, ir::ScalarType dtype) {
 }
 
 /// ones([L, S], bool).tril(): torch._refs.tril's column - row <= 0 mask.
-ir::Node* causal_mask(GraphBuilder& b, const ir::SymInt& L, const ir::SymInt& S, const ir::Device& device) {
+ir::Node* causal_mask(Rewriter& b, const ir::SymInt& L, const ir::SymInt& S, const ir::Device& device) {
   const std::vector<ir::NamedArgument> factory{kw("layout", ir::Layout::Strided), kw("device", device),
                                                kw("pin_memory", false)};
   std::vector<ir::NamedArgument> full_kwargs{kw("dtype", ir::ScalarType::Bool)};
@@ -54,7 +54,7 @@ struct Attention {
   bool enable_gqa;
 };
 
-ir::Node* math_kernel(GraphBuilder& b, const Attention& a) {
+ir::Node* math_kernel(Rewriter& b, const Attention& a) {
   const ir::TensorMeta& qm = b.meta(a.q);
   if (a.enable_gqa && !b.hints().eq(qm.sizes[qm.rank() - 3], b.meta(a.k).sizes[b.rank(a.k) - 3]))
     throw DecompositionError("scaled_dot_product_attention: grouped-query attention is not supported");
@@ -79,7 +79,7 @@ ir::Node* math_kernel(GraphBuilder& b, const Attention& a) {
   return b.call1("aten.matmul.default", {attn, a.v});
 }
 
-ir::Argument sdpa(GraphBuilder& b, const OpCall& c) {
+ir::Argument sdpa(Rewriter& b, const OpCall& c) {
   Attention a{c.tensor(0, "query"), c.tensor(1, "key"), c.tensor(2, "value"), c.optional_tensor(3, "attn_mask"),
               c.number_or(4, "dropout_p", 0.0), c.boolean_or(5, "is_causal", false), c.optional_number(6, "scale"),
               c.boolean_or(7, "enable_gqa", false)};

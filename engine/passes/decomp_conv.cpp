@@ -22,17 +22,17 @@ struct Batched {
 };
 
 /// at::native batchify: an input without a batch dimension gets one.
-Batched batchify(GraphBuilder& b, ir::Node* input, size_t spatial_dims) {
+Batched batchify(Rewriter& b, ir::Node* input, size_t spatial_dims) {
   if (b.rank(input) == spatial_dims + 1) return {b.call1("aten.unsqueeze.default", {input, int64_t{0}}), false};
   return {input, true};
 }
 
-ir::Argument unbatch(GraphBuilder& b, const Batched& in, ir::Argument out) {
+ir::Argument unbatch(Rewriter& b, const Batched& in, ir::Argument out) {
   if (in.batched) return out;
   return b.call("aten.squeeze.dim", {out, int64_t{0}});
 }
 
-ir::Argument convolution(GraphBuilder& b, ir::Node* input, const ir::Argument& weight, const ir::Argument& bias,
+ir::Argument convolution(Rewriter& b, ir::Node* input, const ir::Argument& weight, const ir::Argument& bias,
                          ir::Argument stride, ir::Argument padding, ir::Argument dilation, bool transposed,
                          ir::Argument output_padding, int64_t groups) {
   return b.call("aten.convolution.default",
@@ -40,7 +40,7 @@ ir::Argument convolution(GraphBuilder& b, ir::Node* input, const ir::Argument& w
 }
 
 DecompositionFn conv_nd(size_t n) {
-  return [n](GraphBuilder& b, const OpCall& c) -> ir::Argument {
+  return [n](Rewriter& b, const OpCall& c) -> ir::Argument {
     const Batched in = batchify(b, c.tensor(0, "input"), n);
     const auto out = convolution(b, in.input, c.value_or(1, "weight", ir::None{}), c.value_or(2, "bias", ir::None{}),
                                  ints(spatial(c, 3, "stride", n, 1)), ints(spatial(c, 4, "padding", n, 0)),
@@ -52,7 +52,7 @@ DecompositionFn conv_nd(size_t n) {
 
 /// conv*d(..., padding='same' | 'valid'): at::native::_convolution_mode.
 DecompositionFn conv_nd_padding_mode(size_t n) {
-  return [n](GraphBuilder& b, const OpCall& c) -> ir::Argument {
+  return [n](Rewriter& b, const OpCall& c) -> ir::Argument {
     const Batched in = batchify(b, c.tensor(0, "input"), n);
     ir::Node* weight = c.tensor(1, "weight");
     const ir::Argument bias = c.value_or(2, "bias", ir::None{});
@@ -97,7 +97,7 @@ DecompositionFn conv_nd_padding_mode(size_t n) {
 
 /// conv_transpose*d(input, weight, bias, stride, padding, output_padding, groups, dilation)
 DecompositionFn conv_transpose_nd(size_t n) {
-  return [n](GraphBuilder& b, const OpCall& c) -> ir::Argument {
+  return [n](Rewriter& b, const OpCall& c) -> ir::Argument {
     const Batched in = batchify(b, c.tensor(0, "input"), n);
     const auto out = convolution(b, in.input, c.value_or(1, "weight", ir::None{}), c.value_or(2, "bias", ir::None{}),
                                  ints(spatial(c, 3, "stride", n, 1)), ints(spatial(c, 4, "padding", n, 0)),

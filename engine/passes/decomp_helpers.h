@@ -4,8 +4,9 @@
 #include <string>
 #include <vector>
 
+#include "engine/base/save_and_restore.h"
 #include "engine/passes/decomposition_table.h"
-#include "engine/passes/graph_builder.h"
+#include "engine/passes/rewriter.h"
 
 namespace exportlens::passes::detail {
 
@@ -34,7 +35,7 @@ inline ir::SymInt product(const Dims& sizes, size_t begin = 0, size_t end = SIZE
 }
 
 /// The example value of a size (rules branch on it as torch's guards do).
-inline int64_t hint_of(const GraphBuilder& b, const ir::SymInt& s) {
+inline int64_t hint_of(const Rewriter& b, const ir::SymInt& s) {
   if (auto v = s.example()) return *v;
   if (auto v = b.hints().of(s.expr)) return *v;
   throw DecompositionError("the size " + s.str() + " has no example value to decide on");
@@ -75,20 +76,14 @@ inline void drop_trailing_defaults(std::vector<ir::Argument>& args, const std::v
 /// lives, the rule's nodes carry the same annotation.
 class DynamoDisabledRef {
  public:
-  DynamoDisabledRef(GraphBuilder& b, const std::string& function)
-      : b_(b), before_(b.annotation()),
-        json_(R"({"_torchdynamo_disable": true, "_torchdynamo_disable_recursive": true, "_torchdynamo_disable_method": ")" +
-              function + "\"}") {
-    b_.set_annotation(&json_);
-  }
-  ~DynamoDisabledRef() { b_.set_annotation(before_); }
-  DynamoDisabledRef(const DynamoDisabledRef&) = delete;
-  DynamoDisabledRef& operator=(const DynamoDisabledRef&) = delete;
+  DynamoDisabledRef(Rewriter& b, const std::string& function)
+      : json_(R"({"_torchdynamo_disable": true, "_torchdynamo_disable_recursive": true, "_torchdynamo_disable_method": ")" +
+              function + "\"}"),
+        annotation_(b.scope().annotation, &json_) {}
 
  private:
-  GraphBuilder& b_;
-  const std::string* before_;
   std::string json_;
+  SaveAndRestore<const std::string*> annotation_;
 };
 
 inline DecompositionRule rule(std::string op, std::string family, std::string reference, DecompositionFn fn) {

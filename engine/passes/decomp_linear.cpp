@@ -12,7 +12,7 @@ using namespace detail;
 namespace {
 
 /// reshape (a view when possible), shared with decomp_view.cpp's semantics.
-ir::Node* reshape(GraphBuilder& b, ir::Node* self, const Dims& shape) {
+ir::Node* reshape(Rewriter& b, ir::Node* self, const Dims& shape) {
   const ir::TensorMeta& m = b.meta(self);
   if (view_strides(m.sizes, m.strides, shape, b.hints()))
     return b.call1("aten.view.default", {self, b.sym_list(shape)});
@@ -20,7 +20,7 @@ ir::Node* reshape(GraphBuilder& b, ir::Node* self, const Dims& shape) {
   return b.call1("aten._unsafe_view.default", {copy, b.sym_list(shape)});
 }
 
-ir::Node* transpose_last(GraphBuilder& b, ir::Node* t) {  // Tensor.mT
+ir::Node* transpose_last(Rewriter& b, ir::Node* t) {  // Tensor.mT
   const int64_t r = int64_t(b.rank(t));
   return b.call1("aten.transpose.int", {t, r - 2, r - 1});
 }
@@ -39,7 +39,7 @@ ir::TensorMeta transposed_meta(const ir::TensorMeta& m) {
 /// else only when the batch dims are contiguous. Which values require grad in
 /// torch's retrace: requires_grad.h (a parameter's w.T does, a value the
 /// retrace computes does not: it runs under no_grad).
-bool should_fold(const GraphBuilder& b, ir::Node* a, ir::Node* c) {
+bool should_fold(const Rewriter& b, ir::Node* a, ir::Node* c) {
   const size_t ra = b.rank(a), rc = b.rank(c);
   const bool a_larger = ra >= rc;
   const ir::TensorMeta t1 = a_larger ? b.meta(a) : transposed_meta(b.meta(c));
@@ -53,7 +53,7 @@ bool should_fold(const GraphBuilder& b, ir::Node* a, ir::Node* c) {
   return true;
 }
 
-ir::Argument matmul_tensors(GraphBuilder& b, ir::Node* t1_in, ir::Node* t2_in) {
+ir::Argument matmul_tensors(Rewriter& b, ir::Node* t1_in, ir::Node* t2_in) {
   const size_t d1 = b.rank(t1_in), d2 = b.rank(t2_in);
   if (d1 == 0 || d2 == 0) throw DecompositionError("matmul: both arguments need at least 1 dimension");
   if (d1 == 1 && d2 == 1) return b.call("aten.dot.default", {t1_in, t2_in});
@@ -126,11 +126,11 @@ ir::Argument matmul_tensors(GraphBuilder& b, ir::Node* t1_in, ir::Node* t2_in) {
   return b.call("aten._unsafe_view.default", {bmm, b.sym_list(output_shape)});
 }
 
-ir::Argument matmul(GraphBuilder& b, const OpCall& c) {
+ir::Argument matmul(Rewriter& b, const OpCall& c) {
   return matmul_tensors(b, c.tensor(0, "self"), c.tensor(1, "other"));
 }
 
-ir::Node* flatten_nd_linear(GraphBuilder& b, ir::Node* input, ir::Node* weight, ir::Node* bias) {
+ir::Node* flatten_nd_linear(Rewriter& b, ir::Node* input, ir::Node* weight, ir::Node* bias) {
   const Dims sizes = b.sizes(input);
   b.sym_product(sizes, 0, sizes.size() - 1);
   ir::Node* flat = reshape(b, input, {product(sizes, 0, sizes.size() - 1), sizes.back()});
@@ -141,7 +141,7 @@ ir::Node* flatten_nd_linear(GraphBuilder& b, ir::Node* input, ir::Node* weight, 
   return b.call1("aten.view.default", {result, b.sym_list(out)});
 }
 
-ir::Argument linear(GraphBuilder& b, const OpCall& c) {
+ir::Argument linear(Rewriter& b, const OpCall& c) {
   ir::Node* input = c.tensor(0, "input");
   ir::Node* weight = c.tensor(1, "weight");
   ir::Node* bias = c.optional_tensor(2, "bias");
@@ -161,17 +161,17 @@ ir::Argument linear(GraphBuilder& b, const OpCall& c) {
 
 // ---- Python decompositions ---------------------------------------------------------
 
-ir::Argument mv(GraphBuilder& b, const OpCall& c) {
+ir::Argument mv(Rewriter& b, const OpCall& c) {
   ir::Node* prod = b.call1("aten.mul.Tensor", {c.tensor(0, "self"), c.tensor(1, "vec")});
   return b.call("aten.sum.dim_IntList", {prod, ints({1})});
 }
 
-ir::Argument dot(GraphBuilder& b, const OpCall& c) {
+ir::Argument dot(Rewriter& b, const OpCall& c) {
   ir::Node* prod = b.call1("aten.mul.Tensor", {c.tensor(0, "self"), c.tensor(1, "tensor")});
   return b.call("aten.sum.default", {prod});
 }
 
-ir::Argument baddbmm(GraphBuilder& b, const OpCall& c) {
+ir::Argument baddbmm(Rewriter& b, const OpCall& c) {
   ir::Node* self = c.tensor(0, "self");
   ir::Node* result = b.call1("aten.bmm.default", {c.tensor(1, "batch1"), c.tensor(2, "batch2")});
   const double alpha = c.number_or(4, "alpha", 1.0), beta = c.number_or(3, "beta", 1.0);

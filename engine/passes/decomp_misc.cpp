@@ -15,37 +15,37 @@ using namespace detail;
 
 namespace {
 
-ir::Argument sum_all(GraphBuilder& b, const OpCall& c) {
+ir::Argument sum_all(Rewriter& b, const OpCall& c) {
   std::vector<ir::NamedArgument> kwargs;
   if (auto dtype = c.dtype(1, "dtype")) kwargs.push_back(kw("dtype", *dtype));
   return b.call("aten.sum.dim_IntList", {c.tensor(0, "self"), ir::ArgumentList{}}, std::move(kwargs));
 }
 
 /// rsub(self, other, alpha) = other - alpha * self
-ir::Argument rsub(GraphBuilder& b, const OpCall& c) {
+ir::Argument rsub(Rewriter& b, const OpCall& c) {
   std::vector<ir::NamedArgument> kwargs;
   if (c.has(2, "alpha")) kwargs.push_back(kw("alpha", *c.get(2, "alpha")));
   return b.call("aten.sub.Tensor", {c.value_or(1, "other", ir::None{}), c.tensor(0, "self")}, std::move(kwargs));
 }
 
-ir::Argument square(GraphBuilder& b, const OpCall& c) {
+ir::Argument square(Rewriter& b, const OpCall& c) {
   return b.call("aten.pow.Tensor_Scalar", {c.tensor(0, "self"), int64_t{2}});
 }
 
-ir::Argument clamp_min(GraphBuilder& b, const OpCall& c) {
+ir::Argument clamp_min(Rewriter& b, const OpCall& c) {
   return b.call("aten.clamp.default", {c.tensor(0, "self"), c.value_or(1, "min", ir::None{})});
 }
 
-ir::Argument clamp_max(GraphBuilder& b, const OpCall& c) {
+ir::Argument clamp_max(Rewriter& b, const OpCall& c) {
   return b.call("aten.clamp.default", {c.tensor(0, "self"), ir::None{}, c.value_or(1, "max", ir::None{})});
 }
 
-ir::Argument item(GraphBuilder& b, const OpCall& c) {
+ir::Argument item(Rewriter& b, const OpCall& c) {
   return b.call("aten._local_scalar_dense.default", {c.tensor(0, "self")});
 }
 
 /// self.to(other.options()): a copy when the dtype differs.
-ir::Argument type_as(GraphBuilder& b, const OpCall& c) {
+ir::Argument type_as(Rewriter& b, const OpCall& c) {
   ir::Node* self = c.tensor(0, "self");
   const ir::TensorMeta& other = b.meta(c.tensor(1, "other"));
   if (other.dtype == b.dtype(self)) return self;
@@ -61,7 +61,7 @@ const ir::NamedArgument* find_kw(const OpCall& c, std::string_view name) {
 
 /// zeros / ones(size, *, dtype, layout, device, pin_memory) -> full with every option spelled out.
 DecompositionFn filled(int64_t value) {
-  return [value](GraphBuilder& b, const OpCall& c) -> ir::Argument {
+  return [value](Rewriter& b, const OpCall& c) -> ir::Argument {
     const auto* dtype = find_kw(c, "dtype");
     const auto* layout = find_kw(c, "layout");
     const auto* device = find_kw(c, "device");
@@ -79,7 +79,7 @@ DecompositionFn filled(int64_t value) {
 
 /// zeros_like / ones_like(self, *, dtype, layout, device, pin_memory, memory_format) -> full_like.
 DecompositionFn filled_like(int64_t value) {
-  return [value](GraphBuilder& b, const OpCall& c) -> ir::Argument {
+  return [value](Rewriter& b, const OpCall& c) -> ir::Argument {
     ir::Node* self = c.tensor(0, "self");
     std::vector<ir::NamedArgument> kwargs;
     ir::ScalarType dtype = b.dtype(self);
@@ -100,7 +100,7 @@ DecompositionFn filled_like(int64_t value) {
 
 /// arange(end) / arange(start, end) -> arange.start_step(start, end, ...).
 DecompositionFn arange(bool has_start) {
-  return [has_start](GraphBuilder& b, const OpCall& c) -> ir::Argument {
+  return [has_start](Rewriter& b, const OpCall& c) -> ir::Argument {
     const ir::Argument start = has_start ? c.value_or(0, "start", int64_t{0}) : ir::Argument(int64_t{0});
     const ir::Argument end = c.value_or(has_start ? 1 : 0, "end", int64_t{0});
     std::vector<ir::NamedArgument> kwargs;
@@ -115,7 +115,7 @@ DecompositionFn arange(bool has_start) {
 }
 
 /// F.pad(mode='constant') -> constant_pad_nd(self, pad, value or 0.0).
-ir::Argument pad(GraphBuilder& b, const OpCall& c) {
+ir::Argument pad(Rewriter& b, const OpCall& c) {
   const std::string mode = c.string_or(2, "mode", "constant");
   if (mode != "constant") c.fail("pad mode '" + mode + "' is not supported");
   return b.call("aten.constant_pad_nd.default",
@@ -123,7 +123,7 @@ ir::Argument pad(GraphBuilder& b, const OpCall& c) {
 }
 
 /// masked_fill(self, mask, value) -> where(mask, scalar_tensor(value), self).
-ir::Argument masked_fill_scalar(GraphBuilder& b, const OpCall& c) {
+ir::Argument masked_fill_scalar(Rewriter& b, const OpCall& c) {
   ir::Node* self = c.tensor(0, "self");
   const ir::TensorMeta& m = b.meta(self);
   const double value = c.number_or(2, "value", 0.0);
@@ -137,7 +137,7 @@ ir::Argument masked_fill_scalar(GraphBuilder& b, const OpCall& c) {
 
 /// The scalar of where.ScalarOther / ScalarSelf as the tensor torch's refs make of it:
 /// scalar_tensor with the dtype the tensor operand and the scalar promote to.
-ir::Node* scalar_operand(GraphBuilder& b, const OpCall& c, size_t index, const char* name, ir::Node* tensor) {
+ir::Node* scalar_operand(Rewriter& b, const OpCall& c, size_t index, const char* name, ir::Node* tensor) {
   const ir::TensorMeta& m = b.meta(tensor);
   const ir::Argument* value = c.get(index, name);
   if (!value || value->is_none()) c.fail(std::string("where needs the scalar '") + name + "'");
@@ -149,28 +149,28 @@ ir::Node* scalar_operand(GraphBuilder& b, const OpCall& c, size_t index, const c
 }
 
 /// where(condition, self, other scalar) -> where.self(condition, self, scalar_tensor(other)).
-ir::Argument where_scalar_other(GraphBuilder& b, const OpCall& c) {
+ir::Argument where_scalar_other(Rewriter& b, const OpCall& c) {
   ir::Node* self = c.tensor(1, "self");
   ir::Node* other = scalar_operand(b, c, 2, "other", self);
   return b.call("aten.where.self", {c.tensor(0, "condition"), self, other});
 }
 
 /// where(condition, self scalar, other) -> where.self(condition, scalar_tensor(self), other).
-ir::Argument where_scalar_self(GraphBuilder& b, const OpCall& c) {
+ir::Argument where_scalar_self(Rewriter& b, const OpCall& c) {
   ir::Node* other = c.tensor(2, "other");
   ir::Node* self = scalar_operand(b, c, 1, "self", other);
   return b.call("aten.where.self", {c.tensor(0, "condition"), self, other});
 }
 
 /// floor_divide(self, other) -> div(self, other, rounding_mode='floor') (torch._refs.floor_divide).
-ir::Argument floor_divide(GraphBuilder& b, const OpCall& c) {
+ir::Argument floor_divide(Rewriter& b, const OpCall& c) {
   return b.call("aten.div.Tensor_mode", {c.tensor(0, "self"), c.value_or(1, "other", ir::None{})},
                 {kw("rounding_mode", std::string("floor"))});
 }
 
 /// empty_like (torch._refs.empty_like): empty_permuted with self's sizes in the order of
 /// its strides (memory_format=preserve), else empty with the format asked for.
-ir::Argument empty_like(GraphBuilder& b, const OpCall& c) {
+ir::Argument empty_like(Rewriter& b, const OpCall& c) {
   ir::Node* self = c.tensor(0, "self");
   const ir::TensorMeta& m = b.meta(self);
   auto option = [&](const char* name, ir::Argument fallback) {
@@ -196,7 +196,7 @@ ir::Argument empty_like(GraphBuilder& b, const OpCall& c) {
 }
 
 /// var(self, dim, unbiased=True, keepdim=False) -> var.correction(self, dim, *, correction, keepdim)
-ir::Argument var_dim(GraphBuilder& b, const OpCall& c) {
+ir::Argument var_dim(Rewriter& b, const OpCall& c) {
   std::vector<ir::NamedArgument> kwargs{kw("correction", int64_t{c.boolean_or(2, "unbiased", true) ? 1 : 0})};
   if (c.boolean_or(3, "keepdim", false)) kwargs.push_back(kw("keepdim", true));
   return b.call("aten.var.correction", {c.tensor(0, "self"), c.value_or(1, "dim", ir::None{})}, std::move(kwargs));
@@ -205,7 +205,7 @@ ir::Argument var_dim(GraphBuilder& b, const OpCall& c) {
 /// a.new_ones(size) / new_zeros / new_full(size, value) (torch._refs): full(size, value) with a's
 /// dtype, layout and device unless given; ones and zeros fill True / False for bool.
 DecompositionFn new_filled(std::optional<int64_t> value) {
-  return [value](GraphBuilder& b, const OpCall& c) -> ir::Argument {
+  return [value](Rewriter& b, const OpCall& c) -> ir::Argument {
     ir::Node* self = c.tensor(0, "self");
     const ir::TensorMeta& m = b.meta(self);
     const auto* dtype = find_kw(c, "dtype");
@@ -227,13 +227,13 @@ DecompositionFn new_filled(std::optional<int64_t> value) {
 /// An op that is another op under another name (a.__and__(b) is bitwise_and, min(a, b) is
 /// minimum, lift_fresh_copy is clone): the same arguments, the other op.
 DecompositionFn same_as(const char* op) {
-  return [op](GraphBuilder& b, const OpCall& c) -> ir::Argument { return b.call(op, c.args, c.kwargs); };
+  return [op](Rewriter& b, const OpCall& c) -> ir::Argument { return b.call(op, c.args, c.kwargs); };
 }
 
 /// at::native::diff(self, n, dim, prepend, append): cat([prepend, self, append], dim), then n
 /// times narrow(1, len) - narrow(0, len) (logical_xor for bool), the right operand made first
 /// as the C++ composite evaluates it.
-ir::Argument diff(GraphBuilder& b, const OpCall& c) {
+ir::Argument diff(Rewriter& b, const OpCall& c) {
   ir::Node* x = c.tensor(0, "self");
   const int64_t n = c.integer_or(1, "n", 1);
   const int64_t dim_arg = c.integer_or(2, "dim", -1);

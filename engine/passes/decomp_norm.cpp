@@ -15,7 +15,7 @@ using namespace detail;
 
 namespace {
 
-ir::Argument batch_norm_impl(GraphBuilder& b, ir::Node* input, ir::Argument weight, ir::Argument bias,
+ir::Argument batch_norm_impl(Rewriter& b, ir::Node* input, ir::Argument weight, ir::Argument bias,
                              ir::Node* running_mean, ir::Node* running_var, bool training, double momentum,
                              double eps) {
   if (!running_mean && !running_var)
@@ -33,14 +33,14 @@ ir::Argument batch_norm_impl(GraphBuilder& b, ir::Node* input, ir::Argument weig
 }
 
 /// batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled)
-ir::Argument batch_norm(GraphBuilder& b, const OpCall& c) {
+ir::Argument batch_norm(Rewriter& b, const OpCall& c) {
   return batch_norm_impl(b, c.tensor(0, "input"), c.value_or(1, "weight", ir::None{}), c.value_or(2, "bias", ir::None{}),
                          c.optional_tensor(3, "running_mean"), c.optional_tensor(4, "running_var"),
                          c.boolean_or(5, "training", false), c.number_or(6, "momentum", 0.1), c.number_or(7, "eps", 1e-5));
 }
 
 /// native_batch_norm(...) -> (out, save_mean, save_rstd): the same choice, all three outputs.
-ir::Argument native_batch_norm(GraphBuilder& b, const OpCall& c) {
+ir::Argument native_batch_norm(Rewriter& b, const OpCall& c) {
   ir::Node* input = c.tensor(0, "input");
   ir::Node* rm = c.optional_tensor(3, "running_mean");
   ir::Node* rv = c.optional_tensor(4, "running_var");
@@ -61,7 +61,7 @@ ir::Argument native_batch_norm(GraphBuilder& b, const OpCall& c) {
 }
 
 /// layer_norm(input, normalized_shape, weight, bias, eps, cudnn_enable)
-ir::Argument layer_norm(GraphBuilder& b, const OpCall& c) {
+ir::Argument layer_norm(Rewriter& b, const OpCall& c) {
   return b.call_n("aten.native_layer_norm.default",
                   {c.tensor(0, "input"), c.value_or(1, "normalized_shape", ir::None{}),
                    c.value_or(2, "weight", ir::None{}), c.value_or(3, "bias", ir::None{}),
@@ -69,7 +69,7 @@ ir::Argument layer_norm(GraphBuilder& b, const OpCall& c) {
 }
 
 /// group_norm(input, num_groups, weight, bias, eps, cudnn_enabled)
-ir::Argument group_norm(GraphBuilder& b, const OpCall& c) {
+ir::Argument group_norm(Rewriter& b, const OpCall& c) {
   ir::Node* input = c.tensor(0, "input");
   const Dims sizes = b.sizes(input);
   if (sizes.size() < 2) c.fail("group_norm expects at least 2 dimensions");

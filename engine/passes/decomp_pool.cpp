@@ -11,7 +11,7 @@ using namespace detail;
 
 namespace {
 
-ir::Argument max_pool2d(GraphBuilder& b, const OpCall& c) {
+ir::Argument max_pool2d(Rewriter& b, const OpCall& c) {
   std::vector<ir::Argument> args = c.args;
   return b.call_n("aten.max_pool2d_with_indices.default", std::move(args), c.kwargs)[0];
 }
@@ -21,7 +21,7 @@ std::vector<int64_t> first_or(const OpCall& c, size_t i, std::string_view name, 
   return v.empty() ? fallback : v;
 }
 
-ir::Argument max_pool1d(GraphBuilder& b, const OpCall& c) {
+ir::Argument max_pool1d(Rewriter& b, const OpCall& c) {
   ir::Node* x = c.tensor(0, "self");
   const auto kernel = c.integers(1, "kernel_size");
   const auto stride = first_or(c, 2, "stride", kernel);
@@ -38,7 +38,7 @@ ir::Argument max_pool1d(GraphBuilder& b, const OpCall& c) {
   return out;
 }
 
-ir::Argument avg_pool1d(GraphBuilder& b, const OpCall& c) {
+ir::Argument avg_pool1d(Rewriter& b, const OpCall& c) {
   ir::Node* x = c.tensor(0, "self");
   const auto kernel = c.integers(1, "kernel_size");
   const auto stride = first_or(c, 2, "stride", kernel);
@@ -55,7 +55,7 @@ ir::Argument avg_pool1d(GraphBuilder& b, const OpCall& c) {
 
 /// c10::is_channels_last_strides_2d_s4 on the example values: what
 /// suggest_memory_format() answers for a 4-D tensor.
-bool channels_last_strides(const GraphBuilder& b, const ir::TensorMeta& m) {
+bool channels_last_strides(const Rewriter& b, const ir::TensorMeta& m) {
   if (m.rank() != 4 || m.strides.size() != 4) return false;
   if (hint_of(b, m.strides[1]) == 0) return false;
   int64_t min = 0;
@@ -72,7 +72,7 @@ bool channels_last_strides(const GraphBuilder& b, const ir::TensorMeta& m) {
 
 /// A 1x1 output is a mean over H and W; a channels-last input gets the
 /// channels-last strides back (the kernel's out.as_strided_, functionalized).
-ir::Argument adaptive_avg_pool2d(GraphBuilder& b, const OpCall& c) {
+ir::Argument adaptive_avg_pool2d(Rewriter& b, const OpCall& c) {
   ir::Node* x = c.tensor(0, "self");
   const auto size = c.integers(1, "output_size");
   if (size.size() == 2 && size[0] == 1 && size[1] == 1) {
@@ -87,7 +87,7 @@ ir::Argument adaptive_avg_pool2d(GraphBuilder& b, const OpCall& c) {
   return b.call("aten._adaptive_avg_pool2d.default", {x, ints(size)});
 }
 
-ir::Argument adaptive_avg_pool1d(GraphBuilder& b, const OpCall& c) {
+ir::Argument adaptive_avg_pool1d(Rewriter& b, const OpCall& c) {
   ir::Node* x = c.tensor(0, "self");
   const auto size = c.integers(1, "output_size");
   if (size.size() != 1) c.fail("adaptive_avg_pool1d: output_size must be a single int");

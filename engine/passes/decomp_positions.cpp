@@ -12,7 +12,7 @@ using namespace detail;
 
 namespace {
 
-std::vector<ir::NamedArgument> factory_options(GraphBuilder& b, ir::Node* like) {
+std::vector<ir::NamedArgument> factory_options(Rewriter& b, ir::Node* like) {
   return {kw("layout", ir::Layout::Strided), kw("device", b.meta(like).device), kw("pin_memory", false)};
 }
 
@@ -24,7 +24,7 @@ int64_t python_mod(int64_t a, int64_t m) {
 
 /// torch._refs.roll for one dim: a.index_select(dim, fmod(arange(size) + start, size)),
 /// start = (size - shift) % size (Python ints, or operator nodes for a symbolic size).
-ir::Node* roll_one(GraphBuilder& b, ir::Node* a, int64_t shift, int64_t dim) {
+ir::Node* roll_one(Rewriter& b, ir::Node* a, int64_t shift, int64_t dim) {
   const ir::SymInt size = b.sizes(a)[size_t(dim)];
   ir::Argument start;
   if (auto n = size.expr.as_integer()) {
@@ -39,7 +39,7 @@ ir::Node* roll_one(GraphBuilder& b, ir::Node* a, int64_t shift, int64_t dim) {
   return b.call1("aten.index_select.default", {a, dim, index});
 }
 
-ir::Argument roll(GraphBuilder& b, const OpCall& c) {
+ir::Argument roll(Rewriter& b, const OpCall& c) {
   ir::Node* a = c.tensor(0, "self");
   const std::vector<int64_t> shifts = c.integers(1, "shifts");
   std::vector<int64_t> dims = c.integers_or(2, "dims", {});
@@ -61,7 +61,7 @@ ir::Argument roll(GraphBuilder& b, const OpCall& c) {
 /// torch._refs.triu / tril: mask = (arange(w).unsqueeze(-2) - arange(h).unsqueeze(-1)) >= diagonal
 /// (<= for tril); where(mask, a, 0) (logical_and for bool).
 DecompositionFn triangle(bool upper) {
-  return [upper](GraphBuilder& b, const OpCall& c) -> ir::Argument {
+  return [upper](Rewriter& b, const OpCall& c) -> ir::Argument {
     ir::Node* a = c.tensor(0, "self");
     const Dims sizes = b.sizes(a);
     if (sizes.size() < 2) c.fail("triu/tril: input tensor must have at least 2 dimensions");
@@ -85,7 +85,7 @@ DecompositionFn triangle(bool upper) {
 /// torch._refs.addcmul / addcdiv: self + value * tensor1 (* or /) tensor2
 /// (operands of one dtype), annotated as torch's type-promotion wrapper does.
 DecompositionFn add_scaled(const char* function, const char* combine) {
-  return [function, combine](GraphBuilder& b, const OpCall& c) -> ir::Argument {
+  return [function, combine](Rewriter& b, const OpCall& c) -> ir::Argument {
     ir::Node* self = c.tensor(0, "self");
     ir::Node* t1 = c.tensor(1, "tensor1");
     ir::Node* t2 = c.tensor(2, "tensor2");
@@ -98,7 +98,7 @@ DecompositionFn add_scaled(const char* function, const char* combine) {
 }
 
 /// torch._refs.fill (Tensor value): a copy of the 0-d value into self's shape.
-ir::Argument fill_tensor(GraphBuilder& b, const OpCall& c) {
+ir::Argument fill_tensor(Rewriter& b, const OpCall& c) {
   ir::Node* value = c.tensor(1, "value");
   if (b.rank(value) != 0) c.fail("fill only supports a 0-dimension value tensor");
   return b.call("aten.copy.default", {c.tensor(0, "self"), value});

@@ -61,37 +61,37 @@ struct LayerResult {
   Hidden last;
 };
 
-ir::Node* linear(GraphBuilder& b, ir::Node* x, ir::Node* weight, ir::Node* bias) {
+ir::Node* linear(Rewriter& b, ir::Node* x, ir::Node* weight, ir::Node* bias) {
   std::vector<ir::Argument> args{x, weight};
   if (bias) args.push_back(bias);
   return b.call1("aten.linear.default", std::move(args));
 }
 
-ir::Node* call(GraphBuilder& b, const char* op, ir::Node* x, ir::Node* y) { return b.call1(op, {x, y}); }
-ir::Node* call(GraphBuilder& b, const char* op, ir::Node* x) { return b.call1(op, {x}); }
+ir::Node* call(Rewriter& b, const char* op, ir::Node* x, ir::Node* y) { return b.call1(op, {x, y}); }
+ir::Node* call(Rewriter& b, const char* op, ir::Node* x) { return b.call1(op, {x}); }
 
 /// Python's `for t in x`: x.unbind(0).
-std::vector<ir::Node*> iterate(GraphBuilder& b, ir::Node* x) { return b.call_n("aten.unbind.int", {x}); }
+std::vector<ir::Node*> iterate(Rewriter& b, ir::Node* x) { return b.call_n("aten.unbind.int", {x}); }
 
-std::vector<ir::Node*> chunk(GraphBuilder& b, ir::Node* x, int64_t chunks, int64_t dim) {
+std::vector<ir::Node*> chunk(Rewriter& b, ir::Node* x, int64_t chunks, int64_t dim) {
   return b.call_n("aten.chunk.default", {x, chunks, dim});
 }
 
 /// The layer's steps (flipped for the reverse direction) and the outputs' concatenation.
-ir::Node* concatenate_steps(GraphBuilder& b, std::vector<ir::Node*> steps, bool reverse) {
+ir::Node* concatenate_steps(Rewriter& b, std::vector<ir::Node*> steps, bool reverse) {
   if (reverse) std::reverse(steps.begin(), steps.end());
   ir::ArgumentList list;
   for (ir::Node* s : steps) list.items.push_back(s);
   return b.call1("aten.cat.default", {list});
 }
 
-ir::Node* precomputed_input(GraphBuilder& b, ir::Node* inp, const LayerParams& p, bool reverse) {
+ir::Node* precomputed_input(Rewriter& b, ir::Node* inp, const LayerParams& p, bool reverse) {
   ir::Node* x = linear(b, inp, p.ih_weight, p.ih_bias);
   return reverse ? b.call1("aten.flip.default", {x, ints({0})}) : x;
 }
 
 /// lstm_cell (chunk_dim 2: the step input is [1, N, 4H] after the hidden projection's broadcast).
-Hidden lstm_cell(GraphBuilder& b, ir::Node* inp, Hidden state, const LayerParams& p) {
+Hidden lstm_cell(Rewriter& b, ir::Node* inp, Hidden state, const LayerParams& p) {
   ir::Node* gates = call(b, "aten.add.Tensor", linear(b, state.h, p.hh_weight, p.hh_bias), inp);
   const std::vector<ir::Node*> g = chunk(b, gates, 4, 2);
   ir::Node* in_gate = call(b, "aten.sigmoid.default", g[0]);
@@ -106,7 +106,7 @@ Hidden lstm_cell(GraphBuilder& b, ir::Node* inp, Hidden state, const LayerParams
 }
 
 /// one_layer_lstm
-LayerResult one_layer_lstm(GraphBuilder& b, ir::Node* inp, Hidden hidden, const LayerParams& p, bool reverse) {
+LayerResult one_layer_lstm(Rewriter& b, ir::Node* inp, Hidden hidden, const LayerParams& p, bool reverse) {
   Hidden state{b.call1("aten.unsqueeze.default", {hidden.h, int64_t{0}}),
                b.call1("aten.unsqueeze.default", {hidden.c, int64_t{0}})};
   ir::Node* pre = precomputed_input(b, inp, p, reverse);
@@ -122,10 +122,10 @@ LayerResult one_layer_lstm(GraphBuilder& b, ir::Node* inp, Hidden hidden, const 
 }
 
 /// The cell of one_layer_rnn: the next hidden state from a step's projected input.
-using RnnCell = ir::Node* (*)(GraphBuilder&, ir::Node* inp, ir::Node* hidden, const LayerParams&);
+using RnnCell = ir::Node* (*)(Rewriter&, ir::Node* inp, ir::Node* hidden, const LayerParams&);
 
 /// gru_cell: the step input is [N, 3H] (chunked on dim 1), the hidden projection [1, N, 3H] (dim 2).
-ir::Node* gru_cell(GraphBuilder& b, ir::Node* inp, ir::Node* hidden, const LayerParams& p) {
+ir::Node* gru_cell(Rewriter& b, ir::Node* inp, ir::Node* hidden, const LayerParams& p) {
   const std::vector<ir::Node*> ig = chunk(b, inp, 3, 1);
   const std::vector<ir::Node*> hg = chunk(b, linear(b, hidden, p.hh_weight, p.hh_bias), 3, 2);
   ir::Node* reset_gate = call(b, "aten.sigmoid.default", call(b, "aten.add.Tensor", hg[0], ig[0]));
@@ -137,14 +137,14 @@ ir::Node* gru_cell(GraphBuilder& b, ir::Node* inp, ir::Node* hidden, const Layer
 }
 
 template <const char* Nonlinearity>
-ir::Node* rnn_cell(GraphBuilder& b, ir::Node* inp, ir::Node* hidden, const LayerParams& p) {
+ir::Node* rnn_cell(Rewriter& b, ir::Node* inp, ir::Node* hidden, const LayerParams& p) {
   return call(b, Nonlinearity, call(b, "aten.add.Tensor", linear(b, hidden, p.hh_weight, p.hh_bias), inp));
 }
 constexpr char kTanh[] = "aten.tanh.default";
 constexpr char kRelu[] = "aten.relu.default";
 
 /// one_layer_rnn
-LayerResult one_layer_rnn(GraphBuilder& b, ir::Node* inp, ir::Node* hidden, const LayerParams& p, bool reverse,
+LayerResult one_layer_rnn(Rewriter& b, ir::Node* inp, ir::Node* hidden, const LayerParams& p, bool reverse,
                           RnnCell cell) {
   ir::Node* pre = precomputed_input(b, inp, p, reverse);
   ir::Node* state = b.call1("aten.unsqueeze.default", {hidden, int64_t{0}});
@@ -157,7 +157,7 @@ LayerResult one_layer_rnn(GraphBuilder& b, ir::Node* inp, ir::Node* hidden, cons
   return {out, {b.call1("aten.squeeze.dim", {state, int64_t{0}}), nullptr}};
 }
 
-using LayerFn = std::function<LayerResult(GraphBuilder&, ir::Node* inp, Hidden, const LayerParams&, bool reverse)>;
+using LayerFn = std::function<LayerResult(Rewriter&, ir::Node* inp, Hidden, const LayerParams&, bool reverse)>;
 
 /// The arguments after `hx` and `params`, as every .input overload has them.
 struct RnnOptions {
@@ -176,12 +176,12 @@ RnnOptions rnn_options(const OpCall& c) {
   return o;
 }
 
-ir::Node* transpose01(GraphBuilder& b, ir::Node* x) { return b.call1("aten.transpose.int", {x, int64_t{0}, int64_t{1}}); }
+ir::Node* transpose01(Rewriter& b, ir::Node* x) { return b.call1("aten.transpose.int", {x, int64_t{0}, int64_t{1}}); }
 
 /// _rnn_helper: the layers in order (each direction from the same input), the
 /// directions' outputs concatenated on the last dim; the final hidden states in
 /// torch's order (layer by layer, forward before backward).
-std::pair<ir::Node*, std::vector<Hidden>> rnn_helper(GraphBuilder& b, const OpCall& c, ir::Node* input,
+std::pair<ir::Node*, std::vector<Hidden>> rnn_helper(Rewriter& b, const OpCall& c, ir::Node* input,
                                                      const std::vector<Hidden>& hidden,
                                                      const std::vector<LayerParams>& params, const RnnOptions& o,
                                                      const LayerFn& layer_fn) {
@@ -208,7 +208,7 @@ std::pair<ir::Node*, std::vector<Hidden>> rnn_helper(GraphBuilder& b, const OpCa
   return {input, final_hiddens};
 }
 
-ir::Node* stack(GraphBuilder& b, const std::vector<ir::Node*>& tensors) {
+ir::Node* stack(Rewriter& b, const std::vector<ir::Node*>& tensors) {
   ir::ArgumentList list;
   for (ir::Node* t : tensors) list.items.push_back(t);
   return b.call1("aten.stack.default", {list});
@@ -216,7 +216,7 @@ ir::Node* stack(GraphBuilder& b, const std::vector<ir::Node*>& tensors) {
 
 /// lstm_impl with one_layer_lstm: torch 2.13's export retrace takes that path, not
 /// mkldnn_one_layer_lstm (the corpus' LSTM, tests/oracle/corpus_models.py, shows it).
-ir::Argument lstm(GraphBuilder& b, const OpCall& c) {
+ir::Argument lstm(Rewriter& b, const OpCall& c) {
   ir::Node* input = c.tensor(0, "input");
   const std::vector<ir::Node*> hx = c.tensors(1, "hx");
   if (hx.size() != 2) c.fail("lstm expects two hidden states, got " + std::to_string(hx.size()));
@@ -242,14 +242,14 @@ ir::Argument lstm(GraphBuilder& b, const OpCall& c) {
 
 /// gru_impl / rnn_tanh_input / rnn_relu_input: hx.unbind(0), one_layer_rnn with the cell.
 DecompositionFn single_state_rnn(RnnCell cell) {
-  return [cell](GraphBuilder& b, const OpCall& c) -> ir::Argument {
+  return [cell](Rewriter& b, const OpCall& c) -> ir::Argument {
     ir::Node* input = c.tensor(0, "input");
     ir::Node* hx = c.tensor(1, "hx");
     const RnnOptions o = rnn_options(c);
     std::vector<Hidden> hidden;
     for (ir::Node* h : iterate(b, hx)) hidden.push_back({h, nullptr});
     const std::vector<LayerParams> params = gather_params(c, c.tensors(2, "params"), o.has_biases, false);
-    const LayerFn layer = [cell](GraphBuilder& b, ir::Node* inp, Hidden h, const LayerParams& p, bool reverse) {
+    const LayerFn layer = [cell](Rewriter& b, ir::Node* inp, Hidden h, const LayerParams& p, bool reverse) {
       return one_layer_rnn(b, inp, h.h, p, reverse, cell);
     };
     auto [out, final_hiddens] = rnn_helper(b, c, input, hidden, params, o, layer);

@@ -23,7 +23,7 @@ namespace {
 // ---- reshape: a view when the strides allow one, else a contiguous copy -----------
 
 /// at::native::reshape_symint: view, or clone(contiguous) + _unsafe_view.
-ir::Argument reshape_to(GraphBuilder& b, ir::Node* self, const Dims& shape) {
+ir::Argument reshape_to(Rewriter& b, ir::Node* self, const Dims& shape) {
   const ir::TensorMeta& m = b.meta(self);
   if (view_strides(m.sizes, m.strides, shape, b.hints()))
     return b.call("aten.view.default", {self, b.sym_list(shape)});
@@ -60,7 +60,7 @@ std::optional<symbolic::Expr> exact_quotient(const symbolic::Expr& numel, const 
 }
 
 /// The sizes `proposed` asks for (with -1 inferred) for a tensor of `numel` elements.
-Dims infer_size(GraphBuilder& b, const OpCall& c, const ir::Argument& proposed, const Dims& in_sizes) {
+Dims infer_size(Rewriter& b, const OpCall& c, const ir::Argument& proposed, const Dims& in_sizes) {
   const ir::ArgumentList* l = proposed.list();
   if (!l) c.fail("the shape is not a list");
   Dims out;
@@ -153,7 +153,7 @@ bool definitely_contiguous(const ir::TensorMeta& m) {
 
 /// at::native::reshape_symint: a contiguous tensor is viewed with the shape
 /// as given (-1 and all), else with the inferred sizes, else copied.
-ir::Argument reshape(GraphBuilder& b, const OpCall& c) {
+ir::Argument reshape(Rewriter& b, const OpCall& c) {
   ir::Node* self = c.tensor(0, "self");
   const ir::Argument proposed = c.value_or(1, "shape", ir::None{});
   const Dims shape = infer_size(b, c, proposed, b.sizes(self));
@@ -172,14 +172,14 @@ ir::Argument reshape(GraphBuilder& b, const OpCall& c) {
 }
 
 /// reshape_as(self, other) = self.reshape(other.sizes()) (at::native::reshape_as).
-ir::Argument reshape_as(GraphBuilder& b, const OpCall& c) {
+ir::Argument reshape_as(Rewriter& b, const OpCall& c) {
   ir::Node* self = c.tensor(0, "self");
   const Dims shape = b.sizes(c.tensor(1, "other"));
   if (definitely_contiguous(b.meta(self))) return b.call("aten.view.default", {self, b.sym_list(shape)});
   return reshape_to(b, self, shape);
 }
 
-ir::Argument flatten(GraphBuilder& b, const OpCall& c) {
+ir::Argument flatten(Rewriter& b, const OpCall& c) {
   ir::Node* self = c.tensor(0, "self");
   const Dims sizes = b.sizes(self);
   if (sizes.empty()) return reshape_to(b, self, {ir::SymInt(int64_t{1})});
@@ -194,34 +194,34 @@ ir::Argument flatten(GraphBuilder& b, const OpCall& c) {
   return reshape_to(b, self, shape);
 }
 
-ir::Argument contiguous(GraphBuilder& b, const OpCall& c) {
+ir::Argument contiguous(Rewriter& b, const OpCall& c) {
   ir::Node* self = c.tensor(0, "self");
   if (b.is_contiguous(self)) return self;
   return b.call("aten.clone.default", {self}, {kw("memory_format", ir::MemoryFormat::ContiguousFormat)});
 }
 
-ir::Argument view_as(GraphBuilder& b, const OpCall& c) {
+ir::Argument view_as(Rewriter& b, const OpCall& c) {
   return b.call("aten.view.default", {c.tensor(0, "self"), b.sym_list(b.sizes(c.tensor(1, "other")))});
 }
 
 /// broadcast_to(self, size) = self.expand(size) (at::native::broadcast_to_symint).
-ir::Argument broadcast_to(GraphBuilder& b, const OpCall& c) {
+ir::Argument broadcast_to(Rewriter& b, const OpCall& c) {
   return b.call("aten.expand.default", {c.tensor(0, "self"), c.value_or(1, "size", ir::ArgumentList{})});
 }
 
 /// x.T (numpy_T): the dims reversed (at::native::numpy_T).
-ir::Argument numpy_t(GraphBuilder& b, const OpCall& c) {
+ir::Argument numpy_t(Rewriter& b, const OpCall& c) {
   ir::Node* self = c.tensor(0, "self");
   std::vector<int64_t> dims(b.rank(self));
   std::iota(dims.rbegin(), dims.rend(), 0);
   return b.call("aten.permute.default", {self, ints(dims)});
 }
 
-ir::Argument expand_as(GraphBuilder& b, const OpCall& c) {
+ir::Argument expand_as(Rewriter& b, const OpCall& c) {
   return b.call("aten.expand.default", {c.tensor(0, "self"), b.sym_list(b.sizes(c.tensor(1, "other")))});
 }
 
-ir::Argument unflatten(GraphBuilder& b, const OpCall& c) {
+ir::Argument unflatten(Rewriter& b, const OpCall& c) {
   ir::Node* self = c.tensor(0, "self");
   Dims sizes = b.sizes(self);
   const int64_t dim = wrap_dim(c.integer(1, "dim"), sizes.size());
@@ -231,7 +231,7 @@ ir::Argument unflatten(GraphBuilder& b, const OpCall& c) {
   return b.call("aten.view.default", {self, b.sym_list(sizes)});
 }
 
-ir::Argument narrow(GraphBuilder& b, const OpCall& c) {
+ir::Argument narrow(Rewriter& b, const OpCall& c) {
   ir::Node* self = c.tensor(0, "self");
   const ir::Argument start = c.value_or(2, "start", int64_t{0});
   const ir::Argument length = c.value_or(3, "length", int64_t{0});
@@ -244,7 +244,7 @@ ir::Argument narrow(GraphBuilder& b, const OpCall& c) {
   return b.call("aten.slice.Tensor", {self, dim, begin, begin + *l});
 }
 
-ir::Argument chunk(GraphBuilder& b, const OpCall& c) {
+ir::Argument chunk(Rewriter& b, const OpCall& c) {
   ir::Node* self = c.tensor(0, "self");
   const int64_t chunks = c.integer(1, "chunks");
   const int64_t dim = wrap_dim(c.integer_or(2, "dim", 0), b.rank(self));
@@ -258,11 +258,11 @@ ir::Argument chunk(GraphBuilder& b, const OpCall& c) {
   return b.call("aten.split.Tensor", std::move(args));
 }
 
-ir::Argument swapaxes(GraphBuilder& b, const OpCall& c) {
+ir::Argument swapaxes(Rewriter& b, const OpCall& c) {
   return b.call("aten.transpose.int", {c.tensor(0, "self"), c.integer(1, "axis0"), c.integer(2, "axis1")});
 }
 
-ir::Argument movedim(GraphBuilder& b, const OpCall& c) {
+ir::Argument movedim(Rewriter& b, const OpCall& c) {
   ir::Node* self = c.tensor(0, "self");
   const size_t rank = b.rank(self);
   const int64_t src = wrap_dim(c.integer(1, "source"), rank), dst = wrap_dim(c.integer(2, "destination"), rank);
@@ -274,7 +274,7 @@ ir::Argument movedim(GraphBuilder& b, const OpCall& c) {
 }
 
 /// Tensor.to(dtype) and friends: a copy when anything changes, else self.
-ir::Argument to_dtype(GraphBuilder& b, const OpCall& c) {
+ir::Argument to_dtype(Rewriter& b, const OpCall& c) {
   ir::Node* self = c.tensor(0, "self");
   const auto dtype = c.dtype(1, "dtype");
   const bool copy = c.boolean_or(3, "copy", false);
@@ -287,7 +287,7 @@ ir::Argument to_dtype(GraphBuilder& b, const OpCall& c) {
 /// Tensor.to(dtype=, layout=, device=) / to(device, dtype): self when nothing changes,
 /// else _to_copy with what is asked (at::native::to).
 DecompositionFn to_options(size_t device_at, size_t dtype_at, size_t copy_at) {
-  return [=](GraphBuilder& b, const OpCall& c) -> ir::Argument {
+  return [=](Rewriter& b, const OpCall& c) -> ir::Argument {
     ir::Node* self = c.tensor(0, "self");
     const ir::TensorMeta& m = b.meta(self);
     const auto dtype = c.dtype(dtype_at, "dtype");
@@ -309,7 +309,7 @@ DecompositionFn to_options(size_t device_at, size_t dtype_at, size_t copy_at) {
 
 // ---- core views ----------------------------------------------------------------
 
-ir::Argument transpose(GraphBuilder& b, const OpCall& c) {
+ir::Argument transpose(Rewriter& b, const OpCall& c) {
   ir::Node* self = c.tensor(0, "self");
   const size_t rank = b.rank(self);
   const int64_t d0 = wrap_dim(c.integer(1, "dim0"), rank), d1 = wrap_dim(c.integer(2, "dim1"), rank);
@@ -320,18 +320,18 @@ ir::Argument transpose(GraphBuilder& b, const OpCall& c) {
   return b.call("aten.permute.default", {self, ints(perm)});
 }
 
-ir::Argument t_default(GraphBuilder& b, const OpCall& c) {
+ir::Argument t_default(Rewriter& b, const OpCall& c) {
   ir::Node* self = c.tensor(0, "self");
   const size_t rank = b.rank(self);
   if (rank > 2) c.fail("t() expects a tensor with <= 2 dimensions");
   return b.call("aten.transpose.int", {self, int64_t{0}, int64_t{rank < 2 ? 0 : 1}});
 }
 
-ir::Argument unsafe_view(GraphBuilder& b, const OpCall& c) {
+ir::Argument unsafe_view(Rewriter& b, const OpCall& c) {
   return b.call("aten.view.default", {c.tensor(0, "self"), c.value_or(1, "size", ir::None{})});
 }
 
-ir::Argument split(GraphBuilder& b, const OpCall& c) {
+ir::Argument split(Rewriter& b, const OpCall& c) {
   ir::Node* self = c.tensor(0, "self");
   const int64_t split_size = c.integer(1, "split_size");
   const int64_t dim = wrap_dim(c.integer_or(2, "dim", 0), b.rank(self));
@@ -346,7 +346,7 @@ ir::Argument split(GraphBuilder& b, const OpCall& c) {
   return b.call("aten.split_with_sizes.default", std::move(args));
 }
 
-ir::Argument unbind(GraphBuilder& b, const OpCall& c) {
+ir::Argument unbind(Rewriter& b, const OpCall& c) {
   ir::Node* self = c.tensor(0, "self");
   const int64_t dim = wrap_dim(c.integer_or(1, "dim", 0), b.rank(self));
   const int64_t n = hint_of(b, b.sizes(self)[dim]);
@@ -357,18 +357,18 @@ ir::Argument unbind(GraphBuilder& b, const OpCall& c) {
   return out;
 }
 
-ir::Argument squeeze_all(GraphBuilder& b, const OpCall& c) {
+ir::Argument squeeze_all(Rewriter& b, const OpCall& c) {
   ir::Node* self = c.tensor(0, "self");
   std::vector<int64_t> dims(b.rank(self));
   std::iota(dims.begin(), dims.end(), 0);
   return b.call("aten.squeeze.dims", {self, ints(dims)});
 }
 
-ir::Argument squeeze_dim(GraphBuilder& b, const OpCall& c) {
+ir::Argument squeeze_dim(Rewriter& b, const OpCall& c) {
   return b.call("aten.squeeze.dims", {c.tensor(0, "self"), ints({c.integer(1, "dim")})});
 }
 
-ir::Argument stack(GraphBuilder& b, const OpCall& c) {
+ir::Argument stack(Rewriter& b, const OpCall& c) {
   const std::vector<ir::Node*> tensors = c.tensors(0, "tensors");
   if (tensors.empty()) c.fail("stack expects a non-empty list");
   const size_t rank = b.rank(tensors[0]);
@@ -390,7 +390,7 @@ ir::Argument stack(GraphBuilder& b, const OpCall& c) {
 
 /// torch._refs.select_scatter: where(arange(n).view(1, .., -1, .., 1) == index,
 /// src.unsqueeze(dim).expand(sizes), self) (functionalization writes a select back with it).
-ir::Argument select_scatter(GraphBuilder& b, const OpCall& c) {
+ir::Argument select_scatter(Rewriter& b, const OpCall& c) {
   ir::Node* self = c.tensor(0, "self");
   ir::Node* src = c.tensor(1, "src");
   const Dims sizes = b.sizes(self);

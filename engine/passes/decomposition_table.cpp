@@ -3,7 +3,7 @@
 #include <mutex>
 #include <stdexcept>
 
-#include "engine/passes/graph_builder.h"
+#include "engine/passes/rewriter.h"
 
 namespace exportlens::passes {
 
@@ -66,7 +66,7 @@ namespace {
 
 /// Seed 002, "IR/Decompositions": my_awesome_custom_conv2d_function doubles the convolution:
 ///   return 2 * torch.ops.aten.convolution(x, weight, bias, stride, padding, dilation, False, [0, 0], groups)
-ir::Argument double_conv2d(GraphBuilder& b, const OpCall& c) {
+ir::Argument double_conv2d(Rewriter& b, const OpCall& c) {
   ir::Node* conv = b.call1("aten.convolution.default",
                            {c.tensor(0, "input"), c.value_or(1, "weight", ir::None{}), c.value_or(2, "bias", ir::None{}),
                             c.value_or(3, "stride", ir::ArgumentList{{int64_t{1}, int64_t{1}}}),

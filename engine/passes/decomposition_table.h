@@ -2,7 +2,7 @@
 // Decomposition tables: which ops lower, and to what.
 //
 // A rule is a C++ function that, given one call of its op, emits the ops it
-// stands for through a GraphBuilder (whose calls may decompose further, as a
+// stands for through a Rewriter (whose calls may decompose further, as a
 // dispatcher call inside a torch decomposition does). A table maps op keys
 // ("aten.conv2d.default") to rules. Built-in tables:
 //
@@ -28,11 +28,11 @@
 
 namespace exportlens::passes {
 
-class GraphBuilder;
+class Rewriter;
 
 /// Emits the lowering of `call` and returns what stands for its result: a
 /// node, or a tuple (ArgumentList) of nodes for multi-output ops.
-using DecompositionFn = std::function<ir::Argument(GraphBuilder& b, const OpCall& call)>;
+using DecompositionFn = std::function<ir::Argument(Rewriter& b, const OpCall& call)>;
 
 struct DecompositionRule {
   std::string op;         // "aten.linear.default"

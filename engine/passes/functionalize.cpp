@@ -62,14 +62,14 @@ void Functionalizer::bind(const ir::Node* old, ir::Argument value) {
 }
 
 void Functionalizer::note_view(const ir::Node* old) {
-  if (!old->args.empty())
-    if (const ir::Node* base = old->args[0].node()) views_[old] = ViewOf{base, false};
+  if (!old->args().empty())
+    if (const ir::Node* base = old->args()[0].node()) views_[old] = ViewOf{base, false};
 }
 
 void Functionalizer::note_alias(const ir::Node* old, const ir::Node* of) { views_[old] = ViewOf{of, true}; }
 
 void Functionalizer::note_detached_view(const ir::Node* old, ir::Node* view, ir::Node* detached) {
-  const ir::Node* base = old->args.empty() ? nullptr : old->args[0].node();
+  const ir::Node* base = old->args().empty() ? nullptr : old->args()[0].node();
   if (!base) return;
   // The view op's node stands for itself, a view of the base made by this op.
   views_[view] = ViewOf{base, false, view};
@@ -79,8 +79,8 @@ void Functionalizer::note_detached_view(const ir::Node* old, ir::Node* view, ir:
 }
 
 void Functionalizer::note_view_output(const ir::Node* old, const ir::Node* parent, int64_t index) {
-  if (!parent->args.empty())
-    if (const ir::Node* base = parent->args[0].node()) views_[old] = ViewOf{base, false, nullptr, parent, index};
+  if (!parent->args().empty())
+    if (const ir::Node* base = parent->args()[0].node()) views_[old] = ViewOf{base, false, nullptr, parent, index};
 }
 
 ir::Argument Functionalizer::value_of(const ir::Node* old) {
@@ -116,10 +116,10 @@ bool Functionalizer::note_view_made_by_rule(const ir::Node* old) {
   auto it = env_.find(old);
   if (it == env_.end()) return false;
   const ir::Node* made = it->second.value.node();
-  if (!made || made->op != ir::OpKind::CallFunction || made->args.empty()) return false;
+  if (!made || made->op != ir::OpKind::CallFunction || made->args().empty()) return false;
   const ViewOp* view = find_view_op(made->target);
   if (!view || !view->write_back || view->identity) return false;
-  const ir::Node* base = made->args[0].node();
+  const ir::Node* base = made->args()[0].node();
   if (!base || base->op != ir::OpKind::CallFunction) return false;
   // Only the rule's own intermediate: a value standing for a node of the
   // input program is tracked (or not a view) at the program's level.
@@ -144,9 +144,9 @@ const ir::Node* Functionalizer::track_root(const ir::Node* old) {
 
 ir::Argument Functionalizer::apply_again(const ir::Node* op, ir::Argument base) {
   std::vector<ir::Argument> args{std::move(base)};
-  for (size_t i = 1; i < op->args.size(); ++i) args.push_back(map(op->args[i]));
+  for (size_t i = 1; i < op->args().size(); ++i) args.push_back(map(op->args()[i]));
   std::vector<ir::NamedArgument> kwargs;
-  for (const auto& kw : op->kwargs) kwargs.push_back({kw.name, map(kw.value)});
+  for (const auto& kw : op->kwargs()) kwargs.push_back({kw.name, map(kw.value)});
   const std::string key = op_key(op->target);
   if (b_.decomposes(key)) return b_.call(key, std::move(args), std::move(kwargs));
   // Made again as it is, it has the node's sizes, where no shape rule tells them (diagonal).
@@ -159,8 +159,8 @@ ir::Argument Functionalizer::replay(const Link& link, ir::Argument base) {
   // A rule's view: its arguments are values of the new graph already.
   const ir::Node* made = link.how.made;
   std::vector<ir::Argument> args{std::move(base)};
-  args.insert(args.end(), made->args.begin() + 1, made->args.end());
-  return b_.call(op_key(made->target), std::move(args), made->kwargs);
+  args.insert(args.end(), made->args().begin() + 1, made->args().end());
+  return b_.call(op_key(made->target), std::move(args), made->kwargs());
 }
 
 ir::Argument Functionalizer::replay_output(const Link& link, ir::Argument base) {
@@ -196,8 +196,8 @@ ir::Argument Functionalizer::scatter_into(const Link& link, ir::Argument base_va
   if (!op || !op->write_back)
     throw DecompositionError(what + "mutation through a " + shape->target.op_name() + " view is not functionalized");
   auto arg = [&](size_t i, ir::Argument fallback) {
-    if (i >= shape->args.size()) return fallback;
-    return link.how.made ? shape->args[i] : map(shape->args[i]);
+    if (i >= shape->args().size()) return fallback;
+    return link.how.made ? shape->args()[i] : map(shape->args()[i]);
   };
   try {
     return op->write_back(WriteBackCall{b_, std::move(base_value), std::move(src), arg, link.how.output});

@@ -34,7 +34,7 @@
 #include <vector>
 
 #include "engine/ir/node.h"
-#include "engine/passes/graph_builder.h"
+#include "engine/passes/rewriter.h"
 
 namespace exportlens::passes {
 
@@ -44,7 +44,7 @@ std::optional<std::string> functional_variant(std::string_view op_key);
 
 class Functionalizer {
  public:
-  explicit Functionalizer(GraphBuilder& builder) : b_(builder) {}
+  explicit Functionalizer(Rewriter& builder) : b_(builder) {}
 
   /// `old` (a node of the input program) is now represented by `value`.
   void bind(const ir::Node* old, ir::Argument value);
@@ -123,7 +123,7 @@ class Functionalizer {
   /// stack trace or (in_current_op) the node being lowered's.
   ir::Argument regenerate(const ir::Node* view, bool in_current_op = false);
 
-  GraphBuilder& b_;
+  Rewriter& b_;
   std::unordered_map<const ir::Node*, Binding> env_;
   // The reverse of env_: the nodes (of the input program, or a rule's
   // intermediates) a node of the new graph stands for, in binding order.

@@ -6,11 +6,12 @@
 #include <optional>
 #include <set>
 
+#include "engine/base/save_and_restore.h"
 #include "engine/ir/graph_codegen.h"
 #include "engine/ir/higher_order.h"
 #include "engine/passes/autocast_policy.h"
 #include "engine/passes/functionalize.h"
-#include "engine/passes/graph_builder.h"
+#include "engine/passes/rewriter.h"
 #include "engine/passes/view_ops.h"
 #include "engine/passes/retrace_input_order.h"
 
@@ -44,8 +45,8 @@ void adopt_value(ir::Argument& result, const ir::ValueInfo& source) {
 /// (a decomposition upstream made other strides): then `n`'s own strides are
 /// recomputed, as torch's retrace recomputes them.
 bool inputs_relaid(const ir::Node* n, const std::vector<ir::Argument>& mapped) {
-  for (size_t i = 0; i < n->args.size() && i < mapped.size(); ++i) {
-    const ir::Node* before = n->args[i].node();
+  for (size_t i = 0; i < n->args().size() && i < mapped.size(); ++i) {
+    const ir::Node* before = n->args()[i].node();
     const ir::Node* after = mapped[i].node();
     if (!before || !after) continue;
     const ir::TensorMeta* a = before->value.tensor();
@@ -135,8 +136,8 @@ std::set<std::string> inlined_subgraphs(const ir::GraphModule& gm) {
   std::set<std::string> out;
   for (const ir::Node* n : gm.graph.nodes())
     if (n->op == ir::OpKind::CallFunction)
-      if (auto body = ir::wrapper_body_argument(n->target); body && *body < n->args.size())
-        if (const ir::Node* g = n->args[*body].node(); g && g->op == ir::OpKind::GetAttr) out.insert(g->attr);
+      if (auto body = ir::wrapper_body_argument(n->target); body && *body < n->args().size())
+        if (const ir::Node* g = n->args()[*body].node(); g && g->op == ir::OpKind::GetAttr) out.insert(g->attr);
   return out;
 }
 
@@ -164,7 +165,7 @@ class Lowering {
     const std::set<std::string> inlined = inlined_subgraphs(gm);
     for (const auto& [name, sub] : gm.submodules)
       if (!inlined.count(name)) out->submodules.emplace_back(name, lower(*sub, nullptr, nullptr));
-    GraphBuilder b(out->graph, table_, hints_, table_.name());
+    Rewriter b(out->graph, table_, hints_, table_.name());
     Functionalizer f(b);
     b.set_mutation_handler([&](ir::Node* target, ir::Node* value) { f.assign_new(target, value); });
     current_ = &gm;
@@ -192,7 +193,7 @@ class Lowering {
   }
 
  private:
-  void lower_call(GraphBuilder& b, Functionalizer& f, const ir::Node* n) {
+  void lower_call(Rewriter& b, Functionalizer& f, const ir::Node* n) {
     b.set_origin(n);
     if (n->target.is_getitem()) {
       lower_getitem(b, f, n);
@@ -203,9 +204,9 @@ class Lowering {
       return;
     }
     std::vector<ir::Argument> args;
-    for (const auto& a : n->args) args.push_back(f.map(a));
+    for (const auto& a : n->args()) args.push_back(f.map(a));
     std::vector<ir::NamedArgument> kwargs;
-    for (const auto& kw : n->kwargs) kwargs.push_back({kw.name, f.map(kw.value)});
+    for (const auto& kw : n->kwargs()) kwargs.push_back({kw.name, f.map(kw.value)});
     const std::string key = op_key(n->target);
     if (autocast_ && n->target.is_torch_op() && casts_to_lower_precision(autocast_->device, ir::op_packet_key(n->target)))
       cast_operands(b, args, kwargs, autocast_->dtype);
@@ -213,7 +214,7 @@ class Lowering {
     if (n->target.is_torch_op()) {
       if (is_inference_dropout_(key, args)) {  // at::native::dropout_: a no-op when not training
         f.bind(n, args[0]);
-        f.note_alias(n, n->args[0].node());
+        f.note_alias(n, n->args()[0].node());
         return;
       }
       if (key == "aten.detach_.default" && !args.empty() && args[0].node()) {
@@ -221,7 +222,7 @@ class Lowering {
         // torch's lowering has no node for it (a lifted constant's
         // lift_fresh_copy + detach_ becomes one clone); the tensor no longer requires grad.
         f.bind(n, args[0]);
-        f.note_alias(n, n->args[0].node());
+        f.note_alias(n, n->args()[0].node());
         b.autograd().set(args[0].node(), false);
         return;
       }
@@ -256,7 +257,7 @@ class Lowering {
   /// floating operands (not float64) cast to the region's dtype first, as the
   /// autocast kernel's cached_cast does: C++ evaluates its argument pack from
   /// the last argument to the first, so the casts come in that order.
-  static void cast_operands(GraphBuilder& b, std::vector<ir::Argument>& args, std::vector<ir::NamedArgument>& kwargs,
+  static void cast_operands(Rewriter& b, std::vector<ir::Argument>& args, std::vector<ir::NamedArgument>& kwargs,
                             ir::ScalarType to) {
     auto cast = [&](ir::Argument& a) {
       ir::Node* t = a.node();
@@ -274,67 +275,65 @@ class Lowering {
   /// the body's outputs. The grad-mode / autocast context is dropped, as torch
   /// drops it (the lowered program is an inference graph), once its effect
   /// (requires_grad, autocast's casts) is in the lowered calls.
-  void lower_inline(GraphBuilder& b, Functionalizer& f, const ir::Node* n, size_t body_at) {
+  void lower_inline(Rewriter& b, Functionalizer& f, const ir::Node* n, size_t body_at) {
     const ir::GraphModule* body = current_ ? ir::wrapper_body(*n, *current_) : nullptr;
     if (!body) throw DecompositionError("'" + n->name + "' (" + n->target.qualified() + ") names no subgraph");
-    const ir::GraphModule* outer = current_;
-    current_ = body;
     const auto traces = inlined_traces(*body);
-    // The body runs in its grad mode (the retrace runs the HOP's set_grad_enabled)
-    // or its autocast region (the retrace runs the ops under torch.autocast).
-    const bool grad_before = b.autograd().grad_enabled();
-    if (n->target.op_name() == "wrap_with_set_grad_enabled" && !n->args.empty())
-      if (const bool* on = std::get_if<bool>(&n->args[0].v)) b.autograd().set_grad_enabled(*on);
-    const std::optional<AutocastRegion> region_before = autocast_;
-    if (n->target.op_name() == "wrap_with_autocast" && n->args.size() > 2) {
-      const auto* device = std::get_if<std::string>(&n->args[0].v);
-      const auto* dtype = std::get_if<ir::ScalarType>(&n->args[1].v);
-      const auto* enabled = std::get_if<bool>(&n->args[2].v);
-      autocast_ = autocast_region(device ? *device : "cpu", dtype ? std::optional(*dtype) : std::nullopt,
-                                  enabled && *enabled);
-    }
     size_t operand = body_at + 1;
     const ir::Node* output = nullptr;
-    for (const ir::Node* m : body->graph.nodes()) {
-      switch (m->op) {
-        case ir::OpKind::Placeholder:
-          if (operand >= n->args.size())
-            throw DecompositionError("'" + n->name + "': its body takes more operands than it is given");
-          f.bind(m, f.map(n->args[operand++]));
-          break;
-        case ir::OpKind::GetAttr: f.bind(m, b.add_get_attr(*m)); break;
-        case ir::OpKind::Output: output = m; break;
-        case ir::OpKind::CallFunction: {
-          auto trace = traces.find(m);
-          b.set_trace_override(trace == traces.end() ? nullptr : &trace->second);
-          lower_call(b, f, m);
-          b.set_trace_override(nullptr);
-          break;
+    {
+      // The body runs in its grad mode (the retrace runs the HOP's set_grad_enabled)
+      // or its autocast region (the retrace runs the ops under torch.autocast);
+      // the state is the outer graph's again when the body is done.
+      SaveAndRestore<const ir::GraphModule*> graph(current_, body);
+      SaveAndRestore<bool> grad(b.autograd().grad_mode());
+      SaveAndRestore<std::optional<AutocastRegion>> region(autocast_);
+      SaveAndRestore<Rewriter::Scope> scope(b.scope());
+      if (n->target.op_name() == "wrap_with_set_grad_enabled" && !n->args().empty())
+        if (const bool* on = std::get_if<bool>(&n->args()[0].v)) b.autograd().grad_mode() = *on;
+      if (n->target.op_name() == "wrap_with_autocast" && n->args().size() > 2) {
+        const auto* device = std::get_if<std::string>(&n->args()[0].v);
+        const auto* dtype = std::get_if<ir::ScalarType>(&n->args()[1].v);
+        const auto* enabled = std::get_if<bool>(&n->args()[2].v);
+        autocast_ = autocast_region(device ? *device : "cpu", dtype ? std::optional(*dtype) : std::nullopt,
+                                    enabled && *enabled);
+      }
+      for (const ir::Node* m : body->graph.nodes()) {
+        switch (m->op) {
+          case ir::OpKind::Placeholder:
+            if (operand >= n->args().size())
+              throw DecompositionError("'" + n->name + "': its body takes more operands than it is given");
+            f.bind(m, f.map(n->args()[operand++]));
+            break;
+          case ir::OpKind::GetAttr: f.bind(m, b.add_get_attr(*m)); break;
+          case ir::OpKind::Output: output = m; break;
+          case ir::OpKind::CallFunction: {
+            auto trace = traces.find(m);
+            b.scope().trace_override = trace == traces.end() ? nullptr : &trace->second;
+            lower_call(b, f, m);
+            break;
+          }
         }
       }
     }
-    current_ = outer;
-    b.autograd().set_grad_enabled(grad_before);
-    autocast_ = region_before;
-    b.set_origin(n);
-    if (!output || output->args.empty()) throw DecompositionError("'" + n->name + "': its body has no output");
+    if (!output || output->args().empty()) throw DecompositionError("'" + n->name + "': its body has no output");
     ir::ArgumentList values{{}, true};
-    if (const ir::ArgumentList* l = output->args[0].list()) {
+    if (const ir::ArgumentList* l = output->args()[0].list()) {
       for (const auto& item : l->items) values.items.push_back(f.map(item));
     } else {
-      values.items.push_back(f.map(output->args[0]));
+      values.items.push_back(f.map(output->args()[0]));
     }
     f.bind(n, values);
   }
 
   /// op_(self, ...): the functional op, whose result is self's new value.
-  void lower_inplace(GraphBuilder& b, Functionalizer& f, const ir::Node* n, const std::string& functional,
+  void lower_inplace(Rewriter& b, Functionalizer& f, const ir::Node* n, const std::string& functional,
                      std::vector<ir::Argument> args, std::vector<ir::NamedArgument> kwargs) {
     if (functional == "aten._native_batch_norm_legit_functional.default") {
       lower_batch_norm_legit(b, f, n, std::move(args), std::move(kwargs));
       return;
     }
-    const ir::Node* self = n->args.empty() ? nullptr : n->args[0].node();
+    const ir::Node* self = n->args().empty() ? nullptr : n->args()[0].node();
     if (!self) throw DecompositionError(op_key(n->target) + " ('" + n->name + "') mutates no tensor");
     ir::Argument result = b.call(functional, std::move(args), std::move(kwargs));
     adopt_value(result, n->value);
@@ -345,18 +344,18 @@ class Lowering {
 
   /// _native_batch_norm_legit(input, w, b, running_mean, running_var, training, momentum, eps)
   /// writes the running statistics: the functional form returns them as outputs 3 and 4.
-  void lower_batch_norm_legit(GraphBuilder& b, Functionalizer& f, const ir::Node* n, std::vector<ir::Argument> args,
+  void lower_batch_norm_legit(Rewriter& b, Functionalizer& f, const ir::Node* n, std::vector<ir::Argument> args,
                               std::vector<ir::NamedArgument> kwargs) {
     const auto outs = b.call_n("aten._native_batch_norm_legit_functional.default", std::move(args), std::move(kwargs));
     if (outs.size() != 5) throw DecompositionError("_native_batch_norm_legit_functional: expected 5 outputs");
     for (size_t i : {3, 4})  // running_mean, running_var
-      if (i < n->args.size() && n->args[i].node()) f.assign(n->args[i].node(), outs[i]);
+      if (i < n->args().size() && n->args()[i].node()) f.assign(n->args()[i].node(), outs[i]);
     f.bind(n, ir::ArgumentList{{outs[0], outs[1], outs[2]}, true});
   }
 
-  void lower_getitem(GraphBuilder& b, Functionalizer& f, const ir::Node* n) {
-    const ir::Node* parent = n->args.empty() ? nullptr : n->args[0].node();
-    const auto* index = n->args.size() > 1 ? std::get_if<int64_t>(&n->args[1].v) : nullptr;
+  void lower_getitem(Rewriter& b, Functionalizer& f, const ir::Node* n) {
+    const ir::Node* parent = n->args().empty() ? nullptr : n->args()[0].node();
+    const auto* index = n->args().size() > 1 ? std::get_if<int64_t>(&n->args()[1].v) : nullptr;
     if (parent && index) {
       ir::Argument value = f.value_of(parent);
       if (const ir::ArgumentList* l = value.list(); l && *index >= 0 && size_t(*index) < l->items.size()) {
@@ -366,7 +365,7 @@ class Lowering {
       }
     }
     std::vector<ir::Argument> args;
-    for (const auto& a : n->args) args.push_back(f.map(a));
+    for (const auto& a : n->args()) args.push_back(f.map(a));
     f.bind(n, b.emit(n->target, std::move(args), {}, &n->value));
     if (parent && index) note_view_output(f, n, parent, *index);
   }
@@ -377,7 +376,7 @@ class Lowering {
       f.note_view_output(n, parent, index);
   }
 
-  void finish(GraphBuilder& b, Functionalizer& f, const ir::GraphModule& gm, const ir::Node& output,
+  void finish(Rewriter& b, Functionalizer& f, const ir::GraphModule& gm, const ir::Node& output,
               const ir::GraphSignature* signature, ir::GraphSignature* new_signature) {
     b.set_origin(&output);
     f.regenerate_in_current_op();
@@ -390,7 +389,7 @@ class Lowering {
       returned.items.push_back(value);
     }
     report_.mutated_inputs += int(mutated.size());
-    const ir::Argument original = output.args.empty() ? ir::Argument(ir::ArgumentList{{}, true}) : output.args[0];
+    const ir::Argument original = output.args().empty() ? ir::Argument(ir::ArgumentList{{}, true}) : output.args()[0];
     const ir::ArgumentList* list = original.list();
     const bool single = !list;
     std::vector<ir::Argument> items = single ? std::vector<ir::Argument>{original} : list->items;

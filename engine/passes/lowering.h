@@ -1,6 +1,6 @@
 #pragma once
 // ep.run_decompositions(table): the program retraced node by node through a
-// GraphBuilder, functionalized (functionalize.h) and decomposed by the table
+// Rewriter, functionalized (functionalize.h) and decomposed by the table
 // (decomposition_table.h), then cleaned of dead nodes. The input program is
 // not changed. What torch would name, order and annotate the same way is
 // named, ordered and annotated the same way (see engine/README.md for what

@@ -56,13 +56,13 @@ ir::ValueInfo to_value_info(const SymValue& v, const Hints& h) {
 }
 
 const ir::TensorMeta* input_meta(const ir::Node& n, size_t index = 0) {
-  if (index >= n.args.size()) return nullptr;
-  const ir::Node* in = n.args[index].node();
+  if (index >= n.args().size()) return nullptr;
+  const ir::Node* in = n.args()[index].node();
   return in ? in->value.tensor() : nullptr;
 }
 
 std::optional<int64_t> int_arg(const ir::Node& n, size_t index, std::string_view name = {}) {
-  const ir::Argument* a = ir::find_argument(n.args, n.kwargs, index, name);
+  const ir::Argument* a = ir::find_argument(n.args(), n.kwargs(), index, name);
   if (!a) return std::nullopt;
   if (auto* i = std::get_if<int64_t>(&a->v)) return *i;
   if (const ir::Node* s = a->node())
@@ -72,9 +72,9 @@ std::optional<int64_t> int_arg(const ir::Node& n, size_t index, std::string_view
 
 std::vector<int64_t> int_list_arg(const ir::Node& n, size_t index) {
   std::vector<int64_t> out;
-  if (index >= n.args.size()) return out;
-  if (auto* i = std::get_if<int64_t>(&n.args[index].v)) return {*i};
-  if (const auto* l = n.args[index].list())
+  if (index >= n.args().size()) return out;
+  if (auto* i = std::get_if<int64_t>(&n.args()[index].v)) return {*i};
+  if (const auto* l = n.args()[index].list())
     for (const auto& item : l->items)
       if (auto* i = std::get_if<int64_t>(&item.v)) out.push_back(*i);
   return out;
@@ -83,7 +83,7 @@ std::vector<int64_t> int_list_arg(const ir::Node& n, size_t index) {
 int64_t wrap(int64_t d, size_t rank) { return d < 0 ? d + int64_t(std::max<size_t>(rank, 1)) : d; }
 
 std::optional<ir::MemoryFormat> memory_format_kwarg(const ir::Node& n) {
-  if (const ir::Argument* a = ir::find_keyword(n.kwargs, "memory_format"))
+  if (const ir::Argument* a = ir::find_keyword(n.kwargs(), "memory_format"))
     if (auto* m = std::get_if<ir::MemoryFormat>(&a->v)) return *m;
   return std::nullopt;
 }
@@ -155,7 +155,7 @@ std::optional<Dims> view_op_strides(const std::string& op, const ir::Node& n, co
   }
   if (op == "squeeze") {
     std::vector<int64_t> dims = int_list_arg(n, 1);
-    if (dims.empty() && n.args.size() < 2)
+    if (dims.empty() && n.args().size() < 2)
       for (size_t i = 0; i < rank; ++i) dims.push_back(int64_t(i));
     Dims s;
     for (size_t i = 0; i < rank; ++i) {
@@ -192,7 +192,7 @@ std::optional<Dims> attention_strides(const std::string& op, const ir::Node& n, 
   const ir::TensorMeta *q = input_meta(n, 0), *k = input_meta(n, 1), *v = input_meta(n, 2);
   if (!q || !k || !v) return std::nullopt;
   double dropout_p = 0.0;
-  if (const ir::Argument* a = ir::find_argument(n.args, n.kwargs, 4, "dropout_p")) {
+  if (const ir::Argument* a = ir::find_argument(n.args(), n.kwargs(), 4, "dropout_p")) {
     if (auto* d = std::get_if<double>(&a->v)) dropout_p = *d;
     else if (auto* i = std::get_if<int64_t>(&a->v)) dropout_p = double(*i);
   }
@@ -219,7 +219,7 @@ std::optional<Dims> split_output_strides(const std::string& op, const ir::Node& 
 /// solver; the lowering needs the file's strides and offset scaled with them.
 ir::ValueInfo dtype_view_value(const ir::Node& n) {
   const ir::TensorMeta* in = input_meta(n);
-  const auto* dtype = n.args.size() > 1 ? std::get_if<ir::ScalarType>(&n.args[1].v) : nullptr;
+  const auto* dtype = n.args().size() > 1 ? std::get_if<ir::ScalarType>(&n.args()[1].v) : nullptr;
   if (!in || !dtype || in->strides.size() != in->sizes.size())
     throw MetaInferenceError("view.dtype: needs a tensor with strides and a dtype");
   ir::TensorMeta m = *in;

@@ -3,7 +3,7 @@
 #include <unordered_map>
 
 #include "engine/passes/functionalize.h"
-#include "engine/passes/graph_builder.h"
+#include "engine/passes/rewriter.h"
 
 namespace exportlens::passes {
 
@@ -26,7 +26,7 @@ NodeExpansion expand_node(const ir::Node& node, const DecompositionTable& table)
     throw DecompositionError("only op calls expand ('" + node.name + "' is not one)");
   NodeExpansion out;
   const Hints hints = hints_of_inputs(node);
-  GraphBuilder b(out.graph.graph, table, hints, table.name());
+  Rewriter b(out.graph.graph, table, hints, table.name());
   b.set_mutation_handler([](ir::Node*, ir::Node*) {});  // an expansion shows values, not state
   std::unordered_map<const ir::Node*, ir::Node*> inputs;
   node.for_each_input([&](const ir::Node* in) {
@@ -43,9 +43,9 @@ NodeExpansion expand_node(const ir::Node& node, const DecompositionTable& table)
     return m;
   };
   std::vector<ir::Argument> args;
-  for (const auto& a : node.args) args.push_back(map(a));
+  for (const auto& a : node.args()) args.push_back(map(a));
   std::vector<ir::NamedArgument> kwargs;
-  for (const auto& kw : node.kwargs) kwargs.push_back({kw.name, map(kw.value)});
+  for (const auto& kw : node.kwargs()) kwargs.push_back({kw.name, map(kw.value)});
   b.set_origin(&node);
   std::string key = op_key(node.target);
   if (auto functional = functional_variant(key)) key = *functional;

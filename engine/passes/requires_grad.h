@@ -32,7 +32,8 @@ class RequiresGrad {
   void set(const ir::Node* n, bool requires_grad);
 
   bool grad_enabled() const { return grad_enabled_; }
-  void set_grad_enabled(bool on) { grad_enabled_ = on; }
+  /// The grad mode itself, for a region to set and restore (SaveAndRestore).
+  bool& grad_mode() { return grad_enabled_; }
   /// Whether calls made now run through autograd (not inside a rule torch runs below it).
   bool at_autograd_level() const { return below_ == 0; }
   void enter_below() { ++below_; }

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "engine/passes/decomp_helpers.h"
-#include "engine/passes/graph_builder.h"
+#include "engine/passes/rewriter.h"
 
 namespace exportlens::passes {
 

@@ -15,12 +15,12 @@
 
 namespace exportlens::passes {
 
-class GraphBuilder;
+class Rewriter;
 
 /// What a write-back is given: the base's current value, the view's new value,
 /// and the view's arguments (values of the graph being built).
 struct WriteBackCall {
-  GraphBuilder& b;
+  Rewriter& b;
   ir::Argument base;
   ir::Argument src;
   /// The view's argument `i`, or `fallback` where the call leaves it out.

@@ -23,7 +23,6 @@ constexpr std::array kBlockers = {
     Blocker{"aten.allclose", "returns a Python bool computed on the device, a device synchronization"},
     Blocker{"aten.nonzero", "makes a data-dependent shape (the number of nonzeros is read on the host)"},
     Blocker{"aten.masked_select", "makes a data-dependent shape (the number of selected elements)"},
-    Blocker{"aten.unique", "makes a data-dependent shape (the number of unique values)"},
     Blocker{"aten._unique", "makes a data-dependent shape (the number of unique values)"},
     Blocker{"aten._unique2", "makes a data-dependent shape (the number of unique values)"},
     Blocker{"aten.unique_dim", "makes a data-dependent shape (the number of unique values)"},
@@ -38,7 +37,7 @@ std::string blocker_in(const ir::GraphModule& gm, const std::string& prefix) {
     if (n->op != ir::OpKind::CallFunction) continue;
     const auto& t = n->target;
     const std::string where = prefix + "node '" + n->name + "' (" + t.qualified() + ")";
-    const ir::Node* pred = t.is_higher_order() && t.op_name() == "cond" && !n->args.empty() ? n->args[0].node() : nullptr;
+    const ir::Node* pred = t.is_higher_order() && t.op_name() == "cond" && !n->args().empty() ? n->args()[0].node() : nullptr;
     if (pred && pred->value.tensor())
       return where + " chooses a branch on the host from a device value (torch.cond's predicate), a device synchronization";
     if (!t.is_torch_op()) continue;

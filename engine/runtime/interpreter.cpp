@@ -87,8 +87,25 @@ int64_t to_int(double v) {
   return static_cast<int64_t>(v);
 }
 
-// Evaluates a symbolic-int / boolean operator ("_operator.mul", "torch.sym_max", ...).
-IValue eval_sym_op(const std::string& fn, const std::vector<IValue>& a, const Node* n) {
+// The symbolic-int / boolean operators a graph calls ("_operator.mul",
+// "torch.sym_max", ...), by the callee's last name; resolved once per graph.
+enum class SymOp { Mul, Add, Sub, FloorDiv, Mod, TrueDiv, Pow, Neg, Pos, Eq, Ne, Lt, Le, Gt, Ge, And, Or, Not, Max, Min,
+                   Float, Trunc, Sqrt, Ite };
+
+std::optional<SymOp> sym_op_named(const std::string& fn) {
+  static const std::unordered_map<std::string, SymOp> kOps = {
+      {"mul", SymOp::Mul},       {"add", SymOp::Add},         {"sub", SymOp::Sub},       {"floordiv", SymOp::FloorDiv},
+      {"mod", SymOp::Mod},       {"truediv", SymOp::TrueDiv}, {"pow", SymOp::Pow},       {"neg", SymOp::Neg},
+      {"pos", SymOp::Pos},       {"eq", SymOp::Eq},           {"ne", SymOp::Ne},         {"lt", SymOp::Lt},
+      {"le", SymOp::Le},         {"gt", SymOp::Gt},           {"ge", SymOp::Ge},         {"and_", SymOp::And},
+      {"or_", SymOp::Or},        {"sym_not", SymOp::Not},     {"not_", SymOp::Not},      {"sym_max", SymOp::Max},
+      {"sym_min", SymOp::Min},   {"sym_float", SymOp::Float}, {"sym_int", SymOp::Trunc}, {"trunc", SymOp::Trunc},
+      {"sym_sqrt", SymOp::Sqrt}, {"sym_ite", SymOp::Ite}};
+  auto it = kOps.find(fn);
+  return it == kOps.end() ? std::nullopt : std::optional(it->second);
+}
+
+IValue eval_sym_op(SymOp op, const std::vector<IValue>& a) {
   auto num = [&](size_t i) -> double { return a.at(i).isInt() ? double(a[i].toInt()) : a.at(i).toDouble(); };
   auto all_int = [&] {
     for (const auto& v : a)
@@ -96,31 +113,50 @@ IValue eval_sym_op(const std::string& fn, const std::vector<IValue>& a, const No
     return true;
   };
   auto i = [&](size_t k) { return a.at(k).isBool() ? int64_t(a[k].toBool()) : a.at(k).toInt(); };
-  if (fn == "mul") return all_int() ? IValue(mul_checked(i(0), i(1))) : IValue(num(0) * num(1));
-  if (fn == "add") return all_int() ? IValue(add_checked(i(0), i(1))) : IValue(num(0) + num(1));
-  if (fn == "sub") return all_int() ? IValue(sub_checked(i(0), i(1))) : IValue(num(0) - num(1));
-  if (fn == "floordiv") return all_int() ? IValue(py_floordiv(i(0), i(1))) : IValue(std::floor(num(0) / num(1)));
-  if (fn == "mod") return all_int() ? IValue(py_mod(i(0), i(1))) : IValue(std::fmod(num(0), num(1)));
-  if (fn == "truediv") return IValue(num(0) / num(1));
-  if (fn == "pow") return all_int() && i(1) >= 0 ? IValue(pow_checked(i(0), i(1))) : IValue(std::pow(num(0), num(1)));
-  if (fn == "neg") return all_int() ? IValue(sub_checked(0, i(0))) : IValue(-num(0));
-  if (fn == "pos") return a.at(0);
-  if (fn == "eq") return IValue(num(0) == num(1));
-  if (fn == "ne") return IValue(num(0) != num(1));
-  if (fn == "lt") return IValue(num(0) < num(1));
-  if (fn == "le") return IValue(num(0) <= num(1));
-  if (fn == "gt") return IValue(num(0) > num(1));
-  if (fn == "ge") return IValue(num(0) >= num(1));
-  if (fn == "and_") return IValue(bool(i(0)) && bool(i(1)));
-  if (fn == "or_") return IValue(bool(i(0)) || bool(i(1)));
-  if (fn == "sym_not" || fn == "not_") return IValue(!bool(i(0)));
-  if (fn == "sym_max") return all_int() ? IValue(std::max(i(0), i(1))) : IValue(std::max(num(0), num(1)));
-  if (fn == "sym_min") return all_int() ? IValue(std::min(i(0), i(1))) : IValue(std::min(num(0), num(1)));
-  if (fn == "sym_float") return IValue(num(0));
-  if (fn == "sym_int" || fn == "trunc") return IValue(to_int(std::trunc(num(0))));
-  if (fn == "sym_sqrt") return IValue(std::sqrt(num(0)));
-  if (fn == "sym_ite") return a.at(0).toBool() ? a.at(1) : a.at(2);
-  throw RunError(node_context(n) + ": unsupported symbolic operator '" + fn + "'");
+  switch (op) {
+    case SymOp::Mul: return all_int() ? IValue(mul_checked(i(0), i(1))) : IValue(num(0) * num(1));
+    case SymOp::Add: return all_int() ? IValue(add_checked(i(0), i(1))) : IValue(num(0) + num(1));
+    case SymOp::Sub: return all_int() ? IValue(sub_checked(i(0), i(1))) : IValue(num(0) - num(1));
+    case SymOp::FloorDiv: return all_int() ? IValue(py_floordiv(i(0), i(1))) : IValue(std::floor(num(0) / num(1)));
+    case SymOp::Mod: return all_int() ? IValue(py_mod(i(0), i(1))) : IValue(std::fmod(num(0), num(1)));
+    case SymOp::TrueDiv: return IValue(num(0) / num(1));
+    case SymOp::Pow: return all_int() && i(1) >= 0 ? IValue(pow_checked(i(0), i(1))) : IValue(std::pow(num(0), num(1)));
+    case SymOp::Neg: return all_int() ? IValue(sub_checked(0, i(0))) : IValue(-num(0));
+    case SymOp::Pos: return a.at(0);
+    case SymOp::Eq: return IValue(num(0) == num(1));
+    case SymOp::Ne: return IValue(num(0) != num(1));
+    case SymOp::Lt: return IValue(num(0) < num(1));
+    case SymOp::Le: return IValue(num(0) <= num(1));
+    case SymOp::Gt: return IValue(num(0) > num(1));
+    case SymOp::Ge: return IValue(num(0) >= num(1));
+    case SymOp::And: return IValue(bool(i(0)) && bool(i(1)));
+    case SymOp::Or: return IValue(bool(i(0)) || bool(i(1)));
+    case SymOp::Not: return IValue(!bool(i(0)));
+    case SymOp::Max: return all_int() ? IValue(std::max(i(0), i(1))) : IValue(std::max(num(0), num(1)));
+    case SymOp::Min: return all_int() ? IValue(std::min(i(0), i(1))) : IValue(std::min(num(0), num(1)));
+    case SymOp::Float: return IValue(num(0));
+    case SymOp::Trunc: return IValue(to_int(std::trunc(num(0))));
+    case SymOp::Sqrt: return IValue(std::sqrt(num(0)));
+    case SymOp::Ite: return a.at(0).toBool() ? a.at(1) : a.at(2);
+  }
+  return IValue();
+}
+
+/// How the interpreter runs a call_function node, decided once per graph.
+enum class Handler { TorchOp, Getitem, SymOp, Cond, Map, WhileLoop, Scan, SetGradEnabled, Autocast, Unsupported };
+
+Handler handler_for(const ir::Target& t) {
+  if (t.is_getitem()) return Handler::Getitem;
+  if (t.is_torch_op()) return Handler::TorchOp;
+  if (t.is_higher_order()) {
+    static const std::unordered_map<std::string, Handler> kHops = {
+        {"cond", Handler::Cond},           {"map_impl", Handler::Map},
+        {"while_loop", Handler::WhileLoop}, {"scan", Handler::Scan},
+        {"wrap_with_set_grad_enabled", Handler::SetGradEnabled}, {"wrap_with_autocast", Handler::Autocast}};
+    auto it = kHops.find(t.op_name());
+    return it == kHops.end() ? Handler::Unsupported : it->second;
+  }
+  return sym_op_named(t.op_name()) ? Handler::SymOp : Handler::Unsupported;
 }
 
 // A Python number where the schema wants a Tensor (add.Tensor(y, 2)): torch
@@ -171,7 +207,10 @@ class ObserverChain final : public NodeObserver {
 struct GraphRunner {
   const ir::GraphModule& gm;
   c10::Device device;
-  // By node index: the resolved op, and the values whose last reader the node is.
+  // By node index: how a call runs (and its symbolic operator), the
+  // resolved op, and the values whose last reader the node is.
+  std::vector<Handler> handlers;
+  std::vector<SymOp> sym_ops;
   std::vector<std::optional<c10::OperatorHandle>> ops;
   std::vector<std::vector<int>> frees;
   std::map<std::string, std::unique_ptr<GraphRunner>> subgraphs;
@@ -185,10 +224,17 @@ struct GraphRunner {
 
   GraphRunner(const ir::GraphModule& g, c10::Device dev) : gm(g), device(dev) {
     const auto nodes = gm.graph.nodes();
+    handlers.resize(nodes.size(), Handler::Unsupported);
+    sym_ops.resize(nodes.size(), SymOp::Add);
     ops.resize(nodes.size());
     frees.resize(nodes.size());
     std::vector<int> last_use(nodes.size(), -1);  // the last node reading each value
     for (const Node* n : nodes) {
+      if (n->op == OpKind::CallFunction) {
+        handlers[n->index()] = handler_for(n->target);
+        if (auto op = sym_op_named(n->target.op_name()); op && handlers[n->index()] == Handler::SymOp)
+          sym_ops[n->index()] = *op;
+      }
       if (n->op == OpKind::CallFunction && n->target.is_torch_op()) {
         if (auto op = find_op(n->target)) {
           ops[n->index()] = *op;
@@ -212,6 +258,9 @@ struct GraphRunner {
   struct Env {
     std::vector<IValue> values;
     NodeObserver* nested = nullptr;  // the observers that see the subgraphs this run enters
+    /// The run's cancel token, checked between the nodes of the subgraphs it
+    /// enters too: a long while_loop or scan stops at its next node.
+    const CancelToken* cancel = nullptr;
     /// Values given from outside (RunStepper::evaluate: a node fed another run's inputs), looked up first.
     const std::unordered_map<const Node*, IValue>* given = nullptr;
     const IValue& get(const Node* n) const {
@@ -312,10 +361,10 @@ struct GraphRunner {
     size_t positional = 0;
     for (const auto& p : params) {
       const Argument* given = nullptr;
-      if (!p.kwarg_only() && positional < n->args.size()) {
-        given = &n->args[positional++];
+      if (!p.kwarg_only() && positional < n->args().size()) {
+        given = &n->args()[positional++];
       } else {
-        for (const auto& kw : n->kwargs)
+        for (const auto& kw : n->kwargs())
           if (kw.name == p.name()) given = &kw.value;
       }
       if (given) {
@@ -326,8 +375,8 @@ struct GraphRunner {
         throw RunError(node_context(n) + ": missing argument '" + p.name() + "' of " + schema.name());
       }
     }
-    if (positional < n->args.size())
-      throw RunError(node_context(n) + ": " + std::to_string(n->args.size()) + " positional arguments, but " +
+    if (positional < n->args().size())
+      throw RunError(node_context(n) + ": " + std::to_string(n->args().size()) + " positional arguments, but " +
                      schema.name() + " takes " + std::to_string(positional));
     return stack;
   }
@@ -351,8 +400,8 @@ struct GraphRunner {
   }
 
   IValue getitem(const Node* n, const Env& env) const {
-    const Node* source = n->args.size() == 2 ? n->args[0].node() : nullptr;
-    const auto* index = n->args.size() == 2 ? std::get_if<int64_t>(&n->args[1].v) : nullptr;
+    const Node* source = n->args().size() == 2 ? n->args()[0].node() : nullptr;
+    const auto* index = n->args().size() == 2 ? std::get_if<int64_t>(&n->args()[1].v) : nullptr;
     if (!source || !index) throw RunError(node_context(n) + ": getitem expects a value and an integer index");
     const IValue& container = env.get(source);
     const auto size = container.isTuple() ? container.toTupleRef().elements().size()
@@ -384,29 +433,29 @@ struct GraphRunner {
 
   /// Runs a subgraph from inside a node of this one, watched by the observers that see subgraphs.
   static std::vector<IValue> enter(const GraphRunner& body, const std::vector<IValue>& operands, const Env& env) {
-    return body.run(operands, env.nested, env.nested);
+    return body.run(operands, env.nested, env.nested, Progress{{}, env.cancel});
   }
 
   /// A predicate's truth: a bool, or a one-element tensor (cond's pred, while_loop's condition).
   static bool holds(const IValue& pred) { return pred.isTensor() ? pred.toTensor().item<bool>() : pred.toBool(); }
 
   IValue call_cond(const Node* n, const Env& env) const {
-    const bool take_true = holds(convert_plain(n->args.at(0), env));
-    auto& b = branch(n->args.at(take_true ? 1 : 2), n);
-    return c10::ivalue::Tuple::create(enter(b, operand_list(n->args.at(3), env), env));
+    const bool take_true = holds(convert_plain(n->args().at(0), env));
+    auto& b = branch(n->args().at(take_true ? 1 : 2), n);
+    return c10::ivalue::Tuple::create(enter(b, operand_list(n->args().at(3), env), env));
   }
 
   /// The operands a wrapper HOP passes on to its subgraph: arguments from `first` on.
   std::vector<IValue> operands_from(const Node* n, size_t first, const Env& env) const {
     std::vector<IValue> out;
-    for (size_t i = first; i < n->args.size(); ++i) out.push_back(convert_plain(n->args[i], env));
+    for (size_t i = first; i < n->args().size(); ++i) out.push_back(convert_plain(n->args()[i], env));
     return out;
   }
 
   // wrap_with_set_grad_enabled(enable_grad, body, *args): body under torch.set_grad_enabled.
   IValue call_set_grad_enabled(const Node* n, const Env& env) const {
-    const bool enabled = convert_plain(n->args.at(0), env).toBool();
-    auto& body = branch(n->args.at(1), n);
+    const bool enabled = convert_plain(n->args().at(0), env).toBool();
+    auto& body = branch(n->args().at(1), n);
     c10::AutoGradMode mode(enabled);
     return c10::ivalue::Tuple::create(enter(body, operands_from(n, 2, env), env));
   }
@@ -414,10 +463,10 @@ struct GraphRunner {
   // wrap_with_autocast(device_type, dtype, enabled, cache_enabled, body, *args):
   // body under torch.autocast, the process's autocast state restored after.
   IValue call_autocast(const Node* n, const Env& env) const {
-    const std::string device = convert_plain(n->args.at(0), env).toStringRef();
-    const IValue dtype = convert_plain(n->args.at(1), env);
-    const bool enabled = convert_plain(n->args.at(2), env).toBool();
-    auto& body = branch(n->args.at(4), n);
+    const std::string device = convert_plain(n->args().at(0), env).toStringRef();
+    const IValue dtype = convert_plain(n->args().at(1), env);
+    const bool enabled = convert_plain(n->args().at(2), env).toBool();
+    auto& body = branch(n->args().at(4), n);
     const c10::DeviceType type = c10::Device(device).type();
     struct Restore {
       c10::DeviceType type;
@@ -435,9 +484,9 @@ struct GraphRunner {
 
   // map_impl(body, xs, args): apply body to each slice xs[i] along dim 0 and stack.
   IValue call_map(const Node* n, const Env& env) const {
-    auto& body = branch(n->args.at(0), n);
-    const auto xs = operand_list(n->args.at(1), env);
-    const auto extra = operand_list(n->args.at(2), env);
+    auto& body = branch(n->args().at(0), n);
+    const auto xs = operand_list(n->args().at(1), env);
+    const auto extra = operand_list(n->args().at(2), env);
     if (xs.empty()) throw RunError(node_context(n) + ": map over no tensors");
     const int64_t count = xs[0].toTensor().size(0);
     std::vector<std::vector<at::Tensor>> per_output;
@@ -457,10 +506,10 @@ struct GraphRunner {
   // while_loop(cond, body, carried, additional): body maps the carried values
   // (tensors and ints) to the next ones while cond holds on them.
   IValue call_while_loop(const Node* n, const Env& env) const {
-    auto& cond = branch(n->args.at(0), n);
-    auto& body = branch(n->args.at(1), n);
-    std::vector<IValue> carried = operand_list(n->args.at(2), env);
-    const auto extra = operand_list(n->args.at(3), env);
+    auto& cond = branch(n->args().at(0), n);
+    auto& body = branch(n->args().at(1), n);
+    std::vector<IValue> carried = operand_list(n->args().at(2), env);
+    const auto extra = operand_list(n->args().at(3), env);
     auto operands = [&] {
       std::vector<IValue> in = carried;
       in.insert(in.end(), extra.begin(), extra.end());
@@ -489,10 +538,10 @@ struct GraphRunner {
   // carry and step i's outputs, along dim 0; the result is the last carry, then
   // each output stacked over the steps.
   IValue call_scan(const Node* n, const Env& env) const {
-    auto& combine = branch(n->args.at(0), n);
-    std::vector<IValue> carry = operand_list(n->args.at(1), env);
-    const auto xs = operand_list(n->args.at(2), env);
-    const auto extra = operand_list(n->args.at(3), env);
+    auto& combine = branch(n->args().at(0), n);
+    std::vector<IValue> carry = operand_list(n->args().at(1), env);
+    const auto xs = operand_list(n->args().at(2), env);
+    const auto extra = operand_list(n->args().at(3), env);
     const int64_t steps = xs.empty() ? 0 : xs[0].toTensor().size(0);
     if (steps == 0) throw RunError(node_context(n) + ": scan over no steps");
     std::vector<std::vector<at::Tensor>> per_output;
@@ -534,31 +583,34 @@ struct GraphRunner {
   }
 
   IValue dispatch(const Node* n, const Env& env) const {
-    const auto& t = n->target;
-    if (t.is_getitem()) return getitem(n, env);
-    if (t.is_higher_order()) {
-      const std::string hop = t.op_name();
-      if (hop == "cond") return call_cond(n, env);
-      if (hop == "map_impl") return call_map(n, env);
-      if (hop == "while_loop") return call_while_loop(n, env);
-      if (hop == "scan") return call_scan(n, env);
-      if (hop == "wrap_with_set_grad_enabled") return call_set_grad_enabled(n, env);
-      if (hop == "wrap_with_autocast") return call_autocast(n, env);
-      throw RunError(node_context(n) + ": higher-order op '" + hop + "' is not supported by the runtime");
+    switch (handlers[n->index()]) {
+      case Handler::TorchOp: return call_op(n, env);
+      case Handler::Getitem: return getitem(n, env);
+      case Handler::SymOp: {
+        std::vector<IValue> args;
+        for (const auto& a : n->args()) args.push_back(convert_plain(a, env));
+        return eval_sym_op(sym_ops[n->index()], args);
+      }
+      case Handler::Cond: return call_cond(n, env);
+      case Handler::Map: return call_map(n, env);
+      case Handler::WhileLoop: return call_while_loop(n, env);
+      case Handler::Scan: return call_scan(n, env);
+      case Handler::SetGradEnabled: return call_set_grad_enabled(n, env);
+      case Handler::Autocast: return call_autocast(n, env);
+      case Handler::Unsupported: break;
     }
-    if (t.is_torch_op()) return call_op(n, env);
-    std::vector<IValue> args;
-    for (const auto& a : n->args) args.push_back(convert_plain(a, env));
-    return eval_sym_op(t.op_name(), args, n);
+    if (n->target.is_higher_order())
+      throw RunError(node_context(n) + ": higher-order op '" + n->target.op_name() + "' is not supported by the runtime");
+    throw RunError(node_context(n) + ": unsupported symbolic operator '" + n->target.op_name() + "'");
   }
 
   std::vector<IValue> outputs(const Node* out, const Env& env) const {
     std::vector<IValue> result;
-    if (out->args.empty()) return result;
-    if (const auto* list = out->args[0].list()) {
+    if (out->args().empty()) return result;
+    if (const auto* list = out->args()[0].list()) {
       for (const auto& item : list->items) result.push_back(convert_plain(item, env));
     } else {
-      result.push_back(convert_plain(out->args[0], env));
+      result.push_back(convert_plain(out->args()[0], env));
     }
     return result;
   }
@@ -577,6 +629,7 @@ class GraphRun {
       : r_(runner), nodes_(runner.gm.graph.nodes()), placeholders_(placeholders), observer_(observer),
         progress_(std::move(progress)) {
     env_.nested = nested;
+    env_.cancel = progress_.cancel;
     env_.values.resize(nodes_.size());
     held_.resize(nodes_.size());
   }

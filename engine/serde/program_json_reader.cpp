@@ -3,9 +3,11 @@
 // names, getitem nodes and args/kwargs come out as torch prints them.
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
+#include "engine/ir/graph_builder.h"
 #include "engine/ir/verifier.h"
 #include "engine/serde/json_cursor.h"
 #include "engine/serde/expr_cache.h"
@@ -62,6 +64,7 @@ class GraphReader {
 
   void read(const JsonCursor& g, ir::GraphModule& gm) {
     gm_ = &gm;
+    builder_.emplace(gm.graph);
     index_table(g, "tensor_values", tables_.tensors);
     index_table(g, "sym_int_values", tables_.sym_ints);
     index_table(g, "sym_bool_values", tables_.sym_bools);
@@ -263,30 +266,15 @@ class GraphReader {
   }
 
   // --- node creation -------------------------------------------------------
-  // Nodes are filled in before they are appended, so use lists stay right
+  // Nodes are filled in before they are placed, so use lists stay right
   // without re-deriving them.
   std::unique_ptr<Node> new_node(OpKind op, const std::string& name) {
     if (++context_->nodes > limits_.max_nodes)
       throw SchemaError("the program has more than " + std::to_string(limits_.max_nodes) +
                         " nodes (raise the limit with --limit nodes=...)");
-    auto n = std::make_unique<Node>();
-    n->op = op;
-    n->name = fresh_name(name.empty() ? "node" : name);
-    return n;
+    return builder_->make_as_written(op, name.empty() ? "node" : name);
   }
-
-  // FX's naming: `base`, else the first free `base_1`, `base_2`, ... Nodes are
-  // only appended here, so every suffix below the one remembered per base is
-  // taken for good: n equal names cost O(n log n), not O(n^2).
-  std::string fresh_name(const std::string& base) {
-    if (!gm_->graph.find(base)) return base;
-    int64_t& suffix = next_suffix_[base];
-    std::string candidate;
-    do candidate = base + "_" + std::to_string(++suffix);
-    while (gm_->graph.find(candidate));
-    return candidate;
-  }
-  Node* make_node(OpKind op, const std::string& name) { return gm_->graph.append(new_node(op, name)); }
+  Node* make_node(OpKind op, const std::string& name) { return builder_->insert(new_node(op, name)); }
 
   void bind(const std::string& serialized_name, Node* n, const JsonCursor& where) {
     if (by_name_.count(serialized_name))
@@ -432,10 +420,9 @@ class GraphReader {
     if (!hop && context_->file_signatures) learn_signature(target, inputs, outputs);
     auto node = new_node(OpKind::CallFunction, node_name(c, target, outputs, hop));
     node->target = ir::Target(target);
-    node->args = std::move(args);
-    node->kwargs = std::move(kwargs);
+    node->set_inputs(std::move(args), std::move(kwargs));
     node->meta = meta;
-    read_node_outputs(c, outputs, gm_->graph.append(std::move(node)), hop);
+    read_node_outputs(c, outputs, builder_->insert(std::move(node)), hop);
   }
 
   // A file that does not record how each argument was passed (torch <= 2.6)
@@ -599,9 +586,9 @@ class GraphReader {
   void getitem(Node* parent, int64_t index, const std::string& name, ir::ValueTuple& vals, const JsonCursor& where) {
     auto item = new_node(OpKind::CallFunction, name);
     item->target = ir::Target("_operator.getitem");
-    item->args = {Argument(parent), Argument(index)};
+    item->set_args({Argument(parent), Argument(index)});
     item->meta = parent->meta;  // torch copies the call's metadata to its getitems
-    Node* g = gm_->graph.append(std::move(item));
+    Node* g = builder_->insert(std::move(item));
     bind(name, g, where);
     vals.push_back(g->value);
   }
@@ -625,18 +612,18 @@ class GraphReader {
     const bool single = g.has("is_single_tensor_return") && g.at("is_single_tensor_return").boolean();
     if (single) {
       if (list.items.size() != 1) g.fail("is_single_tensor_return with " + std::to_string(list.items.size()) + " outputs");
-      out->args = {list.items[0]};
+      out->set_args({list.items[0]});
     } else {
-      out->args = {Argument(list)};
+      out->set_args({Argument(list)});
     }
-    gm_->graph.append(std::move(out));
+    builder_->insert(std::move(out));
   }
 
   ReadContext* context_;
   const ir::GraphSignature* signature_;
   const ReadLimits& limits_;
-  std::unordered_map<std::string, int64_t> next_suffix_;
   ir::GraphModule* gm_ = nullptr;
+  std::optional<ir::GraphBuilder> builder_;  // over gm_'s graph
   ValueTables tables_;
   std::unordered_map<std::string, Node*> by_name_;
 };

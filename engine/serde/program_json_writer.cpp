@@ -81,7 +81,7 @@ class GraphWriter {
           if (!n->target.is_getitem()) nodes.push_back(call(n));
           break;
         case OpKind::Output: {
-          const Argument& a = n->args.empty() ? Argument() : n->args[0];
+          const Argument& a = n->args().empty() ? Argument() : n->args()[0];
           if (const auto* list = a.list()) {
             for (const auto& item : list->items) outputs.push_back(argument(item, ir::ListKind::Unknown, n));
           } else {
@@ -113,9 +113,9 @@ class GraphWriter {
   // ---- getitems: a multi-output call's values are named after its getitems
   void index_getitems(const ir::Graph& g) {
     for (const Node* n : g.nodes()) {
-      if (n->op != OpKind::CallFunction || !n->target.is_getitem() || n->args.size() != 2) continue;
-      const Node* parent = n->args[0].node();
-      const auto* index = std::get_if<int64_t>(&n->args[1].v);
+      if (n->op != OpKind::CallFunction || !n->target.is_getitem() || n->args().size() != 2) continue;
+      const Node* parent = n->args()[0].node();
+      const auto* index = std::get_if<int64_t>(&n->args()[1].v);
       if (!parent || !index) continue;
       auto [it, fresh] = getitems_[parent].emplace(*index, n);
       if (!fresh) duplicate_[n] = it->second;  // torch keeps the first of equal getitems
@@ -367,12 +367,12 @@ class GraphWriter {
     json inputs = json::array();
     std::set<std::string> written;
     auto keyword = [&](const std::string& name) -> const Argument* {
-      for (const auto& k : n->kwargs)
+      for (const auto& k : n->kwargs())
         if (k.name == name) return &k.value;
       return nullptr;
     };
     // Schema order, as torch's serialize_inputs walks it.
-    for (size_t i = 0; i < std::max(sig.arguments.size(), n->args.size()); ++i) {
+    for (size_t i = 0; i < std::max(sig.arguments.size(), n->args().size()); ++i) {
       if (i < sig.arguments.size()) {
         const auto& s = sig.arguments[i];
         if (const Argument* kw = keyword(s.name)) {
@@ -381,12 +381,12 @@ class GraphWriter {
           continue;
         }
       }
-      if (i < n->args.size()) {
+      if (i < n->args().size()) {
         const std::string name = positional_name(n, sig, i);
-        inputs.push_back(named_argument(name, argument(n->args[i], list_kind_of(sig, name), n), kPositional));
+        inputs.push_back(named_argument(name, argument(n->args()[i], list_kind_of(sig, name), n), kPositional));
       }
     }
-    for (const auto& k : n->kwargs)
+    for (const auto& k : n->kwargs())
       if (!written.count(k.name)) inputs.push_back(named_argument(k.name, argument(k.value, list_kind_of(sig, k.name), n), kKeyword));
     return inputs;
   }
@@ -473,15 +473,15 @@ class GraphWriter {
     } else if (sym_op) {
       // Named by the schema (an aten op returning a SymInt), else a, b, c.
       const ir::OpSignature* sig = n->target.is_torch_op() ? signature_of(n) : nullptr;
-      if (!n->kwargs.empty()) fail(n, "a symbolic-value op with keyword arguments");
-      for (size_t i = 0; i < n->args.size(); ++i) {
+      if (!n->kwargs().empty()) fail(n, "a symbolic-value op with keyword arguments");
+      for (size_t i = 0; i < n->args().size(); ++i) {
         const std::string name = sig ? positional_name(n, *sig, i) : std::string(1, char('a' + std::min<size_t>(i, 25)));
-        inputs.push_back(named_argument(name, argument(n->args[i], ir::ListKind::Unknown, n), kPositional));
+        inputs.push_back(named_argument(name, argument(n->args()[i], ir::ListKind::Unknown, n), kPositional));
       }
       outputs = json::array({output_value(n->name, n->value, n)});
     } else {
-      for (const auto& a : n->args) inputs.push_back(named_argument("", argument(a, ir::ListKind::Unknown, n), kPositional));
-      for (const auto& k : n->kwargs) inputs.push_back(named_argument(k.name, argument(k.value, ir::ListKind::Unknown, n), kKeyword));
+      for (const auto& a : n->args()) inputs.push_back(named_argument("", argument(a, ir::ListKind::Unknown, n), kPositional));
+      for (const auto& k : n->kwargs()) inputs.push_back(named_argument(k.name, argument(k.value, ir::ListKind::Unknown, n), kKeyword));
       outputs = hop_outputs(n);
       if (n->target.is_higher_order()) is_hop_single = n->value.tensor() != nullptr;
     }

@@ -18,16 +18,16 @@ std::pair<std::string, std::string> differing_attributes(const ir::Node& x, cons
     here += (here.empty() ? "" : ", ") + label + a;
     there += (there.empty() ? "" : ", ") + label + b;
   };
-  const size_t args = std::max(x.args.size(), y.args.size());
+  const size_t args = std::max(x.args().size(), y.args().size());
   for (size_t i = 0; i < args; ++i) {
-    const std::string a = i < x.args.size() ? ir::argument_text(x.args[i]) : "-";
-    const std::string b = i < y.args.size() ? ir::argument_text(y.args[i]) : "-";
-    const bool refs = (i < x.args.size() && x.args[i].node()) || (i < y.args.size() && y.args[i].node());
+    const std::string a = i < x.args().size() ? ir::argument_text(x.args()[i]) : "-";
+    const std::string b = i < y.args().size() ? ir::argument_text(y.args()[i]) : "-";
+    const bool refs = (i < x.args().size() && x.args()[i].node()) || (i < y.args().size() && y.args()[i].node());
     if (!refs && a != b) add("arg " + std::to_string(i) + "=", a, b);
   }
   std::map<std::string, std::pair<std::string, std::string>> kw;
-  for (const auto& k : x.kwargs) kw[k.name].first = ir::argument_text(k.value);
-  for (const auto& k : y.kwargs) kw[k.name].second = ir::argument_text(k.value);
+  for (const auto& k : x.kwargs()) kw[k.name].first = ir::argument_text(k.value);
+  for (const auto& k : y.kwargs()) kw[k.name].second = ir::argument_text(k.value);
   for (const auto& [name, v] : kw)
     if (v.first != v.second) add(name + "=", v.first.empty() ? "-" : v.first, v.second.empty() ? "-" : v.second);
   return {here, there};

@@ -105,28 +105,6 @@ std::string str_relation(const Expr& e) {
   return parenthesize(a, kRelational) + op + parenthesize(b, kRelational);
 }
 
-const char* function_name(const Expr& e) {
-  switch (e.kind()) {
-    case K::FloorDiv: return N(e).flavor == Flavor::CleanDiv ? "CleanDiv" : "FloorDiv";
-    case K::Mod: return N(e).flavor == Flavor::PythonMod ? "PythonMod" : "Mod";
-    case K::Max: return "Max";
-    case K::Min: return "Min";
-    case K::Pow: return "Pow";
-    case K::Add: return "Add";
-    case K::Mul: return "Mul";
-    case K::Eq: return "Equality";
-    case K::Ne: return "Unequality";
-    case K::Lt: return "StrictLessThan";
-    case K::Le: return "LessThan";
-    case K::Gt: return "StrictGreaterThan";
-    case K::Ge: return "GreaterThan";
-    case K::And: return "And";
-    case K::Or: return "Or";
-    case K::Not: return "Not";
-    default: return "";
-  }
-}
-
 /// Python's repr() of a str, which srepr uses for symbol names.
 std::string python_repr(const std::string& s) {
   const bool use_double = s.find('\'') != std::string::npos && s.find('"') == std::string::npos;
@@ -176,12 +154,12 @@ std::string to_str(const Expr& e) {
     case K::FloorDiv:
       return "(" + parenthesize(e.args()[0], kAtom - 0.5) + "//" +
              parenthesize(e.args()[1], kAtom - 0.5) + ")";
-    case K::Mod: return std::string(function_name(e)) + "(" + join(e.args(), ", ", 0) + ")";
+    case K::Mod: return std::string(sympy_class_name(e)) + "(" + join(e.args(), ", ", 0) + ")";
     case K::Max:
     case K::Min: {  // StrPrinter._print_LatticeOp re-sorts by sort key alone
       std::vector<Expr> args = e.args();
       std::sort(args.begin(), args.end(), sort_key_less);
-      return std::string(function_name(e)) + "(" + join(args, ", ", 0) + ")";
+      return std::string(sympy_class_name(e)) + "(" + join(args, ", ", 0) + ")";
     }
     case K::Eq:
     case K::Ne:
@@ -205,11 +183,41 @@ std::string to_srepr(const Expr& e) {
     case K::False: return "false";
     case K::Mul: return srepr_mul(e);
     default: {
-      std::string out = std::string(function_name(e)) + "(";
+      std::string out = std::string(sympy_class_name(e)) + "(";
       for (size_t i = 0; i < e.args().size(); ++i) out += (i ? ", " : "") + to_srepr(e.args()[i]);
       return out + ")";
     }
   }
+}
+
+const char* sympy_class_name(const Expr& e) {
+  switch (e.kind()) {
+    case K::Integer: {
+      const int64_t v = *e.as_integer();
+      return v == 0 ? "Zero" : v == 1 ? "One" : v == -1 ? "NegativeOne" : "Integer";
+    }
+    case K::Infinity: return e == Expr::infinity(true) ? "NegativeIntInfinity" : "IntInfinity";
+    case K::Symbol: return "Symbol";
+    case K::FloorDiv: return N(e).flavor == Flavor::CleanDiv ? "CleanDiv" : "FloorDiv";
+    case K::Mod: return N(e).flavor == Flavor::PythonMod ? "PythonMod" : "Mod";
+    case K::Max: return "Max";
+    case K::Min: return "Min";
+    case K::Pow: return "Pow";
+    case K::Add: return "Add";
+    case K::Mul: return "Mul";
+    case K::True: return "BooleanTrue";
+    case K::False: return "BooleanFalse";
+    case K::Eq: return "Equality";
+    case K::Ne: return "Unequality";
+    case K::Lt: return "StrictLessThan";
+    case K::Le: return "LessThan";
+    case K::Gt: return "StrictGreaterThan";
+    case K::Ge: return "GreaterThan";
+    case K::And: return "And";
+    case K::Or: return "Or";
+    case K::Not: return "Not";
+  }
+  return "Basic";
 }
 
 }  // namespace exportlens::symbolic

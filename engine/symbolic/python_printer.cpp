@@ -4,42 +4,13 @@
 #include <cctype>
 #include <vector>
 
+#include "engine/symbolic/printer.h"
+
 namespace exportlens::symbolic {
 
 namespace {
 
 using K = Expr::Kind;
-
-/// sympy's class name for a node (what Basic.compare ranks first).
-std::string class_name(const Expr& e) {
-  switch (e.kind()) {
-    case K::Integer: {
-      const int64_t v = *e.as_integer();
-      return v == 0 ? "Zero" : v == 1 ? "One" : v == -1 ? "NegativeOne" : "Integer";
-    }
-    case K::Infinity: return e == Expr::infinity(true) ? "NegativeIntInfinity" : "IntInfinity";
-    case K::Symbol: return "Symbol";
-    case K::Add: return "Add";
-    case K::Mul: return "Mul";
-    case K::Pow: return "Pow";
-    case K::FloorDiv: return "FloorDiv";
-    case K::Mod: return "Mod";
-    case K::Max: return "Max";
-    case K::Min: return "Min";
-    case K::True: return "BooleanTrue";
-    case K::False: return "BooleanFalse";
-    case K::Eq: return "Equality";
-    case K::Ne: return "Unequality";
-    case K::Lt: return "StrictLessThan";
-    case K::Le: return "LessThan";
-    case K::Gt: return "StrictGreaterThan";
-    case K::Ge: return "GreaterThan";
-    case K::And: return "And";
-    case K::Or: return "Or";
-    case K::Not: return "Not";
-  }
-  return "Basic";
-}
 
 int class_rank(const std::string& name) {
   static const std::vector<std::string> order = {
@@ -161,7 +132,7 @@ class Printer {
 
 int basic_compare(const Expr& a, const Expr& b) {
   if (a == b) return 0;
-  const int c = compare_names(class_name(a), class_name(b));
+  const int c = compare_names(sympy_class_name(a), sympy_class_name(b));
   if (c) return c;
   switch (a.kind()) {
     case K::Integer: {

@@ -73,8 +73,8 @@ Traced trace_body(Tracer& t, const std::vector<std::pair<ir::Node*, ops::SymTens
   for (const ir::Node* n : out.gm->graph.nodes()) {
     if (n->op != ir::OpKind::CallFunction || !n->target.is_torch_op()) continue;
     const std::string op = n->target.op_name();
-    if (op.empty() || op.back() != '_' || n->args.empty()) continue;
-    const ir::Node* target = n->args[0].node();
+    if (op.empty() || op.back() != '_' || n->args().empty()) continue;
+    const ir::Node* target = n->args()[0].node();
     if (target && target->op == ir::OpKind::Placeholder)
       raise(t, TraceError("unsupported", "torch._dynamo.exc.UncapturedHigherOrderOpError",
                           what + " mutates its input '" + target->name + "' (" + n->target.short_name() +

@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
-#include "engine/passes/graph_builder.h"
+#include "engine/passes/rewriter.h"
 #include "engine/runtime/torch_types.h"
 #include "engine/trace/export.h"
 
@@ -135,7 +135,7 @@ at::Tensor example_tensor(const ir::TensorMeta& m, const ir::Node* n, const pass
 /// Maps the traced graph's values to the builder's arguments.
 class Replay {
  public:
-  Replay(passes::GraphBuilder& b, std::string key) : b_(b), key_(std::move(key)) {}
+  Replay(passes::Rewriter& b, std::string key) : b_(b), key_(std::move(key)) {}
 
   ir::Argument run(const ir::ExportedProgram& ep, const std::vector<ir::Node*>& inputs) {
     const auto placeholders = ep.graph().placeholders();
@@ -148,7 +148,7 @@ class Replay {
     }
     for (const ir::Node* n : ep.graph().nodes()) {
       if (n->op == ir::OpKind::Placeholder) continue;
-      if (n->op == ir::OpKind::Output) return output(n->args.at(0));
+      if (n->op == ir::OpKind::Output) return output(n->args().at(0));
       if (n->op != ir::OpKind::CallFunction) fail("its rule traced '" + n->name + "' (control flow is not supported)");
       env_[n] = call(*n);
     }
@@ -158,15 +158,15 @@ class Replay {
  private:
   ir::Argument call(const ir::Node& n) {
     if (n.target.is_getitem()) {
-      const ir::ArgumentList* parts = env_.at(n.args.at(0).node()).list();
+      const ir::ArgumentList* parts = env_.at(n.args().at(0).node()).list();
       if (!parts) fail("getitem of a single value in its rule's trace");
-      return parts->items.at(size_t(std::get<int64_t>(n.args.at(1).v)));
+      return parts->items.at(size_t(std::get<int64_t>(n.args().at(1).v)));
     }
     if (!n.target.is_torch_op())
       fail("its rule traced '" + n.target.qualified() + "' (symbolic-size arithmetic is not supported)");
     std::vector<ir::Argument> args;
-    for (const auto& a : n.args) args.push_back(map(a));
-    std::vector<ir::NamedArgument> kwargs = n.kwargs;
+    for (const auto& a : n.args()) args.push_back(map(a));
+    std::vector<ir::NamedArgument> kwargs = n.kwargs();
     for (auto& k : kwargs) k.value = map(k.value);
     return b_.call(passes::op_key(n.target), std::move(args), std::move(kwargs));
   }
@@ -190,12 +190,12 @@ class Replay {
 
   [[noreturn]] void fail(const std::string& what) const { throw DecompositionError(key_ + ": " + what); }
 
-  passes::GraphBuilder& b_;
+  passes::Rewriter& b_;
   std::string key_;
   std::unordered_map<const ir::Node*, ir::Argument> env_;
 };
 
-ir::Argument lower_by_tracing(const sdk::RuleFn& fn, passes::GraphBuilder& b, const passes::OpCall& call) {
+ir::Argument lower_by_tracing(const sdk::RuleFn& fn, passes::Rewriter& b, const passes::OpCall& call) {
   const auto op = find_operator(call.key());
   if (!op) call.fail("no such operator in LibTorch");
   const c10::FunctionSchema& schema = op->schema();
@@ -237,7 +237,7 @@ ir::Argument lower_by_tracing(const sdk::RuleFn& fn, passes::GraphBuilder& b, co
 }  // namespace
 
 passes::DecompositionFn traced_rule(sdk::RuleFn fn) {
-  return [fn = std::move(fn)](passes::GraphBuilder& b, const passes::OpCall& call) {
+  return [fn = std::move(fn)](passes::Rewriter& b, const passes::OpCall& call) {
     return lower_by_tracing(fn, b, call);
   };
 }

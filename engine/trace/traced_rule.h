@@ -2,7 +2,7 @@
 // Decomposition rules written as LibTorch functions (the SDK's
 // EXPORTLENS_DECOMPOSITIONS) as passes::DecompositionRules: the rule traces
 // the user's function on fake inputs with the shapes of the call being
-// lowered, then replays the recorded ATen calls into the GraphBuilder (so
+// lowered, then replays the recorded ATen calls into the Rewriter (so
 // they decompose further by the rest of the table). This adapter lives here,
 // not in engine/passes, to keep el_passes free of LibTorch.
 #include <string>

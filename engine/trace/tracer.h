@@ -25,7 +25,7 @@
 #include "engine/ir/exported_program.h"
 #include "engine/ops/sym_value.h"
 #include "engine/symbolic/shape_env.h"
-#include "engine/trace/graph_builder.h"
+#include "engine/trace/graph_recorder.h"
 #include "engine/symbolic/contiguity_probe.h"
 
 namespace exportlens::trace {
@@ -90,8 +90,8 @@ class Tracer {
   const TraceOptions& options() const { return options_; }
   symbolic::ShapeEnv& env() { return env_; }
   const symbolic::ShapeEnv& env() const { return env_; }
-  GraphBuilder& graph() { return graph_; }
-  const GraphBuilder& graph() const { return graph_; }
+  GraphRecorder& graph() { return graph_; }
+  const GraphRecorder& graph() const { return graph_; }
 
   /// While alive: this tracer is current and every op dispatches to it.
   class Activation {
@@ -199,7 +199,7 @@ class Tracer {
   uint64_t id_;
   TraceOptions options_;
   symbolic::ShapeEnv env_;
-  GraphBuilder graph_;
+  GraphRecorder graph_;
   int internal_depth_ = 0;
 
   struct StateEntry {

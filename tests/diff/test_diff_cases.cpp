@@ -95,10 +95,10 @@ class TestDiffCases : public QObject {
     // An element of a multi-output op the lowering replaced (split -> split_with_sizes) descends from
     // the op: it pairs with A's getitem of that op at the same index.
     auto same_element = [](const ir::Node& na, const ir::Node& nb, const std::string& origin) {
-      if (!na.target.is_getitem() || !nb.target.is_getitem() || na.args.size() < 2 || nb.args.size() < 2) return false;
-      const ir::Node* tuple = na.args[0].node();
-      const auto* ia_index = std::get_if<int64_t>(&na.args[1].v);
-      const auto* ib_index = std::get_if<int64_t>(&nb.args[1].v);
+      if (!na.target.is_getitem() || !nb.target.is_getitem() || na.args().size() < 2 || nb.args().size() < 2) return false;
+      const ir::Node* tuple = na.args()[0].node();
+      const auto* ia_index = std::get_if<int64_t>(&na.args()[1].v);
+      const auto* ib_index = std::get_if<int64_t>(&nb.args()[1].v);
       return tuple && tuple->name == origin && ia_index && ib_index && *ia_index == *ib_index;
     };
     for (const auto& [x, y] : m.pairs()) {

@@ -109,7 +109,7 @@ class TestPt2Reader : public QObject {
     const auto* cond = ep.graph().find("cond");
     QVERIFY(cond);
     QVERIFY(cond->target.is_higher_order());
-    QCOMPARE(cond->args.at(1).node()->op, ir::OpKind::GetAttr);
+    QCOMPARE(cond->args().at(1).node()->op, ir::OpKind::GetAttr);
   }
 
   void custom_op_nodes_read_without_the_op_library() {

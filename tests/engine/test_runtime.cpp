@@ -178,6 +178,46 @@ class TestRuntime : public QObject {
     }
   }
 
+  // A cancel reaches the nodes of the subgraphs a run enters: a while_loop
+  // stops at the next node of its body, not when the loop ends.
+  void a_cancel_stops_a_loop_inside_its_body() {
+    const QString dir = "lowering_cases/while_loop_counter";
+    const auto ep = serde::read_pt2(fixture_file(dir, "program.pt2").toStdString());
+    const auto inputs = load_tuple(fixture_file(dir, "inputs.pt"));
+    RecordingObserver all(true);
+    runtime::Interpreter full(ep, c10::Device(c10::kCPU));
+    full.set_observers({nullptr, nullptr, &all});
+    full.run(inputs);
+    const int nested_begins = int(all.seen.filter("begin:").size());
+
+    // Cancels at the second node of the loop's body it sees.
+    CancelToken token;
+    struct CancelInBody final : public runtime::NodeObserver {
+      CancelToken* token = nullptr;
+      const ir::Graph* top = nullptr;
+      int body_nodes = 0, begun_after_cancel = 0;
+      void node_begin(const ir::Node& n) override {
+        if (token->is_cancelled()) ++begun_after_cancel;
+        if (n.graph() != top && ++body_nodes == 2) token->cancel();
+      }
+      void node_end(const ir::Node&, const c10::IValue&) override {}
+      bool sees_subgraphs() const override { return true; }
+    } canceller;
+    canceller.token = &token;
+    canceller.top = &ep.graph_module.graph;
+    QVERIFY2(nested_begins > 10, qPrintable(QString::number(nested_begins)));  // the loop runs many body nodes
+    runtime::Interpreter cancelled(ep, c10::Device(c10::kCPU));
+    cancelled.set_observers({&canceller});
+    cancelled.set_progress(Progress{{}, &token});
+    try {
+      cancelled.run(inputs);
+      QFAIL("a cancelled run finished");
+    } catch (const Cancelled&) {
+    }
+    QCOMPARE(canceller.body_nodes, 2);
+    QCOMPARE(canceller.begun_after_cancel, 0);  // the body's next node never began
+  }
+
   void unknown_op_fails_only_when_running_and_names_it() {
     const auto ep = serde::read_pt2(fixture_file("custom_op", "program.pt2").toStdString());
     const auto missing = runtime::unavailable_operators(ep);

@@ -10,7 +10,7 @@
 // the seed's custom table, functionalization of hand-built programs,
 // provenance, node expansion and the chained IR levels.
 // Dead code goes by the dispatcher's schemas, as in the CLI and the GUI.
-// A hand-made rule needs GraphBuilder, whose emit() Qt would take for its macro: before Qt.
+// A hand-made rule needs Rewriter, whose emit() Qt would take for its macro: before Qt.
 #include "engine/passes/decomp_helpers.h"
 
 #include <QtTest>
@@ -251,7 +251,7 @@ class TestDecompositions : public QObject {
     // the later read of x sees the scattered value
     const ir::Node* add1 = ours.graph().find("add_1");
     QVERIFY(add1);
-    QCOMPARE(add1->args[0].node()->target.qualified(), std::string("torch.ops.aten.select_scatter.default"));
+    QCOMPARE(add1->args()[0].node()->target.qualified(), std::string("torch.ops.aten.select_scatter.default"));
   }
 
   void mutation_through_a_rules_view_of_its_view_reaches_its_intermediate() {
@@ -261,7 +261,7 @@ class TestDecompositions : public QObject {
     passes::DecompositionTable table = passes::decomposition_table("functional");
     table.set_name("rule_view_of_view");
     table.set(passes::DecompositionRule{
-        "aten.exp.default", "test", "a rule's view of its own view", [](passes::GraphBuilder& b, const passes::OpCall& c) {
+        "aten.exp.default", "test", "a rule's view of its own view", [](passes::Rewriter& b, const passes::OpCall& c) {
           ir::Node* rows = b.call1("aten.view.default", {c.tensor(0, "self"), passes::detail::ints({3, 4})});
           ir::Node* s = b.call1("aten.sigmoid.default", {rows});
           ir::Node* flat = b.call1("aten.view.default", {s, passes::detail::ints({12})});
@@ -276,11 +276,11 @@ class TestDecompositions : public QObject {
     const ir::Node* mul = ours.graph().find("mul");
     QVERIFY(mul);
     QStringList chain;  // mul's first operand back to the input, each view with its sizes
-    for (const ir::Node* n = mul->args[0].node(); n && n->op == ir::OpKind::CallFunction; n = n->args[0].node()) {
+    for (const ir::Node* n = mul->args()[0].node(); n && n->op == ir::OpKind::CallFunction; n = n->args()[0].node()) {
       QString step = QString::fromStdString(n->target.op_name());
       if (step == "view") {
         QStringList sizes;
-        for (const auto& d : n->args[1].list()->items) sizes << QString::number(std::get<int64_t>(d.v));
+        for (const auto& d : n->args()[1].list()->items) sizes << QString::number(std::get<int64_t>(d.v));
         step += "[" + sizes.join(", ") + "]";
       }
       chain << step;

@@ -60,7 +60,9 @@ std::unique_ptr<ir::Graph> build(const QJsonObject& record) {
     n->op = op_kind(o["op"].toString());
     n->name = o["name"].toString().toStdString();
     if (n->op == ir::OpKind::CallFunction) n->target = ir::Target(o["target"].toString().toStdString());
-    for (const auto& a : o["args"].toArray()) n->args.push_back(argument(a, made));
+    std::vector<ir::Argument> args;
+    for (const auto& a : o["args"].toArray()) args.push_back(argument(a, made));
+    n->set_args(std::move(args));
     made[o["name"].toString()] = g->append(std::move(n));
   }
   return g;

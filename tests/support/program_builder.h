@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "engine/ir/exported_program.h"
+#include "engine/ir/graph_builder.h"
 #include "engine/ir/op_key.h"
 
 namespace exportlens::testing {
@@ -34,15 +35,13 @@ struct GraphMaker {
   ir::Node* add(ir::OpKind op, const std::string& name, const std::string& target = "",
                 std::vector<ir::Argument> args = {}, std::vector<ir::NamedArgument> kwargs = {},
                 std::vector<ir::ModuleScope> scopes = {}) {
-    auto n = std::make_unique<ir::Node>();
-    n->op = op;
-    n->name = name;
+    ir::GraphBuilder b(g);
+    auto n = b.make_as_written(op, name);
     if (op == ir::OpKind::GetAttr) n->attr = target;
     else if (!target.empty()) n->target = target_of(target);
-    n->args = std::move(args);
-    n->kwargs = std::move(kwargs);
+    n->set_inputs(std::move(args), std::move(kwargs));
     n->meta.nn_module_stack = std::move(scopes);
-    return g.append(std::move(n));
+    return b.insert(std::move(n));
   }
   ir::Node* placeholder(const std::string& name) { return add(ir::OpKind::Placeholder, name); }
   ir::Node* call(const std::string& name, const std::string& target, std::vector<ir::Argument> args,

@@ -123,7 +123,7 @@ int histogram_count(const ui::HistogramModel& model, const QString& oracle_op, i
 // A table whose relu rule throws what no rule should: lowering with it fails.
 void register_failing_table() {
   passes::DecompositionTable table(kFailingTable.toStdString(), "a rule that fails (test)");
-  table.set({"aten.relu.default", "test", "", [](passes::GraphBuilder&, const passes::OpCall&) -> ir::Argument {
+  table.set({"aten.relu.default", "test", "", [](passes::Rewriter&, const passes::OpCall&) -> ir::Argument {
                throw std::runtime_error("relu refuses to lower (test table)");
              }});
   passes::register_decomposition_table(std::move(table));

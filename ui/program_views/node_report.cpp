@@ -97,8 +97,8 @@ QString identity_table(const ir::Node& node, const ir::ExportedProgram& program,
 
 QString arguments_table(const ir::Node& node, const ReportColors& colors) {
   Table t(colors);
-  for (size_t i = 0; i < node.args.size(); ++i) t.row(QString::number(i), code(argument_html(node.args[i])));
-  for (const auto& kw : node.kwargs) t.row(qs(kw.name), code(argument_html(kw.value)));
+  for (size_t i = 0; i < node.args().size(); ++i) t.row(QString::number(i), code(argument_html(node.args()[i])));
+  for (const auto& kw : node.kwargs()) t.row(qs(kw.name), code(argument_html(kw.value)));
   return t.empty() ? QString() : t.html();
 }
 

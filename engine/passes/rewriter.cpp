@@ -1,10 +1,11 @@
-#include "engine/passes/graph_builder.h"
+#include "engine/passes/rewriter.h"
 
 #include <algorithm>
 #include <memory>
 #include <string_view>
 #include <unordered_set>
 
+#include "engine/base/save_and_restore.h"
 #include "engine/ir/purity.h"
 
 namespace exportlens::passes {
@@ -38,10 +39,10 @@ ir::NodeMetadata inherited_meta(const ir::Node* origin, const std::string& pass)
 /// torch regenerates the runtime asserts of a retraced program, and each
 /// message names the node that computes the checked expression by its new
 /// name ("... u0 >= 10 on node 'ge'"): keep a copied assert's message true.
-void name_assert_operand(ir::Node& node) {
-  if (node.target.qualified() != "torch.ops.aten._assert_scalar.default" || node.args.size() < 2) return;
-  const ir::Node* operand = node.args[0].node();
-  auto* message = std::get_if<std::string>(&node.args[1].v);
+void name_assert_operand(const ir::Target& target, std::vector<ir::Argument>& args) {
+  if (target.qualified() != "torch.ops.aten._assert_scalar.default" || args.size() < 2) return;
+  const ir::Node* operand = args[0].node();
+  auto* message = std::get_if<std::string>(&args[1].v);
   static constexpr std::string_view kOnNode = " on node '";
   if (!operand || !message || message->empty() || message->back() != '\'') return;
   const size_t at = message->rfind(kOnNode);
@@ -70,69 +71,69 @@ void keep_known_sizes(ir::ValueInfo& inferred, const ir::ValueInfo& known) {
   inferred = ir::ValueInfo::of_tuple(std::move(items));
 }
 
-GraphBuilder::GraphBuilder(ir::Graph& graph, const DecompositionTable& table, const Hints& hints, std::string pass)
-    : graph_(graph), table_(table), hints_(hints), pass_(std::move(pass)), inference_(hints) {}
+Rewriter::Rewriter(ir::Graph& graph, const DecompositionTable& table, const Hints& hints, std::string pass)
+    : graph_(graph), table_(table), hints_(hints), pass_(std::move(pass)), nodes_(graph), inference_(hints) {}
 
 // ---- nodes ----------------------------------------------------------------------
 
-void GraphBuilder::set_origin(const ir::Node* source) { origin_ = source; }
-
-ir::NodeMetadata GraphBuilder::meta_for_new_node() const {
-  ir::NodeMetadata m = inherited_meta(origin_, pass_);
-  if (trace_override_) {
-    m.stack_trace = trace_override_->stack_trace;
-    m.custom = trace_override_->custom;
+ir::NodeMetadata Rewriter::meta_for_new_node() const {
+  ir::NodeMetadata m = inherited_meta(scope_.origin, pass_);
+  if (scope_.trace_override) {
+    m.stack_trace = scope_.trace_override->stack_trace;
+    m.custom = scope_.trace_override->custom;
   }
-  if (annotation_ && !m.custom.count("custom")) m.custom["custom"] = *annotation_;
+  if (scope_.annotation && !m.custom.count("custom")) m.custom["custom"] = *scope_.annotation;
   return m;
 }
 
-std::unique_ptr<ir::Node> GraphBuilder::new_node(ir::OpKind op, std::string_view name_candidate) {
-  auto n = nodes_.node(op, name_candidate);
+std::unique_ptr<ir::Node> Rewriter::new_node(ir::OpKind op, std::string_view name_candidate) {
+  auto n = nodes_.make(op, name_candidate);
   n->meta = meta_override_ ? *meta_override_ : meta_for_new_node();
   return n;
 }
 
-ir::Node* GraphBuilder::place(std::unique_ptr<ir::Node> node) {
-  ir::Node* n = node.get();
-  if (!forwarded_.empty()) {
-    // An operand a rule or the driver still holds may be a size node an
-    // earlier one of the same value replaced.
-    for (auto& [from, to] : forwarded_) {
-      for (auto& a : n->args) a.replace_node(from, to);
-      for (auto& k : n->kwargs) k.value.replace_node(from, to);
-    }
+ir::Node* Rewriter::place(std::unique_ptr<ir::Node> node) {
+  // An operand a rule or the driver still holds may be a size node an
+  // earlier one of the same value replaced.
+  for (auto& [from, to] : forwarded_) node->replace_input(from, to);
+  if (node->op == ir::OpKind::Placeholder) {
+    ir::GraphBuilder::InsertionGuard guard(nodes_);
+    nodes_.set_insertion_point(top_sym_sizes_.empty() ? body_begin_ : top_sym_sizes_.front().second);
+    placeholders_.push_back(nodes_.insert(std::move(node)));
+    return placeholders_.back();
   }
-  if (n->op == ir::OpKind::Placeholder) {
-    placeholders_.push_back(std::move(node));
-  } else if (insert_at_) {
-    body_.insert(body_.begin() + std::ptrdiff_t(*insert_at_), std::move(node));
-    ++*insert_at_;
-  } else {
-    body_.push_back(std::move(node));
-  }
-  return n;
+  ir::Node* placed = nodes_.insert(std::move(node));
+  if (!body_begin_) body_begin_ = placed;
+  return placed;
 }
 
-int GraphBuilder::commit() {
-  // Placeholders, the sym_size nodes at the top, the body; then FX's
-  // eliminate_dead_code (torch's run_decompositions runs it on the lowered
-  // graph), which keeps the size nodes torch's runtime-assert pass leaves.
-  for (auto& n : placeholders_) graph_.append(std::move(n));
-  for (auto& [key, n] : top_sym_sizes_) graph_.append(std::move(n));
-  for (auto& n : body_) graph_.append(std::move(n));
+ir::Node* Rewriter::place_top_size(std::pair<size_t, size_t> key, std::unique_ptr<ir::Node> node) {
+  auto later = std::find_if(top_sym_sizes_.begin(), top_sym_sizes_.end(), [&](const auto& e) { return e.first > key; });
+  ir::GraphBuilder::InsertionGuard guard(nodes_);
+  nodes_.set_insertion_point(later == top_sym_sizes_.end() ? body_begin_ : later->second);
+  ir::Node* placed = nodes_.insert(std::move(node));
+  top_sym_sizes_.insert(later, {key, placed});
+  return placed;
+}
+
+int Rewriter::commit() {
+  // FX's eliminate_dead_code (torch's run_decompositions runs it on the
+  // lowered graph), which keeps the size nodes torch's runtime-assert pass leaves.
   const int removed = ir::eliminate_dead_code(graph_, ir::schema_effects(),
                                               [&](const ir::Node& n) { return kept_unused_.count(&n) > 0; });
   placeholders_.clear();
   top_sym_sizes_.clear();
-  body_.clear();
+  body_begin_ = nullptr;
   kept_unused_.clear();
   return removed;
 }
 
-ir::Node* GraphBuilder::add_placeholder(const ir::Node& source) {
+ir::Node* Rewriter::add_placeholder(const ir::Node& source) {
   set_origin(&source);
-  auto n = nodes_.placeholder(source.name);
+  auto n = std::make_unique<ir::Node>();
+  n->op = ir::OpKind::Placeholder;
+  nodes_.reserve(source.name);
+  n->name = source.name;
   n->target = source.target;
   n->value = source.value;
   n->meta = source.meta;
@@ -144,20 +145,23 @@ ir::Node* GraphBuilder::add_placeholder(const ir::Node& source) {
   return placed;
 }
 
-ir::Node* GraphBuilder::add_get_attr(const ir::Node& source) {
+ir::Node* Rewriter::add_get_attr(const ir::Node& source) {
   set_origin(&source);
-  auto n = nodes_.get_attr(source.name, source.attr);
+  auto n = nodes_.make(ir::OpKind::GetAttr, source.name);
+  n->attr = source.attr;
   n->value = source.value;
   n->meta = source.meta;
   n->meta.provenance = inherited_meta(&source, pass_).provenance;
   return place(std::move(n));
 }
 
-ir::Node* GraphBuilder::add_output(ir::Argument value) {
-  return place(nodes_.output(std::move(value)));
+ir::Node* Rewriter::add_output(ir::Argument value) {
+  auto n = nodes_.make(ir::OpKind::Output, "output");
+  n->set_args({std::move(value)});
+  return place(std::move(n));
 }
 
-ir::Argument GraphBuilder::emit(const ir::Target& target, std::vector<ir::Argument> args,
+ir::Argument Rewriter::emit(const ir::Target& target, std::vector<ir::Argument> args,
                                 std::vector<ir::NamedArgument> kwargs, const ir::ValueInfo* known, bool reinfer) {
   // Size arithmetic copied from the program whose value a node already
   // computes is that node (torch's runtime-assert pass hash-conses sizes).
@@ -173,11 +177,11 @@ ir::Argument GraphBuilder::emit(const ir::Target& target, std::vector<ir::Argume
         return it->second;
       }
   // Named once its value is inferred, as before any rule saw it: inference reports a nameless node.
+  name_assert_operand(target, args);
   auto n = std::make_unique<ir::Node>();
   n->op = ir::OpKind::CallFunction;
   n->target = target;
-  n->args = std::move(args);
-  n->kwargs = std::move(kwargs);
+  n->set_inputs(std::move(args), std::move(kwargs));
   if (known && !reinfer) {
     n->value = *known;
   } else {
@@ -191,22 +195,21 @@ ir::Argument GraphBuilder::emit(const ir::Target& target, std::vector<ir::Argume
   }
   n->name = nodes_.name(name_candidate(target));
   n->meta = meta_for_new_node();
-  name_assert_operand(*n);
   ir::Node* placed = place(std::move(n));
   const bool autograd_level = requires_grad_.at_autograd_level() && target.is_torch_op();
   if (placed->value.tuple()) {
     ir::Argument items = add_getitems(placed);
     for (const auto& item : items.list()->items) note_size_producer(item.node(), *placed);
-    if (autograd_level) requires_grad_.note_call(op_key(target), tensor_inputs(placed->args, placed->kwargs), items);
+    if (autograd_level) requires_grad_.note_call(op_key(target), tensor_inputs(placed->args(), placed->kwargs()), items);
     return items;
   }
-  if (autograd_level) requires_grad_.note_call(op_key(target), tensor_inputs(placed->args, placed->kwargs), placed);
+  if (autograd_level) requires_grad_.note_call(op_key(target), tensor_inputs(placed->args(), placed->kwargs()), placed);
   if (placed->value.sym_int()) remember_sym(placed);
   note_size_producer(placed, *placed);
   return placed;
 }
 
-bool GraphBuilder::computes_sizes_in_meta(const ir::Target& target) {
+bool Rewriter::computes_sizes_in_meta(const ir::Target& target) {
   if (!target.is_torch_op()) return false;
   const std::string name = target.op_name();
   for (const char* prefix : {"conv", "max_pool", "avg_pool"})
@@ -214,7 +217,7 @@ bool GraphBuilder::computes_sizes_in_meta(const ir::Target& target) {
   return false;
 }
 
-void GraphBuilder::note_size_producer(ir::Node* n, const ir::Node& op) {
+void Rewriter::note_size_producer(ir::Node* n, const ir::Node& op) {
   // A tensor output's size is a new value where the op's meta computes it
   // (conv / pool spatial sizes, even when equal to the input's) or where no
   // tensor input has that size (cat's sum); other sizes are an operand's own,
@@ -257,7 +260,7 @@ void GraphBuilder::note_size_producer(ir::Node* n, const ir::Node& op) {
   if (any) size_origins_[n] = std::move(origins);
 }
 
-ir::Node* GraphBuilder::origin_of_use(const symbolic::Expr& size) const {
+ir::Node* Rewriter::origin_of_use(const symbolic::Expr& size) const {
   // The innermost rule's operands first: a composite reads the sizes of the
   // tensors it is given.
   for (auto frame = call_args_.rbegin(); frame != call_args_.rend(); ++frame) {
@@ -284,53 +287,39 @@ ir::Node* GraphBuilder::origin_of_use(const symbolic::Expr& size) const {
   return nullptr;
 }
 
-bool GraphBuilder::placed_at_or_after(const ir::Node* n, size_t position) const {
-  for (size_t i = position; i < body_.size(); ++i)
-    if (body_[i].get() == n) return true;
-  return false;
+bool Rewriter::placed_at_or_after(const ir::Node* n, const ir::Node* position) {
+  return position && n->index() >= position->index();
 }
 
-void GraphBuilder::forward_uses(ir::Node* from, ir::Node* to) {
-  for (auto& n : body_) {
-    for (auto& a : n->args) a.replace_node(from, to);
-    for (auto& k : n->kwargs) k.value.replace_node(from, to);
-  }
+void Rewriter::forward_uses(ir::Node* from, ir::Node* to) {
+  graph_.replace_all_uses_with(from, to);
   for (auto& [old, now] : forwarded_)
     if (now == from) now = to;
   forwarded_[from] = to;
 }
 
-size_t GraphBuilder::position_after(const ir::Node* producer) const {
+ir::Node* Rewriter::position_after(const ir::Node* producer) const {
   // After the producer and, for a getitem, its siblings (make_fx makes them
   // all at once), and after the sizes already rebuilt there.
-  if (auto it = last_rebuilt_after_.find(producer); it != last_rebuilt_after_.end()) {
-    size_t i = body_.size();
-    while (i > 0 && body_[i - 1].get() != it->second) --i;
-    if (i > 0) return i;
-  }
-  const ir::Node* parent = producer->target.qualified() == "_operator.getitem" ? producer->args[0].node() : nullptr;
-  size_t i = body_.size();
-  while (i > 0 && body_[i - 1].get() != producer) --i;
-  while (parent && i < body_.size() && body_[i]->target.qualified() == "_operator.getitem" &&
-         body_[i]->args[0].node() == parent)
-    ++i;
-  return i;
+  if (auto it = last_rebuilt_after_.find(producer); it != last_rebuilt_after_.end()) return it->second->next();
+  const ir::Node* parent = producer->target.is_getitem() ? producer->args()[0].node() : nullptr;
+  ir::Node* at = producer->next();
+  while (parent && at && at->target.is_getitem() && at->args()[0].node() == parent) at = at->next();
+  return at;
 }
 
-bool GraphBuilder::placed_before_insertion(const ir::Node* n) const {
-  if (!insert_at_ || n->op == ir::OpKind::Placeholder) return true;
-  for (size_t i = *insert_at_; i < body_.size(); ++i)
-    if (body_[i].get() == n) return false;
-  return true;
+bool Rewriter::placed_before_insertion(const ir::Node* n) const {
+  if (!rebuilding_ || n->op == ir::OpKind::Placeholder) return true;
+  return !placed_at_or_after(n, nodes_.insertion_point());
 }
 
-ir::Argument GraphBuilder::add_getitems(ir::Node* parent) {
+ir::Argument Rewriter::add_getitems(ir::Node* parent) {
   ir::ArgumentList items{{}, true};
   const ir::ValueTuple& values = *parent->value.tuple();
   for (size_t i = 0; i < values.size(); ++i) {
     auto g = new_node(ir::OpKind::CallFunction, "getitem");
     g->target = ir::Target("_operator.getitem");
-    g->args = {ir::Argument(parent), ir::Argument(int64_t(i))};
+    g->set_args({ir::Argument(parent), ir::Argument(int64_t(i))});
     g->value = values[i];
     items.items.push_back(ir::Argument(place(std::move(g))));
   }
@@ -339,14 +328,14 @@ ir::Argument GraphBuilder::add_getitems(ir::Node* parent) {
 
 // ---- calls and rules --------------------------------------------------------------
 
-const DecompositionRule* GraphBuilder::rule_for(std::string_view op) const {
+const DecompositionRule* Rewriter::rule_for(std::string_view op) const {
   if (const DecompositionRule* r = table_.find(op)) return r;
   return functionalization_rules().find(op);
 }
 
-bool GraphBuilder::decomposes(std::string_view op) const { return rule_for(op) != nullptr; }
+bool Rewriter::decomposes(std::string_view op) const { return rule_for(op) != nullptr; }
 
-ir::Argument GraphBuilder::call(std::string_view op, std::vector<ir::Argument> args,
+ir::Argument Rewriter::call(std::string_view op, std::vector<ir::Argument> args,
                                 std::vector<ir::NamedArgument> kwargs) {
   const DecompositionRule* rule = rule_for(op);
   if (!rule || depth_ >= kMaxRuleDepth) {
@@ -375,9 +364,9 @@ ir::Argument GraphBuilder::call(std::string_view op, std::vector<ir::Argument> a
     result = rule->fn(*this, c);
     ++rules_applied_;
   } catch (const DecompositionError& e) {
-    warn(std::string(e.what()) + (origin_ ? " (node " + origin_->name + ")" : "") + "; kept as is");
+    warn(std::string(e.what()) + (scope_.origin ? " (node " + scope_.origin->name + ")" : "") + "; kept as is");
   } catch (const MetaInferenceError& e) {
-    warn(std::string(op) + ": " + e.what() + (origin_ ? " (node " + origin_->name + ")" : "") + "; kept as is");
+    warn(std::string(op) + ": " + e.what() + (scope_.origin ? " (node " + scope_.origin->name + ")" : "") + "; kept as is");
   }
   call_args_.pop_back();
   --depth_;
@@ -388,14 +377,14 @@ ir::Argument GraphBuilder::call(std::string_view op, std::vector<ir::Argument> a
   return emit(op_target(op), std::move(args), std::move(kwargs));
 }
 
-ir::Node* GraphBuilder::call1(std::string_view op, std::vector<ir::Argument> args,
+ir::Node* Rewriter::call1(std::string_view op, std::vector<ir::Argument> args,
                               std::vector<ir::NamedArgument> kwargs) {
   ir::Argument r = call(op, std::move(args), std::move(kwargs));
   if (ir::Node* n = r.node()) return n;
   throw DecompositionError(std::string(op) + ": expected one result, got a tuple");
 }
 
-std::vector<ir::Node*> GraphBuilder::call_n(std::string_view op, std::vector<ir::Argument> args,
+std::vector<ir::Node*> Rewriter::call_n(std::string_view op, std::vector<ir::Argument> args,
                                             std::vector<ir::NamedArgument> kwargs) {
   ir::Argument r = call(op, std::move(args), std::move(kwargs));
   const ir::ArgumentList* l = r.list();
@@ -405,49 +394,49 @@ std::vector<ir::Node*> GraphBuilder::call_n(std::string_view op, std::vector<ir:
   return out;
 }
 
-void GraphBuilder::mutate(ir::Node* target, ir::Node* new_value) {
+void Rewriter::mutate(ir::Node* target, ir::Node* new_value) {
   if (!on_mutation_) throw DecompositionError("a rule mutates '" + target->name + "' outside a lowering");
   on_mutation_(target, new_value);
 }
 
 // ---- values -----------------------------------------------------------------------
 
-const ir::TensorMeta& GraphBuilder::meta(const ir::Node* n) const {
+const ir::TensorMeta& Rewriter::meta(const ir::Node* n) const {
   const ir::TensorMeta* t = n ? n->value.tensor() : nullptr;
   if (!t) throw DecompositionError("value '" + (n ? n->name : std::string("?")) + "' is not a known tensor");
   return *t;
 }
 
-bool GraphBuilder::is_contiguous(const ir::Node* n) const {
+bool Rewriter::is_contiguous(const ir::Node* n) const {
   const ir::TensorMeta& m = meta(n);
   return passes::is_contiguous(m.sizes, m.strides, hints_);
 }
 
 // ---- symbolic ints as arguments --------------------------------------------------------
 
-void GraphBuilder::remember_sym(ir::Node* n) {
+void Rewriter::remember_sym(ir::Node* n) {
   // A node rebuilt before an existing one of the same value takes its place for later uses.
   if (const auto* s = n->value.sym_int()) {
     auto [it, fresh] = sym_nodes_.emplace(s->expr, n);
-    if (fresh || !insert_at_ || it->second == n) return;
+    if (fresh || !rebuilding_ || it->second == n) return;
     // Rebuilt before a later node of the same value: that one is replaced.
     if (!placed_before_insertion(it->second)) forward_uses(it->second, n);
     it->second = n;
   }
 }
 
-ir::Argument GraphBuilder::sym(const ir::SymInt& s) {
+ir::Argument Rewriter::sym(const ir::SymInt& s) {
   if (auto v = s.expr.as_integer()) return *v;
   return materialize(s);
 }
 
-ir::Argument GraphBuilder::sym_list(const Dims& dims) {
+ir::Argument Rewriter::sym_list(const Dims& dims) {
   ir::ArgumentList l;
   for (const auto& d : dims) l.items.push_back(sym(d));
   return l;
 }
 
-ir::Argument GraphBuilder::sym_add_args(const ir::SymInt& a, const ir::SymInt& b) {
+ir::Argument Rewriter::sym_add_args(const ir::SymInt& a, const ir::SymInt& b) {
   const ir::SymInt sum = sym_add(a, b);
   if (auto v = sum.expr.as_integer()) return *v;
   if (a.expr.as_integer() == std::optional<int64_t>(0)) return sym(b);
@@ -456,7 +445,7 @@ ir::Argument GraphBuilder::sym_add_args(const ir::SymInt& a, const ir::SymInt& b
   return sym_binary("add", std::move(lhs), std::move(rhs), hints_.sym(sum.expr));
 }
 
-ir::Argument GraphBuilder::sym_inferred_size(const Dims& numel_dims, const Dims& known_dims,
+ir::Argument Rewriter::sym_inferred_size(const Dims& numel_dims, const Dims& known_dims,
                                              const ir::SymInt& quotient) {
   if (auto v = quotient.expr.as_integer()) return *v;
   const ir::Argument numel = sym_product(numel_dims);
@@ -465,23 +454,23 @@ ir::Argument GraphBuilder::sym_inferred_size(const Dims& numel_dims, const Dims&
   return sym_binary("floordiv", numel, known, quotient);
 }
 
-ir::Argument GraphBuilder::sym_operator(const char* op, ir::Argument a, ir::Argument b, const ir::SymInt& value) {
+ir::Argument Rewriter::sym_operator(const char* op, ir::Argument a, ir::Argument b, const ir::SymInt& value) {
   if (auto v = value.expr.as_integer()) return *v;
   return sym_binary(op, std::move(a), std::move(b), hints_.sym(value.expr));
 }
 
-ir::Node* GraphBuilder::sym_binary(const char* op, ir::Argument a, ir::Argument b, const ir::SymInt& value,
+ir::Node* Rewriter::sym_binary(const char* op, ir::Argument a, ir::Argument b, const ir::SymInt& value,
                                    bool hash_cons) {
   auto n = new_node(ir::OpKind::CallFunction, op);
   n->target = ir::Target(std::string("_operator.") + op);
-  n->args = {std::move(a), std::move(b)};
+  n->set_args({std::move(a), std::move(b)});
   n->value = ir::ValueInfo::of(value);
   ir::Node* placed = place(std::move(n));
   if (hash_cons) remember_sym(placed);
   return placed;
 }
 
-std::optional<std::pair<size_t, size_t>> GraphBuilder::input_dim_holding(const symbolic::Expr& symbol) const {
+std::optional<std::pair<size_t, size_t>> Rewriter::input_dim_holding(const symbolic::Expr& symbol) const {
   for (size_t index = 0; index < placeholders_.size(); ++index)
     if (const ir::TensorMeta* t = placeholders_[index]->value.tensor())
       for (size_t d = 0; d < t->sizes.size(); ++d)
@@ -489,20 +478,16 @@ std::optional<std::pair<size_t, size_t>> GraphBuilder::input_dim_holding(const s
   return std::nullopt;
 }
 
-ir::Node* GraphBuilder::sym_size_node(const symbolic::Expr& symbol) {
+ir::Node* Rewriter::sym_size_node(const symbolic::Expr& symbol) {
   if (const auto at = input_dim_holding(symbol)) {
     const auto [index, d] = *at;
-    ir::Node* p = placeholders_[index].get();
-    auto n = nodes_.call(ir::Target("torch.ops.aten.sym_size.int"), "sym_size_int",
-                         {ir::Argument(p), ir::Argument(int64_t(d))});
+    ir::Node* p = placeholders_[index];
+    auto n = nodes_.make(ir::OpKind::CallFunction, "sym_size_int");
+    n->target = ir::Target("torch.ops.aten.sym_size.int");
+    n->set_args({ir::Argument(p), ir::Argument(int64_t(d))});
     n->value = ir::ValueInfo::of(hints_.sym(symbol));
-    n->meta.provenance = inherited_meta(origin_, pass_).provenance;  // no stack trace, as torch
-    // At the top, ordered by input and dimension as torch places them.
-    const std::pair<size_t, size_t> key{index, d};
-    auto later = std::find_if(top_sym_sizes_.begin(), top_sym_sizes_.end(),
-                              [&](const auto& e) { return e.first > key; });
-    ir::Node* placed = n.get();
-    top_sym_sizes_.insert(later, {key, std::move(n)});
+    n->meta.provenance = inherited_meta(scope_.origin, pass_).provenance;  // no stack trace, as torch
+    ir::Node* placed = place_top_size({index, d}, std::move(n));
     remember_sym(placed);
     return placed;
   }
@@ -514,7 +499,7 @@ ir::Node* GraphBuilder::sym_size_node(const symbolic::Expr& symbol) {
     if (t->sizes[d].expr != symbol) continue;
     auto n = new_node(ir::OpKind::CallFunction, "sym_size_int");
     n->target = ir::Target("torch.ops.aten.sym_size.int");
-    n->args = {ir::Argument(p->second), ir::Argument(int64_t(d))};
+    n->set_args({ir::Argument(p->second), ir::Argument(int64_t(d))});
     n->value = ir::ValueInfo::of(hints_.sym(symbol));
     ir::Node* placed = place(std::move(n));
     remember_sym(placed);
@@ -523,7 +508,7 @@ ir::Node* GraphBuilder::sym_size_node(const symbolic::Expr& symbol) {
   throw DecompositionError("no input size holds the symbol " + symbol.str());
 }
 
-ir::Argument GraphBuilder::sym_product(const Dims& dims, size_t begin, size_t end) {
+ir::Argument Rewriter::sym_product(const Dims& dims, size_t begin, size_t end) {
   // c10::multiply_integers: acc = acc * d from 1, in the dims' order, a node
   // for each step that is symbolic (1 * d is d itself).
   ir::SymInt acc(int64_t{1});
@@ -545,10 +530,10 @@ ir::Argument GraphBuilder::sym_product(const Dims& dims, size_t begin, size_t en
   return arg;
 }
 
-ir::Node* GraphBuilder::materialize(const ir::SymInt& s) {
+ir::Node* Rewriter::materialize(const ir::SymInt& s) {
   auto known = sym_nodes_.find(s.expr);
   const bool known_before = known != sym_nodes_.end() && placed_before_insertion(known->second);
-  if (insert_at_) return known_before ? known->second : build_size(s);
+  if (rebuilding_) return known_before ? known->second : build_size(s);
   // A size read from an operand is the value its origin made: torch's
   // retrace asks that tensor for it right after the origin (the functional
   // wrapper of each output compares its sizes), and its runtime-assert pass
@@ -563,23 +548,17 @@ ir::Node* GraphBuilder::materialize(const ir::SymInt& s) {
   if (!producer) return build_size(s);
   // Rebuilt right after the node that made it, as torch's runtime-assert
   // pass replaces the sym_size.int its retrace asked of that node.
-  insert_at_ = position_after(producer);
-  meta_override_ = &producer->meta;
-  ir::Node* n = nullptr;
-  try {
-    n = build_size(s);
-    last_rebuilt_after_[producer] = body_[*insert_at_ - 1].get();
-  } catch (...) {
-    insert_at_.reset();
-    meta_override_ = nullptr;
-    throw;
-  }
-  insert_at_.reset();
-  meta_override_ = nullptr;
+  ir::GraphBuilder::InsertionGuard guard(nodes_);
+  SaveAndRestore<bool> rebuilding(rebuilding_, true);
+  SaveAndRestore<const ir::NodeMetadata*> meta(meta_override_, &producer->meta);
+  nodes_.set_insertion_point(position_after(producer));
+  ir::Node* n = build_size(s);
+  const ir::Node* at = nodes_.insertion_point();
+  last_rebuilt_after_[producer] = at ? at->prev() : graph_.back();
   return n;
 }
 
-ir::Node* GraphBuilder::build_size(const ir::SymInt& s) {
+ir::Node* Rewriter::build_size(const ir::SymInt& s) {
   using K = symbolic::Expr::Kind;
   const symbolic::Expr& e = s.expr;
   switch (e.kind()) {

@@ -1,6 +1,6 @@
 #pragma once
-// Building the FX-style graph of a trace: nodes made and named by the one
-// ir::GraphBuilder core (one per graph), placeholders in torch.export's order
+// Recording a trace into FX-style graphs: nodes made, named and placed by the
+// one ir::GraphBuilder (one per graph), placeholders in torch.export's order
 // (parameters, buffers, constants, then user inputs), the symbolic value of
 // every node, and nested graphs for cond/map branches.
 // No LibTorch: the tracer feeds it plain IR.
@@ -15,9 +15,9 @@
 
 namespace exportlens::trace {
 
-class GraphBuilder {
+class GraphRecorder {
  public:
-  explicit GraphBuilder(ir::GraphModule& root);
+  explicit GraphRecorder(ir::GraphModule& root);
 
   /// The graph being built now (a branch while a cond/map body is traced).
   ir::GraphModule& module() { return *frames_.back().gm; }
@@ -50,11 +50,11 @@ class GraphBuilder {
  private:
   struct Frame {
     ir::GraphModule* gm;
-    ir::GraphBuilder nodes;  // makes and names this graph's nodes
+    ir::GraphBuilder nodes;  // makes, names and places this graph's nodes
     ir::Node* first_user_input = nullptr;
   };
   ir::Node* placeholder_in(Frame& f, const std::string& name, ops::SymValue value, bool is_state);
-  ir::Node* append(std::unique_ptr<ir::Node> n);
+  ir::Node* recorded(ir::Node* n, const Frame& f);
 
   std::vector<Frame> frames_;
   std::unordered_map<const ir::Node*, int> frame_of_;

@@ -1,6 +1,7 @@
 #pragma once
-// Builds a lowered graph node by node, the way torch's retrace does (nodes
-// made and named by the ir::GraphBuilder core the tracer shares):
+// The lowering's rewriter: builds the lowered graph node by node, the way
+// torch's retrace does, straight into the graph through the one
+// ir::GraphBuilder (which makes, names and places every node):
 //
 //  * every call is named after its op (FX's namespace: "permute", "addmm_1",
 //    builtins get a suffix: "sum_1"), in the order the calls are made;
@@ -37,11 +38,11 @@ namespace exportlens::passes {
 /// program's own symbols win over ones the shape rules made up).
 void keep_known_sizes(ir::ValueInfo& inferred, const ir::ValueInfo& known);
 
-class GraphBuilder {
+class Rewriter {
  public:
   /// Nodes go to `graph` on commit(); `table` (and functionalization_rules())
   /// decide what decomposes; `pass` names the lowering in provenance records.
-  GraphBuilder(ir::Graph& graph, const DecompositionTable& table, const Hints& hints, std::string pass);
+  Rewriter(ir::Graph& graph, const DecompositionTable& table, const Hints& hints, std::string pass);
 
   // ---- for rules ------------------------------------------------------------
 
@@ -100,25 +101,30 @@ class GraphBuilder {
 
   // ---- for the lowering driver -------------------------------------------------
 
-  /// Metadata and provenance for the nodes created next.
-  void set_origin(const ir::Node* source);
-  /// The stack trace and custom annotation the nodes created next carry
-  /// instead of their origin's (nullptr: the origin's). An inlined subgraph's
-  /// nodes get the frame of the subgraph's generated code, as in torch.
-  void set_trace_override(const ir::NodeMetadata* meta) { trace_override_ = meta; }
-  /// While set, the nodes made carry this annotation (meta.custom["custom"],
-  /// JSON text) where their origin had none: what a torch wrapper records
-  /// around the Python it runs (decomp_helpers.h, DynamoDisabledRef).
-  void set_annotation(const std::string* json) { annotation_ = json; }
-  const std::string* annotation() const { return annotation_; }
-  const ir::Node* origin() const { return origin_; }
+  /// What the nodes made next carry. A region that changes it guards it with
+  /// SaveAndRestore (engine/base/save_and_restore.h).
+  struct Scope {
+    /// Their metadata and provenance come from this node.
+    const ir::Node* origin = nullptr;
+    /// The stack trace and custom annotation they carry instead of their
+    /// origin's (nullptr: the origin's). An inlined subgraph's nodes get the
+    /// frame of the subgraph's generated code, as in torch.
+    const ir::NodeMetadata* trace_override = nullptr;
+    /// The annotation (meta.custom["custom"], JSON text) they carry where
+    /// their origin has none: what a torch wrapper records around the Python
+    /// it runs (decomp_helpers.h, DynamoDisabledRef).
+    const std::string* annotation = nullptr;
+  };
+  Scope& scope() { return scope_; }
+  void set_origin(const ir::Node* source) { scope_.origin = source; }
+  const ir::Node* origin() const { return scope_.origin; }
   /// Placeholders' flags and the grad mode of the region being lowered.
   RequiresGrad& autograd() { return requires_grad_; }
   ir::Node* add_placeholder(const ir::Node& source);
   ir::Node* add_get_attr(const ir::Node& source);
   ir::Node* add_output(ir::Argument value);
-  /// Moves the nodes built so far into the graph, leaving out the dead ones
-  /// (unused and without effects); returns how many were left out.
+  /// Removes the nodes the lowering left dead (unused and without effects)
+  /// with the one dead-code elimination; returns how many went.
   int commit();
   /// Remembers `n` as the node computing its SymInt value.
   void remember_sym(ir::Node* n);
@@ -132,16 +138,24 @@ class GraphBuilder {
 
  private:
   std::unique_ptr<ir::Node> new_node(ir::OpKind op, std::string_view name_candidate);
+  /// Inserts `node` where torch's retrace has it: a placeholder after the
+  /// others, a body node at the insertion point (the end, or after the
+  /// producer of a size being rebuilt).
   ir::Node* place(std::unique_ptr<ir::Node> node);
+  /// Inserts a sym_size.int of input `key.first`'s dim `key.second` among
+  /// the top ones, ordered by input and dimension as torch places them.
+  ir::Node* place_top_size(std::pair<size_t, size_t> key, std::unique_ptr<ir::Node> node);
   ir::Argument add_getitems(ir::Node* parent);
   ir::Node* materialize(const ir::SymInt& s);
   ir::Node* build_size(const ir::SymInt& s);
   static bool computes_sizes_in_meta(const ir::Target& target);
   void note_size_producer(ir::Node* n, const ir::Node& op);
   ir::Node* origin_of_use(const symbolic::Expr& size) const;
-  size_t position_after(const ir::Node* producer) const;
+  /// The node a size rebuilt after `producer` goes before (nullptr: the end).
+  ir::Node* position_after(const ir::Node* producer) const;
   bool placed_before_insertion(const ir::Node* n) const;
-  bool placed_at_or_after(const ir::Node* n, size_t position) const;
+  /// Whether `n` is `position` or comes after it (nullptr: the end).
+  static bool placed_at_or_after(const ir::Node* n, const ir::Node* position);
   void forward_uses(ir::Node* from, ir::Node* to);
   ir::Node* sym_size_node(const symbolic::Expr& symbol);
   /// The input (placeholder index) and dimension whose size is `symbol`, if any.
@@ -153,11 +167,9 @@ class GraphBuilder {
   const DecompositionTable& table_;
   const Hints& hints_;
   std::string pass_;
-  ir::GraphBuilder nodes_;  // makes and names the nodes (the tracer's core too)
+  ir::GraphBuilder nodes_;  // makes, names and places the nodes (the tracer's builder too)
   MetaInference inference_;
-  const ir::Node* origin_ = nullptr;
-  const ir::NodeMetadata* trace_override_ = nullptr;
-  const std::string* annotation_ = nullptr;
+  Scope scope_;
   ir::NodeMetadata meta_for_new_node() const;
   std::unordered_map<symbolic::Expr, ir::Node*> sym_nodes_;
   // The last node whose output holds each size as a new value (a conv's
@@ -179,14 +191,17 @@ class GraphBuilder {
   // Size nodes the program computed whose only user was replaced by an
   // earlier node of the same value: torch leaves them in the graph.
   std::unordered_set<const ir::Node*> kept_unused_;
-  // While a size is rebuilt after its producer: where new nodes go in body_
-  // and whose metadata they carry.
-  std::optional<size_t> insert_at_;
+  // While a size is rebuilt after its producer (nodes_' insertion point is
+  // there): whose metadata the new nodes carry.
+  bool rebuilding_ = false;
   std::unordered_map<const ir::Node*, const ir::Node*> last_rebuilt_after_;  // producer -> last node placed after it
   const ir::NodeMetadata* meta_override_ = nullptr;
-  // Nodes wait here until commit(): most lowerings leave dead nodes behind.
-  std::vector<std::unique_ptr<ir::Node>> placeholders_, body_;
-  std::vector<std::pair<std::pair<size_t, size_t>, std::unique_ptr<ir::Node>>> top_sym_sizes_;  // (input, dim)
+  // The graph's three parts, in torch's order: the placeholders, the
+  // sym_size.int nodes of input sizes (by (input, dim)), then the body, which
+  // starts at body_begin_ (nullptr: empty so far).
+  std::vector<ir::Node*> placeholders_;
+  std::vector<std::pair<std::pair<size_t, size_t>, ir::Node*>> top_sym_sizes_;
+  ir::Node* body_begin_ = nullptr;
   std::function<void(ir::Node*, ir::Node*)> on_mutation_;
   RequiresGrad requires_grad_;
   std::vector<std::string> warnings_;
