@@ -28,13 +28,13 @@ const std::vector<IrLevel>& all_ir_levels() {
 }
 
 ir::ExportedProgram lower_to(const ir::ExportedProgram& ep, IrLevel level, const DecompositionTable* table,
-                             LoweringReport* report) {
+                             LoweringReport* report, const Progress& progress) {
   switch (level) {
     case IrLevel::Training: throw std::invalid_argument("lower_to: the training IR is the program itself");
-    case IrLevel::Functional: return run_decompositions(ep, decomposition_table("functional"), report);
+    case IrLevel::Functional: return run_decompositions(ep, decomposition_table("functional"), report, progress);
     case IrLevel::Core:
-      if (table) return run_decompositions(ep, *table, report);
-      return run_decompositions(ep, decomposition_table("core"), report);
+      if (table) return run_decompositions(ep, *table, report, progress);
+      return run_decompositions(ep, decomposition_table("core"), report, progress);
   }
   throw std::invalid_argument("lower_to: unknown level");
 }

@@ -29,8 +29,9 @@ const std::vector<IrLevel>& all_ir_levels();
 
 /// `ep` lowered to the functional or core level (core: with `table`, by
 /// default the "core" table). The training level is `ep` itself: throws.
+/// `progress`: as run_decompositions() takes it.
 ir::ExportedProgram lower_to(const ir::ExportedProgram& ep, IrLevel level, const DecompositionTable* table = nullptr,
-                             LoweringReport* report = nullptr);
+                             LoweringReport* report = nullptr, const Progress& progress = {});
 
 /// "aten.addmm.default" -> count, every subgraph included.
 std::map<std::string, int> op_histogram(const ir::ExportedProgram& ep);

@@ -154,8 +154,8 @@ bool is_inference_dropout_(const std::string& key, const std::vector<ir::Argumen
 
 class Lowering {
  public:
-  Lowering(const DecompositionTable& table, const Hints& hints, LoweringReport& report)
-      : table_(table), hints_(hints), report_(report) {}
+  Lowering(const DecompositionTable& table, const Hints& hints, LoweringReport& report, const Progress& progress)
+      : table_(table), hints_(hints), report_(report), progress_(progress) {}
 
   /// Lowers one graph module (subgraphs recursively). `signature`: the
   /// program's, for the top-level graph (mutations become outputs there).
@@ -174,7 +174,11 @@ class Lowering {
     const std::vector<size_t> order = input_order(signature, placeholders.size());
     for (size_t i : order) f.bind(placeholders[i], b.add_placeholder(*placeholders[i]));
     const ir::Node* output = nullptr;
-    for (const ir::Node* n : gm.graph.nodes()) {
+    const std::vector<ir::Node*> nodes = gm.graph.nodes();
+    for (const ir::Node* n : nodes) {
+      // Between nodes: the top level reports how far it is; a subgraph only stops when asked to.
+      if (signature) progress_.at(n->index(), int(nodes.size()));
+      else if (progress_.cancel) progress_.cancel->check();
       switch (n->op) {
         case ir::OpKind::Placeholder: break;
         case ir::OpKind::GetAttr:
@@ -456,6 +460,7 @@ class Lowering {
   const DecompositionTable& table_;
   const Hints& hints_;
   LoweringReport& report_;
+  const Progress& progress_;
   const ir::GraphModule* current_ = nullptr;  // the graph module whose nodes are being lowered
   std::optional<AutocastRegion> autocast_;     // the autocast region being lowered, if any
 };
@@ -463,12 +468,12 @@ class Lowering {
 }  // namespace
 
 ir::ExportedProgram run_decompositions(const ir::ExportedProgram& ep, const DecompositionTable& table,
-                                       LoweringReport* report) {
+                                       LoweringReport* report, const Progress& progress) {
   LoweringReport local;
   LoweringReport& r = report ? *report : local;
   r.table = table.name();
   const Hints hints = program_hints(ep.graph_module);
-  Lowering lowering(table, hints, r);
+  Lowering lowering(table, hints, r, progress);
 
   ir::ExportedProgram out;
   ir::GraphSignature signature;

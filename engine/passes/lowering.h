@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/base/progress.h"
 #include "engine/ir/exported_program.h"
 #include "engine/passes/decomposition_table.h"
 
@@ -24,8 +25,10 @@ struct LoweringReport {
 };
 
 /// Throws DecompositionError for what torch refuses too (a mutated constant,
-/// a mutation through a view that cannot be written back).
+/// a mutation through a view that cannot be written back). `progress` hears
+/// of each top-level node lowered, and its token stops the lowering between
+/// nodes (Cancelled).
 ir::ExportedProgram run_decompositions(const ir::ExportedProgram& ep, const DecompositionTable& table,
-                                       LoweringReport* report = nullptr);
+                                       LoweringReport* report = nullptr, const Progress& progress = {});
 
 }  // namespace exportlens::passes

@@ -191,6 +191,29 @@ class TestDecompositions : public QObject {
     QCOMPARE(QString::fromStdString(ir::print_program(ours)), read_text(fixture_file("decomp_example", "core_double_conv2d.txt")));
   }
 
+  // The lowering reports each top-level node and stops between nodes once cancelled.
+  void lowering_reports_progress_and_stops_when_cancelled() {
+    const auto ep = load("decomp_example");
+    const int nodes = int(ep.graph().size());
+    std::vector<int> seen;
+    CancelToken token;
+    const Progress watch{[&](int done, int total) {
+                           QCOMPARE(total, nodes);
+                           seen.push_back(done);
+                         },
+                         &token};
+    passes::run_decompositions(ep, passes::decomposition_table("core"), nullptr, watch);
+    QCOMPARE(int(seen.size()), nodes);
+    QCOMPARE(seen.back(), nodes - 1);
+    int reported = 0;
+    const Progress stop{[&](int, int) {
+                          if (++reported == 3) token.cancel();
+                        },
+                        &token};
+    QVERIFY_THROWS_EXCEPTION(Cancelled, passes::run_decompositions(ep, passes::decomposition_table("core"), nullptr, stop));
+    QCOMPARE(reported, 3);
+  }
+
   void tables_are_registered() {
     const auto names = passes::decomposition_table_names();
     for (const char* n : {"core", "functional", "double_conv2d"})

@@ -32,11 +32,19 @@ void lower(const JobContext& context, const LevelJobInput& in, LevelJobResult& o
     out.program = in.training;
     return;
   }
+  // Each lowering reports its nodes in its share of the bar, and stops between them when cancelled.
+  auto stage = [&](double from, double to, const QString& what) {
+    return exportlens::Progress{[&context, from, to, what](int done, int total) {
+                      if (total > 0 && done % 64 == 0) context.progress(from + (to - from) * done / total, what);
+                    },
+                    context.token().get()};
+  };
   if (!out.functional) {
-    context.progress(5, QObject::tr("Lowering to the functional IR…"));
+    const QString what = QObject::tr("Lowering to the functional IR…");
+    context.progress(5, what);
     passes::LoweringReport r;
     out.functional = std::make_shared<const ir::ExportedProgram>(
-        passes::lower_to(*in.training, passes::IrLevel::Functional, nullptr, &r));
+        passes::lower_to(*in.training, passes::IrLevel::Functional, nullptr, &r, stage(5, 20, what)));
     out.functionalWarnings = to_qt(r);
   }
   if (in.choice.level == passes::IrLevel::Functional) {
@@ -44,11 +52,12 @@ void lower(const JobContext& context, const LevelJobInput& in, LevelJobResult& o
     out.warnings = out.functionalWarnings;
     return;
   }
-  context.progress(20, QObject::tr("Lowering to %1…").arg(in.choice.label()));
+  const QString what = QObject::tr("Lowering to %1…").arg(in.choice.label());
+  context.progress(20, what);
   const passes::DecompositionTable table = passes::decomposition_table(in.choice.table.toStdString());
   passes::LoweringReport r;
   out.program = std::make_shared<const ir::ExportedProgram>(
-      passes::lower_to(*out.functional, passes::IrLevel::Core, &table, &r));
+      passes::lower_to(*out.functional, passes::IrLevel::Core, &table, &r, stage(20, 40, what)));
   out.warnings = to_qt(r);
 }
 
