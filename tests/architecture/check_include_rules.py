@@ -7,6 +7,8 @@
   a library marked "no" includes no LibTorch header in any file.
 - ui/README.md's table says, per room, which rooms it may include; shell/
   includes all. A room's files include only their own room and those.
+- Each room is a library (ui/CMakeLists.txt: exportlens_ui_room) linked to
+  exactly the rooms its row names, and every room has one.
 
 Prints each breach as FILE:LINE: what, and exits 1 when there is one.
 usage: check_include_rules.py [REPO]
@@ -102,6 +104,23 @@ def main():
                 other = m.group(1)
                 if other != room and other not in allowed[room]:
                     breach(path, line, f"ui/{room} may include {', '.join(sorted(allowed[room])) or 'no other room'}, not ui/{other}")
+
+    # ui/CMakeLists.txt: each room's library links exactly the rooms its row names.
+    cmake = os.path.join(repo, "ui", "CMakeLists.txt")
+    with open(cmake, encoding="utf-8") as f:
+        text = f.read()
+    linked = {}
+    for m in re.finditer(r"^exportlens_ui_room\((\w+)(.*?)\)", text, re.S | re.M):
+        rooms = re.search(r"\bROOMS\b([^)]*)", m.group(2))
+        linked[m.group(1)] = set(rooms.group(1).split()) if rooms else set()
+    for room, may in sorted(allowed.items()):
+        if room == "shell":
+            continue
+        if room not in linked:
+            breach(cmake, 1, f"ui/{room} has no exportlens_ui_room() library")
+        elif linked[room] != may:
+            breach(cmake, 1, f"el_ui_{room} links {', '.join(sorted(linked[room])) or 'no room'}; "
+                             f"ui/README.md lets it include {', '.join(sorted(may)) or 'no room'}")
 
     for b in breaches:
         print(b)
