@@ -50,7 +50,7 @@ void Node::remove_uses() {
 }
 
 int Node::index() const {
-  if (graph_ && graph_->order_stale_) graph_->renumber();
+  if (graph_ && graph_->order_stale_.load(std::memory_order_acquire)) graph_->renumber();
   return index_;
 }
 
@@ -72,7 +72,7 @@ Graph::Graph(Graph&& other) noexcept { *this = std::move(other); }
 Graph& Graph::operator=(Graph&& other) noexcept {
   nodes_ = std::move(other.nodes_);  // the list's elements move over: each node's place_ stays valid
   by_name_ = std::move(other.by_name_);
-  order_stale_ = other.order_stale_;
+  order_stale_.store(other.order_stale_.load());
   for (auto& n : nodes_) n->graph_ = this;
   return *this;
 }
@@ -90,8 +90,8 @@ Node* Graph::insert_before(Node* pos, std::unique_ptr<Node> node) {
   raw->place_ = nodes_.insert(pos ? pos->place_ : nodes_.end(), std::move(node));
   by_name_[raw->name] = raw;
   raw->add_uses();
-  if (pos) order_stale_ = true;
-  else if (!order_stale_) raw->index_ = static_cast<int>(nodes_.size()) - 1;  // appending keeps the others' places
+  if (pos) order_stale_.store(true);
+  else if (!order_stale_.load()) raw->index_ = static_cast<int>(nodes_.size()) - 1;  // appending keeps the others' places
   return raw;
 }
 
@@ -101,7 +101,7 @@ void Graph::erase(Node* node) {
   node->remove_uses();
   by_name_.erase(node->name);
   nodes_.erase(node->place_);
-  order_stale_ = true;
+  order_stale_.store(true);
 }
 
 void Graph::erase_all(const std::unordered_set<const Node*>& doomed) {
@@ -124,7 +124,7 @@ void Graph::erase_all(const std::unordered_set<const Node*>& doomed) {
     by_name_.erase(p->name);
     return true;
   });
-  order_stale_ = true;
+  order_stale_.store(true);
 }
 
 void Graph::replace_all_uses_with(Node* from, Node* to) {
@@ -163,9 +163,11 @@ std::string Graph::unique_name(std::string_view base) const {
 }
 
 void Graph::renumber() const {
+  std::lock_guard<std::mutex> lock(order_mutex_);
+  if (!order_stale_.load(std::memory_order_relaxed)) return;  // another thread numbered them meanwhile
   int i = 0;
   for (const auto& n : nodes_) n->index_ = i++;
-  order_stale_ = false;
+  order_stale_.store(false, std::memory_order_release);
 }
 
 const GraphModule* GraphModule::submodule(std::string_view name) const {

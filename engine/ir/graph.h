@@ -5,9 +5,11 @@
 // renumbered on the next Node::index() (MLIR's lazy operation order). A
 // GraphModule pairs a graph with the named subgraphs its get_attr nodes
 // reference (cond/map branches). Nodes are made and placed by ir::GraphBuilder.
+#include <atomic>
 #include <list>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -50,7 +52,10 @@ class Graph {
   friend class Node;
   void renumber() const;
   std::list<std::unique_ptr<Node>> nodes_;
-  mutable bool order_stale_ = false;
+  // A program is read from several threads at once (the GUI's jobs): the
+  // first index() after an edit renumbers under the lock, the others wait.
+  mutable std::atomic<bool> order_stale_{false};
+  mutable std::mutex order_mutex_;
   std::map<std::string, Node*, std::less<>> by_name_;
 };
 

@@ -102,6 +102,18 @@ SymValue native_group_norm(RuleContext& ctx) {  // (input, weight, bias, N, C, H
   return SymValue::list({same_shape(x), shaped({n, g}, x.dtype), shaped({n, g}, x.dtype)});
 }
 
+/// _weight_norm_interface(v, g, dim) -> (v * (g / norm), norm): the norm over
+/// every dim but `dim`, kept as size 1 (torch's meta: in float for a bfloat16 g).
+SymValue weight_norm_interface(RuleContext& ctx) {
+  const SymTensor v = ctx.tensor(0, "v");
+  const SymTensor g = ctx.tensor(1, "g");
+  const auto dim = ctx.integer_or(2, "dim", 0).as_integer();
+  if (!dim || *dim < 0 || *dim >= int64_t(v.rank())) throw RuleError("_weight_norm_interface: dim out of range");
+  std::vector<Expr> norm(v.rank(), Expr(1));
+  norm[size_t(*dim)] = v.sizes[size_t(*dim)];
+  return SymValue::list({same_shape(v), shaped(norm, g.dtype == ir::ScalarType::BFloat16 ? ir::ScalarType::Float : v.dtype)});
+}
+
 }  // namespace
 
 void add_norm_rules(RuleTable& t) {
@@ -117,6 +129,8 @@ void add_norm_rules(RuleTable& t) {
   set_aten_rule(t, {"cudnn_batch_norm"}, native_batch_norm);
   set_aten_rule(t, {"group_norm"}, group_norm);
   set_aten_rule(t, {"native_group_norm"}, native_group_norm);
+  set_aten_rule(t, {"_weight_norm"}, [](RuleContext& ctx) { return same_shape(ctx.tensor(0, "v")); });
+  set_aten_rule(t, {"_weight_norm_interface"}, weight_norm_interface);
 }
 
 }  // namespace exportlens::ops

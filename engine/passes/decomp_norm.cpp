@@ -7,6 +7,8 @@
 // outputs 3 and 4 are the new running mean and variance) or
 // _native_batch_norm_legit_no_training (eval).
 // layer_norm -> native_layer_norm[0]; group_norm -> native_group_norm[0].
+// _weight_norm (torch.nn.utils.parametrizations.weight_norm) ->
+// _weight_norm_interface -> v * (g / linalg_vector_norm(v, 2, other dims)).
 #include "engine/passes/decomp_helpers.h"
 
 namespace exportlens::passes {
@@ -88,6 +90,48 @@ ir::Argument group_norm(Rewriter& b, const OpCall& c) {
                    c.integer(1, "num_groups"), c.number_or(4, "eps", 1e-5)})[0];
 }
 
+/// A tensor as at::Tensor::contiguous() hands it over: itself, or a contiguous clone.
+ir::Node* contiguous(Rewriter& b, ir::Node* x) {
+  if (b.is_contiguous(x)) return x;
+  return b.call1("aten.clone.default", {x}, {kw("memory_format", ir::MemoryFormat::ContiguousFormat)});
+}
+
+/// _weight_norm(v, g, dim): at::native::_weight_norm. Where the fused kernel
+/// may serve (dim the first or the last, no half) it calls
+/// _weight_norm_interface; elsewhere it computes v * (g / norm_except_dim(v,
+/// 2, dim)), which is not lowered here (kept, with a warning).
+ir::Argument weight_norm(Rewriter& b, const OpCall& c) {
+  ir::Node* v = contiguous(b, c.tensor(0, "v"));
+  ir::Node* g = contiguous(b, c.tensor(1, "g"));
+  const int64_t dim = c.integer_or(2, "dim", 0);
+  const bool half = b.dtype(v) == ir::ScalarType::Half || b.dtype(g) == ir::ScalarType::Half;
+  if (half || (dim != 0 && dim != int64_t(b.rank(v)) - 1))
+    c.fail("_weight_norm over dim " + std::to_string(dim) + (half ? " in float16" : "") +
+           " (norm_except_dim, not the fused kernel's path) is not lowered");
+  return b.call_n("aten._weight_norm_interface.default", {v, g, dim})[0];
+}
+
+/// _weight_norm_interface(v, g, dim) -> (v * (g / norm), norm):
+/// torch._decomp.decompositions._weight_norm_interface, the norm over every
+/// other dim kept as size 1 (in float for a bfloat16 g, then cast back).
+ir::Argument weight_norm_interface(Rewriter& b, const OpCall& c) {
+  ir::Node* v = c.tensor(0, "v");
+  ir::Node* g = c.tensor(1, "g");
+  const int64_t dim = c.integer_or(2, "dim", 0);
+  ir::ArgumentList others;
+  for (int64_t i = 0; i < int64_t(b.rank(v)); ++i)
+    if (i != dim) others.items.push_back(i);
+  const bool bf16 = b.dtype(g) == ir::ScalarType::BFloat16;
+  std::vector<ir::NamedArgument> norm_kwargs;
+  if (bf16) norm_kwargs.push_back(kw("dtype", ir::ScalarType::Float));
+  ir::Node* norm = b.call1("aten.linalg_vector_norm.default", {v, int64_t{2}, others, true}, norm_kwargs);
+  ir::Node* norm_as_g = b.dtype(norm) == b.dtype(g) ? norm
+                                                    : b.call1("aten._to_copy.default", {norm}, {kw("dtype", b.dtype(g))});
+  ir::Node* scale = b.call1("aten.div.Tensor", {g, norm_as_g});
+  ir::Node* w = b.call1("aten.mul.Tensor", {v, scale});
+  return ir::ArgumentList{{w, norm}, true};
+}
+
 }  // namespace
 
 void add_functional_norm_decompositions(DecompositionTable& t) {
@@ -102,6 +146,9 @@ void add_norm_decompositions(DecompositionTable& t) {
   const char* f = "norm";
   t.set(rule("aten.layer_norm.default", f, "at::native::layer_norm_symint", layer_norm));
   t.set(rule("aten.group_norm.default", f, "at::native::group_norm", group_norm));
+  t.set(rule("aten._weight_norm.default", f, "at::native::_weight_norm", weight_norm));
+  t.set(rule("aten._weight_norm_interface.default", f, "torch._decomp.decompositions._weight_norm_interface",
+             weight_norm_interface));
 }
 
 }  // namespace exportlens::passes

@@ -75,7 +75,14 @@ class DimConstraints::Impl {
     const size_t old_congruences = congruence_count(s);
     const bool power = has_power(expr);
     std::optional<LinearRelation> cross = power ? quadratic_equation(expr, s) : divided_equation(expr, s);
-    if (power && !cross) return false;  // other polynomial relations: sympy's reduce_inequalities, not solved here
+    if (power && !cross) {
+      // Other polynomial relations go to sympy's reduce_inequalities, not solved
+      // here; but torch rewrites them with congruences first, so the // and % in
+      // them still give their congruences ((-1 + s//10)**2 > 1: s % 10 == 0).
+      polynomial(expr.args()[0], s);
+      polynomial(expr.args()[1], s);
+      return false;
+    }
     auto lhs = cross ? std::optional<Linear>() : linear(expr.args()[0], s);
     auto rhs = cross ? std::optional<Linear>() : linear(expr.args()[1], s);
     if (!cross && (!lhs || !rhs)) return false;  // torch: "Failed to reduce inequalities" keeps it raw; no fix

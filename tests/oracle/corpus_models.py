@@ -24,7 +24,7 @@ VOCAB = 128
 @dataclasses.dataclass
 class Arch:
     name: str
-    family: str  # "lm", "encoder", "seq2seq", "vision", "recurrent"
+    family: str  # "lm", "encoder", "seq2seq", "vision", "speech", "recurrent"
     description: str
     build: Callable[[], torch.nn.Module]
     inputs: Callable[[], tuple]
@@ -69,6 +69,18 @@ class VisionLogitsOf(torch.nn.Module):
 
     def forward(self, pixel_values):
         return getattr(self.model(pixel_values), self.field)
+
+
+class AudioLogitsOf(torch.nn.Module):
+    """forward(audio) -> model(audio).<field>: log-mel features (Whisper) or raw samples (Wav2Vec2)."""
+
+    def __init__(self, model, field="logits"):
+        super().__init__()
+        self.model = model
+        self.field = field
+
+    def forward(self, audio):
+        return getattr(self.model(audio), self.field)
 
 
 class Seq2SeqLogitsOf(torch.nn.Module):
@@ -196,6 +208,20 @@ ARCHITECTURES = [
     lm_arch("distilbert", "DistilBERT masked LM", hf_model(
         "DistilBertConfig", "DistilBertForMaskedLM", vocab_size=VOCAB, dim=32, n_layers=2, n_heads=4,
         hidden_dim=64, max_position_embeddings=64), family="encoder"),
+    lm_arch("gemma2", "Gemma-2: attention and final logit softcapping (tanh), alternating sliding-window layers, "
+            "pre- and post-norms", causal_lm(
+                "Gemma2Config", "Gemma2ForCausalLM", num_key_value_heads=2, head_dim=8, sliding_window=4,
+                attn_logit_softcapping=50.0, final_logit_softcapping=30.0)),
+    lm_arch("albert", "ALBERT: factorized embeddings, one layer's weights shared by every layer", hf_model(
+        "AlbertConfig", "AlbertForMaskedLM", vocab_size=VOCAB, embedding_size=16, hidden_size=32,
+        num_hidden_layers=3, num_attention_heads=4, intermediate_size=64, max_position_embeddings=64),
+        family="encoder"),
+    lm_arch("deberta_v2", "DeBERTa-v2: disentangled attention over relative positions (log buckets), shared "
+            "relative embeddings", hf_model(
+                "DebertaV2Config", "DebertaV2ForMaskedLM", vocab_size=VOCAB, hidden_size=32, num_hidden_layers=2,
+                num_attention_heads=4, intermediate_size=64, max_position_embeddings=64, relative_attention=True,
+                position_buckets=8, max_relative_positions=16, pos_att_type=["p2c", "c2p"]),
+        family="encoder"),
     # T5's relative position buckets take torch.export minutes per spec on symbolic lengths: batch only.
     Arch("t5", "seq2seq", "T5: encoder-decoder, relative position buckets, RMSNorm, cross attention",
          hf_model("T5Config", "T5ForConditionalGeneration", wrapper=Seq2SeqLogitsOf, vocab_size=VOCAB, d_model=32,
@@ -220,6 +246,11 @@ ARCHITECTURES = [
                     "SegformerConfig", "SegformerForSemanticSegmentation", wrapper=VisionLogitsOf,
                     num_encoder_blocks=2, depths=[1, 1], sr_ratios=[2, 1], hidden_sizes=[16, 32],
                     num_attention_heads=[1, 2], decoder_hidden_size=32, num_labels=5)),
+    # CLIP's position embedding has a fixed number of patches: torch specializes a dynamic height and width.
+    vision_arch("clip_vision", "CLIP vision tower: class token, fixed position embedding, pre-LayerNorm, QuickGELU",
+                hf_model("CLIPVisionConfig", "CLIPVisionModel", wrapper=VisionLogitsOf, field="pooler_output",
+                         hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=4,
+                         image_size=32, patch_size=8)),
     # --- CNNs -------------------------------------------------------------------------
     vision_arch("resnet", "ResNet: bottleneck blocks, batch norm, max pool", hf_model(
         "ResNetConfig", "ResNetForImageClassification", wrapper=VisionLogitsOf, embedding_size=8, **STAGES)),
@@ -243,6 +274,24 @@ ARCHITECTURES = [
         hidden_sizes=[32, 32, 64, 64], depths=[1, 1, 1, 1], num_labels=10)),
     vision_arch("poolformer", "PoolFormer: average-pool token mixing, group norm", hf_model(
         "PoolFormerConfig", "PoolFormerForImageClassification", wrapper=VisionLogitsOf, **STAGES)),
+    # --- speech ------------------------------------------------------------------------
+    # Whisper's encoder takes exactly 2 * max_source_positions frames: the batch alone is dynamic.
+    Arch("whisper_encoder", "speech", "Whisper encoder: two convs over log-mel frames, sinusoidal positions, "
+         "pre-LayerNorm blocks, mean-pooled classifier",
+         hf_model("WhisperConfig", "WhisperForAudioClassification", wrapper=AudioLogitsOf, vocab_size=VOCAB,
+                  num_mel_bins=8, d_model=32, encoder_layers=2, encoder_attention_heads=4, encoder_ffn_dim=64,
+                  decoder_layers=1, decoder_attention_heads=4, decoder_ffn_dim=64, max_source_positions=16,
+                  max_target_positions=16, classifier_proj_size=16, num_labels=4,
+                  pad_token_id=0, bos_token_id=0, eos_token_id=0, decoder_start_token_id=0),
+         lambda: (torch.randn(2, 8, 32),), ("audio",), ((0,),)),
+    Arch("wav2vec2", "speech", "Wav2Vec2: strided conv feature encoder, group norm, weight-normed positional conv, "
+         "mean-pooled classifier",
+         hf_model("Wav2Vec2Config", "Wav2Vec2ForSequenceClassification", wrapper=AudioLogitsOf, vocab_size=VOCAB,
+                  hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
+                  conv_dim=(8, 8), conv_stride=(5, 2), conv_kernel=(10, 3), num_conv_pos_embeddings=4,
+                  num_conv_pos_embedding_groups=2, classifier_proj_size=8, num_labels=4,
+                  do_stable_layer_norm=False, feat_extract_norm="group"),
+         lambda: (torch.randn(2, 400),), ("audio",), ((0, 1),)),
     # --- recurrent layers -------------------------------------------------------------
     Arch("lstm", "recurrent", "torch.nn.LSTM, 2 layers, batch_first, then a linear head",
          lambda: Recurrent(torch.nn.LSTM).eval(), lambda: (torch.randn(2, 5, 8),), ("x",), ((0, 1),)),
@@ -264,7 +313,8 @@ def auto_spec_text(arch: Arch, inputs: tuple) -> str:
     return "dynamic_shapes = {\n" + "\n".join(entries) + "\n}\n"
 
 
-DIM_NAMES = {"lm": ("batch", "seq"), "encoder": ("batch", "seq"), "recurrent": ("batch", "steps")}
+DIM_NAMES = {"lm": ("batch", "seq"), "encoder": ("batch", "seq"), "recurrent": ("batch", "steps"),
+             "speech": ("batch", "samples")}
 
 
 def _dim_name(arch: Arch, arg: int, dim: int) -> str:

@@ -587,6 +587,21 @@ class ScannedCell(torch.nn.Module):
         return scan(step, init, xs)
 
 
+class WeightNormed(torch.nn.Module):
+    """torch.nn.utils.parametrizations.weight_norm on a Linear (dim 0, the
+    default) and on a Conv1d over its last dim (Wav2Vec2's positional conv):
+    both reach _weight_norm's fused path, _weight_norm_interface."""
+
+    def __init__(self):
+        super().__init__()
+        wn = torch.nn.utils.parametrizations.weight_norm
+        self.fc = wn(torch.nn.Linear(6, 4))
+        self.conv = wn(torch.nn.Conv1d(4, 4, 3, padding=1), dim=2)
+
+    def forward(self, x):
+        return self.conv(self.fc(x).transpose(1, 2))
+
+
 class AutocastRegion(torch.nn.Module):
     """A linear, a matmul with a buffer and a conv under torch.autocast("cpu",
     bfloat16), an op outside the list inside it, and a float64 operand the
@@ -901,6 +916,9 @@ LOWERING_CASES = [
      "inside the region and a float64 matmul: the casts torch's retrace inserts.",
      _eval(AutocastRegion), lambda: (torch.randn(3, 6), torch.randn(1, 2, 5, 5), torch.randn(3, 3, dtype=torch.float64)),
      False),
+    ("weight_norm", "weight_norm parametrizations of a Linear (dim 0) and a Conv1d (its last dim): _weight_norm "
+     "lowered to linalg_vector_norm, div and mul.",
+     _eval(WeightNormed), lambda: (torch.randn(2, 5, 6),), False),
     # Loops as higher-order ops: the lowering inside their subgraphs, and the runtime running them.
     ("while_loop_counter", "while_loop carrying an int64 counter and a tensor, the bound a size of another input.",
      _eval(CountedLoop), lambda: (torch.randn(3), torch.randn(5)), False),

@@ -179,6 +179,13 @@ std::vector<Sample> samples() {
   add("aten.layer_norm.default", "affine", {{{2, 3, 4}}, {{4}}, {{4}}}, [](P& p, const Args& a) { return p.call("out", "aten.layer_norm.default", {a[0], ints({4}), a[1], a[2]}); });
   add("aten.layer_norm.default", "2 dims, no affine", {{{2, 3, 4}}}, [](P& p, const Args& a) { return p.call("out", "aten.layer_norm.default", {a[0], ints({3, 4})}); });
   add("aten.group_norm.default", "", {{{2, 4, 3, 3}}, {{4}}, {{4}}}, [](P& p, const Args& a) { return p.call("out", "aten.group_norm.default", {a[0], int64_t{2}, a[1], a[2]}); });
+  add("aten._weight_norm.default", "dim 0", {{{4, 6}}, {{4, 1}}}, [](P& p, const Args& a) { return p.call("out", "aten._weight_norm.default", {a[0], a[1], int64_t{0}}); });
+  add("aten._weight_norm.default", "last dim", {{{4, 4, 3}}, {{1, 1, 3}}}, [](P& p, const Args& a) { return p.call("out", "aten._weight_norm.default", {a[0], a[1], int64_t{2}}); });
+  for (int64_t item : {0, 1})
+    add("aten._weight_norm_interface.default", item ? "norm" : "weight", {{{4, 4, 3}}, {{4, 1, 1}}}, [item](P& p, const Args& a) {
+      ir::Node* wn = p.call("wn", "aten._weight_norm_interface.default", {a[0], a[1], int64_t{0}});
+      return p.call("out", "_operator.getitem", {wn, item});
+    });
   add("aten.group_norm.default", "strided", {{{2, 3, 4, 3}}}, [](P& p, const Args& a) { return p.call("out", "aten.group_norm.default", {transposed(p, a[0], 1, 2), int64_t{2}}); });
 
   // ---- activations ----
