@@ -61,23 +61,15 @@ class LogitsOf(torch.nn.Module):
         return getattr(self.model(input_ids), self.field)
 
 
-class VisionLogitsOf(torch.nn.Module):
-    def __init__(self, model, field="logits"):
-        super().__init__()
-        self.model = model
-        self.field = field
+class VisionLogitsOf(LogitsOf):
+    """forward(pixel_values): the argument named as the program's input."""
 
     def forward(self, pixel_values):
         return getattr(self.model(pixel_values), self.field)
 
 
-class AudioLogitsOf(torch.nn.Module):
-    """forward(audio) -> model(audio).<field>: log-mel features (Whisper) or raw samples (Wav2Vec2)."""
-
-    def __init__(self, model, field="logits"):
-        super().__init__()
-        self.model = model
-        self.field = field
+class AudioLogitsOf(LogitsOf):
+    """forward(audio): log-mel features (Whisper) or raw samples (Wav2Vec2)."""
 
     def forward(self, audio):
         return getattr(self.model(audio), self.field)
