@@ -423,10 +423,7 @@ class GraphReader {
         const std::string name(trim(p.substr(0, colon)));
         if (nodes_.count(name))  // not Python (found by fuzz_trace_log); the graph would refuse the second one
           throw Error(ErrorKind::Input, {}, "the graph text's forward takes '" + name + "' twice");
-        auto node = std::make_unique<ir::Node>();
-        node->op = ir::OpKind::Placeholder;
-        builder_.reserve(name);
-        node->name = name;
+        auto node = builder_.make_exact(ir::OpKind::Placeholder, name);
         if (colon != std::string_view::npos) {
           try {
             node->value = value_of_annotation(unquote(trim(p.substr(colon + 1))));
@@ -479,9 +476,7 @@ class GraphReader {
 
   void finish() {
     if (!output_) {
-      auto out = builder_.make(ir::OpKind::Output, "output");
-      out->set_args({Argument(ArgumentList{{}, true})});
-      add(std::move(out));
+      add(builder_.make_output(Argument(ArgumentList{{}, true})));
     }
   }
 
@@ -589,18 +584,17 @@ class GraphReader {
       std::vector<ir::NamedArgument> kwargs;
       for (size_t i = 0; i < rhs.kwarg_names.size(); ++i)
         kwargs.push_back({rhs.kwarg_names[i], argument(rhs.kwarg_values[i])});
-      node = call(ir::Target(rhs.text), name, std::move(args), std::move(kwargs));
+      node = builder_.make_call(ir::Target(rhs.text), name, std::move(args), std::move(kwargs));
     } else if (rhs.kind == Py::Kind::BinOp || rhs.kind == Py::Kind::Unary) {
       const std::string target = operator_target(rhs.text, rhs.kind == Py::Kind::Unary);
       if (target.empty()) throw ReadError("operator " + rhs.text);
       std::vector<Argument> args;
       for (const Py& a : rhs.items) args.push_back(argument(a));
-      node = call(ir::Target(target), name, std::move(args));
+      node = builder_.make_call(ir::Target(target), name, std::move(args));
     } else if (rhs.kind == Py::Kind::Subscript) {
-      node = call(ir::Target("_operator.getitem"), name, {argument(rhs.items[0]), argument(rhs.items[1])});
+      node = builder_.make_call(ir::Target("_operator.getitem"), name, {argument(rhs.items[0]), argument(rhs.items[1])});
     } else if (rhs.kind == Py::Kind::Name && rhs.text.starts_with("self.")) {
-      node = builder_.make(ir::OpKind::GetAttr, name);
-      node->attr = rhs.text.substr(5);
+      node = builder_.make_get_attr(name, rhs.text.substr(5));
     } else {
       throw ReadError("a value that is not a call");
     }
@@ -618,20 +612,8 @@ class GraphReader {
       for (const Argument& a : list->items)
         if (const ir::Node* n = a.node())
           out_.program.signature.outputs.push_back({ir::OutputKind::UserOutput, {ir::SpecArgument::Type::Tensor, n->name, {}}, {}});
-    auto out = builder_.make(ir::OpKind::Output, "output");
-    out->set_args({std::move(value)});
-    add(std::move(out));
+    add(builder_.make_output(std::move(value)));
     output_ = true;
-  }
-
-  // A call named in the graph's FX namespace, placed by add() once the
-  // reader has checked it keeps its name.
-  std::unique_ptr<ir::Node> call(const ir::Target& target, const std::string& name, std::vector<Argument> args,
-                                 std::vector<ir::NamedArgument> kwargs = {}) {
-    auto node = builder_.make(ir::OpKind::CallFunction, name);
-    node->target = target;
-    node->set_inputs(std::move(args), std::move(kwargs));
-    return node;
   }
 
   void add(std::unique_ptr<ir::Node> node) {

@@ -23,33 +23,46 @@ std::unique_ptr<Node> GraphBuilder::make_as_written(OpKind kind, const std::stri
 
 Node* GraphBuilder::insert(std::unique_ptr<Node> node) { return graph_->insert_before(insert_before_, std::move(node)); }
 
-Node* GraphBuilder::call(const Target& target, std::string_view candidate, std::vector<Argument> args,
-                         std::vector<NamedArgument> kwargs) {
+std::unique_ptr<Node> GraphBuilder::make_call(const Target& target, std::string_view candidate,
+                                              std::vector<Argument> args, std::vector<NamedArgument> kwargs) {
   auto n = make(OpKind::CallFunction, candidate);
   n->target = target;
   n->set_inputs(std::move(args), std::move(kwargs));
-  return insert(std::move(n));
+  return n;
 }
 
-Node* GraphBuilder::placeholder(const std::string& exact) {
+std::unique_ptr<Node> GraphBuilder::make_exact(OpKind kind, const std::string& exact) {
   auto n = std::make_unique<Node>();
-  n->op = OpKind::Placeholder;
+  n->op = kind;
   reserve(exact);
   n->name = exact;
-  return insert(std::move(n));
+  return n;
 }
 
-Node* GraphBuilder::get_attr(std::string_view candidate, std::string attr) {
+std::unique_ptr<Node> GraphBuilder::make_get_attr(std::string_view candidate, std::string attr) {
   auto n = make(OpKind::GetAttr, candidate);
   n->attr = std::move(attr);
-  return insert(std::move(n));
+  return n;
 }
 
-Node* GraphBuilder::output(Argument result) {
+std::unique_ptr<Node> GraphBuilder::make_output(Argument result) {
   auto n = make(OpKind::Output, "output");
   n->set_args({std::move(result)});
-  return insert(std::move(n));
+  return n;
 }
+
+Node* GraphBuilder::call(const Target& target, std::string_view candidate, std::vector<Argument> args,
+                         std::vector<NamedArgument> kwargs) {
+  return insert(make_call(target, candidate, std::move(args), std::move(kwargs)));
+}
+
+Node* GraphBuilder::placeholder(const std::string& exact) { return insert(make_exact(OpKind::Placeholder, exact)); }
+
+Node* GraphBuilder::get_attr(std::string_view candidate, std::string attr) {
+  return insert(make_get_attr(candidate, std::move(attr)));
+}
+
+Node* GraphBuilder::output(Argument result) { return insert(make_output(std::move(result))); }
 
 std::string call_name(const Target& target) {
   if (target.is_torch_op() || target.is_higher_order()) {

@@ -21,13 +21,11 @@ namespace exportlens::ir {
 class GraphBuilder {
  public:
   explicit GraphBuilder(Graph& graph) : graph_(&graph) {}
-  Graph& graph() const { return *graph_; }
 
   // ---- where nodes go ----------------------------------------------------------
   /// New nodes go before `before` (nullptr: at the end), in the order made.
   void set_insertion_point(Node* before) { insert_before_ = before; }
   void set_insertion_point_after(const Node* n) { insert_before_ = n->next(); }
-  void set_insertion_point_to_end() { insert_before_ = nullptr; }
   Node* insertion_point() const { return insert_before_; }
   /// Restores the insertion point when the scope ends (MLIR's InsertionGuard).
   class InsertionGuard {
@@ -52,13 +50,19 @@ class GraphBuilder {
   /// A get_attr node reading `attr`, named from `candidate`.
   Node* get_attr(std::string_view candidate, std::string attr);
   Node* output(Argument result);
-  /// Places a node made by make() (or named by name()) and filled in since.
+  /// Places a node made by a make*() below and filled in since.
   Node* insert(std::unique_ptr<Node> node);
 
-  // ---- nodes made but not placed yet -------------------------------------------
-  /// A node of `kind`, named from `candidate`, for a caller that fills in
-  /// more (its value, its metadata, operands it still rewrites) before insert().
+  // ---- nodes made but not placed yet, for a caller that fills in more (its
+  // ---- value, its metadata, operands it still rewrites) before insert() ----------
+  /// A node of `kind`, named from `candidate`.
   std::unique_ptr<Node> make(OpKind kind, std::string_view candidate);
+  std::unique_ptr<Node> make_call(const Target& target, std::string_view candidate, std::vector<Argument> args,
+                                  std::vector<NamedArgument> kwargs = {});
+  /// A node named exactly `exact`, the name reserved (placeholder()).
+  std::unique_ptr<Node> make_exact(OpKind kind, const std::string& exact);
+  std::unique_ptr<Node> make_get_attr(std::string_view candidate, std::string attr);
+  std::unique_ptr<Node> make_output(Argument result);
   /// A node named `as_written` (a name read from a file, kept as torch's
   /// deserializer keeps it) or, when the graph has that name already, the
   /// first free `as_written_1`, `as_written_2`, ...; not placed yet.

@@ -90,19 +90,13 @@ ir::Argument group_norm(Rewriter& b, const OpCall& c) {
                    c.integer(1, "num_groups"), c.number_or(4, "eps", 1e-5)})[0];
 }
 
-/// A tensor as at::Tensor::contiguous() hands it over: itself, or a contiguous clone.
-ir::Node* contiguous(Rewriter& b, ir::Node* x) {
-  if (b.is_contiguous(x)) return x;
-  return b.call1("aten.clone.default", {x}, {kw("memory_format", ir::MemoryFormat::ContiguousFormat)});
-}
-
 /// _weight_norm(v, g, dim): at::native::_weight_norm. Where the fused kernel
 /// may serve (dim the first or the last, no half) it calls
 /// _weight_norm_interface; elsewhere it computes v * (g / norm_except_dim(v,
 /// 2, dim)), which is not lowered here (kept, with a warning).
 ir::Argument weight_norm(Rewriter& b, const OpCall& c) {
-  ir::Node* v = contiguous(b, c.tensor(0, "v"));
-  ir::Node* g = contiguous(b, c.tensor(1, "g"));
+  ir::Node* v = b.call1("aten.contiguous.default", {c.tensor(0, "v")});
+  ir::Node* g = b.call1("aten.contiguous.default", {c.tensor(1, "g")});
   const int64_t dim = c.integer_or(2, "dim", 0);
   const bool half = b.dtype(v) == ir::ScalarType::Half || b.dtype(g) == ir::ScalarType::Half;
   if (half || (dim != 0 && dim != int64_t(b.rank(v)) - 1))

@@ -130,10 +130,7 @@ int Rewriter::commit() {
 
 ir::Node* Rewriter::add_placeholder(const ir::Node& source) {
   set_origin(&source);
-  auto n = std::make_unique<ir::Node>();
-  n->op = ir::OpKind::Placeholder;
-  nodes_.reserve(source.name);
-  n->name = source.name;
+  auto n = nodes_.make_exact(ir::OpKind::Placeholder, source.name);
   n->target = source.target;
   n->value = source.value;
   n->meta = source.meta;
@@ -147,8 +144,7 @@ ir::Node* Rewriter::add_placeholder(const ir::Node& source) {
 
 ir::Node* Rewriter::add_get_attr(const ir::Node& source) {
   set_origin(&source);
-  auto n = nodes_.make(ir::OpKind::GetAttr, source.name);
-  n->attr = source.attr;
+  auto n = nodes_.make_get_attr(source.name, source.attr);
   n->value = source.value;
   n->meta = source.meta;
   n->meta.provenance = inherited_meta(&source, pass_).provenance;
@@ -156,9 +152,7 @@ ir::Node* Rewriter::add_get_attr(const ir::Node& source) {
 }
 
 ir::Node* Rewriter::add_output(ir::Argument value) {
-  auto n = nodes_.make(ir::OpKind::Output, "output");
-  n->set_args({std::move(value)});
-  return place(std::move(n));
+  return place(nodes_.make_output(std::move(value)));
 }
 
 ir::Argument Rewriter::emit(const ir::Target& target, std::vector<ir::Argument> args,

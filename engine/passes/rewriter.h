@@ -40,8 +40,9 @@ void keep_known_sizes(ir::ValueInfo& inferred, const ir::ValueInfo& known);
 
 class Rewriter {
  public:
-  /// Nodes go to `graph` on commit(); `table` (and functionalization_rules())
-  /// decide what decomposes; `pass` names the lowering in provenance records.
+  /// Nodes go into `graph` as they are made, and commit() drops the dead
+  /// ones; `table` (and functionalization_rules()) decide what decomposes;
+  /// `pass` names the lowering in provenance records.
   Rewriter(ir::Graph& graph, const DecompositionTable& table, const Hints& hints, std::string pass);
 
   // ---- for rules ------------------------------------------------------------

@@ -142,21 +142,27 @@ IValue eval_sym_op(SymOp op, const std::vector<IValue>& a) {
   return IValue();
 }
 
-/// How the interpreter runs a call_function node, decided once per graph.
-enum class Handler { TorchOp, Getitem, SymOp, Cond, Map, WhileLoop, Scan, SetGradEnabled, Autocast, Unsupported };
+/// How the interpreter runs a call_function node, decided once per graph:
+/// the kind of call and, for a symbolic operator, which one.
+enum class HandlerKind { TorchOp, Getitem, SymOp, Cond, Map, WhileLoop, Scan, SetGradEnabled, Autocast, Unsupported };
+struct Handler {
+  HandlerKind kind = HandlerKind::Unsupported;
+  SymOp sym = SymOp::Add;  // kind SymOp only
+};
 
 Handler handler_for(const ir::Target& t) {
-  if (t.is_getitem()) return Handler::Getitem;
-  if (t.is_torch_op()) return Handler::TorchOp;
+  if (t.is_getitem()) return {HandlerKind::Getitem};
+  if (t.is_torch_op()) return {HandlerKind::TorchOp};
   if (t.is_higher_order()) {
-    static const std::unordered_map<std::string, Handler> kHops = {
-        {"cond", Handler::Cond},           {"map_impl", Handler::Map},
-        {"while_loop", Handler::WhileLoop}, {"scan", Handler::Scan},
-        {"wrap_with_set_grad_enabled", Handler::SetGradEnabled}, {"wrap_with_autocast", Handler::Autocast}};
+    static const std::unordered_map<std::string, HandlerKind> kHops = {
+        {"cond", HandlerKind::Cond},           {"map_impl", HandlerKind::Map},
+        {"while_loop", HandlerKind::WhileLoop}, {"scan", HandlerKind::Scan},
+        {"wrap_with_set_grad_enabled", HandlerKind::SetGradEnabled}, {"wrap_with_autocast", HandlerKind::Autocast}};
     auto it = kHops.find(t.op_name());
-    return it == kHops.end() ? Handler::Unsupported : it->second;
+    return {it == kHops.end() ? HandlerKind::Unsupported : it->second};
   }
-  return sym_op_named(t.op_name()) ? Handler::SymOp : Handler::Unsupported;
+  if (auto op = sym_op_named(t.op_name())) return {HandlerKind::SymOp, *op};
+  return {};
 }
 
 // A Python number where the schema wants a Tensor (add.Tensor(y, 2)): torch
@@ -207,10 +213,9 @@ class ObserverChain final : public NodeObserver {
 struct GraphRunner {
   const ir::GraphModule& gm;
   c10::Device device;
-  // By node index: how a call runs (and its symbolic operator), the
-  // resolved op, and the values whose last reader the node is.
+  // By node index: how a call runs, the resolved op, and the values whose
+  // last reader the node is.
   std::vector<Handler> handlers;
-  std::vector<SymOp> sym_ops;
   std::vector<std::optional<c10::OperatorHandle>> ops;
   std::vector<std::vector<int>> frees;
   std::map<std::string, std::unique_ptr<GraphRunner>> subgraphs;
@@ -224,17 +229,12 @@ struct GraphRunner {
 
   GraphRunner(const ir::GraphModule& g, c10::Device dev) : gm(g), device(dev) {
     const auto nodes = gm.graph.nodes();
-    handlers.resize(nodes.size(), Handler::Unsupported);
-    sym_ops.resize(nodes.size(), SymOp::Add);
+    handlers.resize(nodes.size());
     ops.resize(nodes.size());
     frees.resize(nodes.size());
     std::vector<int> last_use(nodes.size(), -1);  // the last node reading each value
     for (const Node* n : nodes) {
-      if (n->op == OpKind::CallFunction) {
-        handlers[n->index()] = handler_for(n->target);
-        if (auto op = sym_op_named(n->target.op_name()); op && handlers[n->index()] == Handler::SymOp)
-          sym_ops[n->index()] = *op;
-      }
+      if (n->op == OpKind::CallFunction) handlers[n->index()] = handler_for(n->target);
       if (n->op == OpKind::CallFunction && n->target.is_torch_op()) {
         if (auto op = find_op(n->target)) {
           ops[n->index()] = *op;
@@ -583,21 +583,22 @@ struct GraphRunner {
   }
 
   IValue dispatch(const Node* n, const Env& env) const {
-    switch (handlers[n->index()]) {
-      case Handler::TorchOp: return call_op(n, env);
-      case Handler::Getitem: return getitem(n, env);
-      case Handler::SymOp: {
+    const Handler& h = handlers[n->index()];
+    switch (h.kind) {
+      case HandlerKind::TorchOp: return call_op(n, env);
+      case HandlerKind::Getitem: return getitem(n, env);
+      case HandlerKind::SymOp: {
         std::vector<IValue> args;
         for (const auto& a : n->args()) args.push_back(convert_plain(a, env));
-        return eval_sym_op(sym_ops[n->index()], args);
+        return eval_sym_op(h.sym, args);
       }
-      case Handler::Cond: return call_cond(n, env);
-      case Handler::Map: return call_map(n, env);
-      case Handler::WhileLoop: return call_while_loop(n, env);
-      case Handler::Scan: return call_scan(n, env);
-      case Handler::SetGradEnabled: return call_set_grad_enabled(n, env);
-      case Handler::Autocast: return call_autocast(n, env);
-      case Handler::Unsupported: break;
+      case HandlerKind::Cond: return call_cond(n, env);
+      case HandlerKind::Map: return call_map(n, env);
+      case HandlerKind::WhileLoop: return call_while_loop(n, env);
+      case HandlerKind::Scan: return call_scan(n, env);
+      case HandlerKind::SetGradEnabled: return call_set_grad_enabled(n, env);
+      case HandlerKind::Autocast: return call_autocast(n, env);
+      case HandlerKind::Unsupported: break;
     }
     if (n->target.is_higher_order())
       throw RunError(node_context(n) + ": higher-order op '" + n->target.op_name() + "' is not supported by the runtime");

@@ -6,12 +6,13 @@
 // Plain C++ over LibTorch: no Qt.
 #include <ATen/core/dispatch/Dispatcher.h>
 
-#include <cstring>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <set>
 #include <string>
+#include <string_view>
 #include <unordered_set>
 #include <vector>
 
@@ -21,7 +22,7 @@ namespace {
 
 // The namespace whose ops LibTorch itself registers; prims, quantized_decomposed
 // and the others only exist once Python imports the module that defines them.
-const char* const kNamespaces[] = {"aten"};
+constexpr std::string_view kNamespace = "aten.";
 
 struct Literal {
   std::string file;
@@ -44,9 +45,8 @@ std::vector<Literal> literals_in(const fs::path& path, const fs::path& root) {
       if (end >= line.size() || line[end] != '"' || end == q + 1) continue;
       std::string text = line.substr(q + 1, end - q - 1);
       std::string key = text.rfind("torch.ops.", 0) == 0 ? text.substr(10) : text;
-      for (const char* ns : kNamespaces)
-        if (key.rfind(std::string(ns) + ".", 0) == 0 && key.back() != '.' && key.size() > std::strlen(ns) + 1)
-          out.push_back({fs::relative(path, root).string(), number, key});
+      if (key.rfind(kNamespace, 0) == 0 && key.back() != '.' && key.size() > kNamespace.size())
+        out.push_back({fs::relative(path, root).string(), number, key});
       q = end;
     }
   }
