@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <cstdio>
+
 #include "app/cli.h"
 #include "engine/runtime/op_signatures.h"
 #include "engine/sources/program_source.h"
@@ -15,7 +17,31 @@
 #include "ui/shell/gui_main.h"
 #endif
 
-int main(int argc, char** argv) {
+namespace {
+
+/// Ends the process once its work is done and written: streams flushed, then
+/// out without running static destructors. LibTorch's profiler (Kineto, which
+/// times kernels) leaves a config-polling thread running that races
+/// LibTorch's exit-time destructors: under load a run that had finished its
+/// work aborted at exit on a corrupted heap (4 of 40 runs of `run
+/// --compiled`), losing its buffered output. Nothing of ExportLens' needs a
+/// destructor at exit: files are closed where they are written.
+[[noreturn]] void end_process(int code) {
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  std::_Exit(code);
+}
+
+int run(int argc, char** argv);
+
+}  // namespace
+
+int main(int argc, char** argv) { end_process(run(argc, argv)); }
+
+namespace {
+
+int run(int argc, char** argv) {
   // LibTorch's profiler (kineto, which times a compiled model's kernels) logs
   // each start and stop on stderr; a user's own KINETO_LOG_LEVEL still wins.
   // Set before any thread exists.
@@ -51,3 +77,5 @@ int main(int argc, char** argv) {
   return exportlens::ui::run_gui(argc, argv, file);
 #endif
 }
+
+}  // namespace

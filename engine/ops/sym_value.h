@@ -35,36 +35,11 @@ struct SymValue {
   std::vector<SymValue> items; // List
 
   static SymValue none() { return {}; }
-  static SymValue of(SymTensor t) {
-    SymValue v;
-    v.kind = Kind::Tensor;
-    v.tensor = std::move(t);
-    return v;
-  }
-  static SymValue of_int(Expr e) {
-    SymValue v;
-    v.kind = Kind::Int;
-    v.scalar = std::move(e);
-    return v;
-  }
-  static SymValue of_bool(Expr e) {
-    SymValue v;
-    v.kind = Kind::Bool;
-    v.scalar = std::move(e);
-    return v;
-  }
-  static SymValue of_float(double d) {
-    SymValue v;
-    v.kind = Kind::Float;
-    v.number = d;
-    return v;
-  }
-  static SymValue list(std::vector<SymValue> items) {
-    SymValue v;
-    v.kind = Kind::List;
-    v.items = std::move(items);
-    return v;
-  }
+  static SymValue of(SymTensor t) { return {.kind = Kind::Tensor, .tensor = std::move(t)}; }
+  static SymValue of_int(Expr e) { return {.kind = Kind::Int, .scalar = std::move(e)}; }
+  static SymValue of_bool(Expr e) { return {.kind = Kind::Bool, .scalar = std::move(e)}; }
+  static SymValue of_float(double d) { return {.kind = Kind::Float, .number = d}; }
+  static SymValue list(std::vector<SymValue> items) { return {.kind = Kind::List, .items = std::move(items)}; }
   bool is_tensor() const { return kind == Kind::Tensor; }
   /// "f32[s0, 5]", "Sym(s0 + 1)", "(f32[s0], f32[s1])"
   std::string str() const;

@@ -9,6 +9,9 @@
   includes all. A room's files include only their own room and those.
 - Each room is a library (ui/CMakeLists.txt: exportlens_ui_room) linked to
   exactly the rooms its row names, and every room has one.
+- The engine suites (tests/*/CMakeLists.txt: exportlens_add_unit_test) and
+  every test header they include, and tests/support/unit, include no Qt: the
+  headless build builds them without it.
 
 Prints each breach as FILE:LINE: what, and exits 1 when there is one.
 usage: check_include_rules.py [REPO]
@@ -121,6 +124,42 @@ def main():
         elif linked[room] != may:
             breach(cmake, 1, f"el_ui_{room} links {', '.join(sorted(linked[room])) or 'no room'}; "
                              f"ui/README.md lets it include {', '.join(sorted(may)) or 'no room'}")
+
+    # tests/: the engine suites and what they include from tests/ have no Qt.
+    tests = os.path.join(repo, "tests")
+    keywords = {"SOURCES", "LIBS", "DEPENDS", "DEFINES", "TIMEOUT", "TORCH", "CLI", "TRACER"}
+    todo = list(files_under(os.path.join(tests, "support", "unit")))
+    suites = 0
+    for folder, _, names in os.walk(tests):
+        if "CMakeLists.txt" not in names:
+            continue
+        with open(os.path.join(folder, "CMakeLists.txt"), encoding="utf-8") as f:
+            text = f.read()
+        for m in re.finditer(r"exportlens_add_unit_test\((.*?)\)", text, re.S):
+            words = m.group(1).split()
+            if "SOURCES" not in words:
+                continue
+            suites += 1
+            for w in words[words.index("SOURCES") + 1:]:
+                if w in keywords:
+                    break
+                todo.append(os.path.join(folder, w))
+    if not suites:
+        breach(os.path.join(tests, "CMakeLists.txt"), 1, "no exportlens_add_unit_test() suite found")
+    seen = set()
+    while todo:
+        path = os.path.normpath(todo.pop())
+        if path in seen or not os.path.exists(path):
+            continue
+        seen.add(path)
+        for line, kind, name in includes(path):
+            if kind == "<" and (re.match(r"Q[A-Za-z]", name) or name.startswith("Qt")):
+                breach(path, line, f"an engine suite's file includes Qt ({name}): the headless build has none")
+            if kind == '"':
+                for base in (os.path.dirname(path), tests):
+                    candidate = os.path.join(base, name)
+                    if os.path.exists(candidate) and os.path.realpath(candidate).startswith(os.path.realpath(tests)):
+                        todo.append(candidate)
 
     for b in breaches:
         print(b)

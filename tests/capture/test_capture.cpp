@@ -4,17 +4,17 @@
 // logs. What ExportLens says of each attempt is checked against what torch
 // itself said: its message, its suggested fixes (re-run through torch with
 // the fixes applied), its printed programs, the script's own lines.
-#include <QDir>
-#include <QDirIterator>
-#include <QFile>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
-#include <QRegularExpression>
-#include <QTemporaryDir>
-#include <QtTest>
-
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <regex>
 #include <set>
+#include <string>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "engine/capture/attempt_diagnosis.h"
 #include "engine/capture/attempt_program.h"
@@ -26,42 +26,62 @@
 #include "engine/ir/printer.h"
 #include "engine/runtime/pt2_torch_options.h"
 #include "engine/sources/program_source.h"
-#include "support/exportlens_process.h"
-#include "support/fixtures.h"
+#include "support/unit/files.h"
+#include "support/unit/json.h"
+#include "support/unit/process.h"
+#include "support/unit/strings.h"
+#include "support/unit/unit.h"
 
 using namespace exportlens;
-using namespace exportlens::testing;
+using namespace exportlens::unit;
+using nlohmann::json;
 
 namespace {
 
-QString captures() { return QStringLiteral(EXPORTLENS_CAPTURE_FIXTURES); }
-std::string capture_path(const QString& name) { return (captures() + "/" + name).toStdString(); }
-capture::Capture read(const QString& name) { return capture::read_capture(capture_path(name)); }
+/// `text` parsed as a JSON object, or an empty one when it is not one.
+json parse_object(const std::string& text) {
+  json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  return !j.is_discarded() && j.is_object() ? j : json::object();
+}
 
-QStringList capture_names() {
-  QStringList names;
-  for (const auto& v : read_json(captures() + "/index.json")["captures"].toArray()) names << v.toObject()["name"].toString();
-  if (names.isEmpty()) qFatal("no capture fixtures at %s", qPrintable(captures()));
+// The suite's temporary folder, shared by its tests and removed at exit.
+const TempDir& tmp() {
+  static const TempDir dir;
+  return dir;
+}
+
+std::string captures() { return EXPORTLENS_CAPTURE_FIXTURES; }
+std::string capture_path(const std::string& name) { return captures() + "/" + name; }
+capture::Capture read(const std::string& name) { return capture::read_capture(capture_path(name)); }
+
+std::vector<std::string> capture_names() {
+  std::vector<std::string> names;
+  for (const json& v : as_array(field(read_json(captures() + "/index.json"), "captures")))
+    names.push_back(as_string(field(v, "name")));
+  if (names.empty()) FAIL("no capture fixtures at " + captures());
   return names;
 }
 
 // torch's own outcome of each export call, as the script printed it between markers.
 struct TorchOutcome {
-  QString type;     // "ok" or the exception's type name
-  QString message;  // str(e)
+  std::string type;     // "ok" or the exception's type name
+  std::string message;  // str(e)
 };
-QList<TorchOutcome> torch_outcomes(const QString& stdout_file) {
-  const QString text = read_text(stdout_file);
-  QList<TorchOutcome> out;
-  static const QRegularExpression marker(QStringLiteral("^=== export (\\d+): (\\S+)$"), QRegularExpression::MultilineOption);
-  for (auto it = marker.globalMatch(text); it.hasNext();) {
-    const auto m = it.next();
-    TorchOutcome o{m.captured(2), {}};
+std::vector<TorchOutcome> torch_outcomes(const std::string& stdout_file) {
+  const std::string text = read_text(stdout_file);
+  std::vector<TorchOutcome> out;
+  static const std::regex marker(R"(^=== export (\d+): (\S+)$)", std::regex::ECMAScript | std::regex::multiline);
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), marker); it != std::sregex_iterator(); ++it) {
+    const std::smatch& m = *it;
+    TorchOutcome o{m.str(2), {}};
     if (o.type != "ok") {
-      const qsizetype start = m.capturedEnd() + 1;
-      o.message = text.mid(start, text.indexOf(QStringLiteral("\n=== end"), start) - start);
+      const size_t start = size_t(m.position(0) + m.length(0)) + 1;
+      if (start < text.size()) {
+        const size_t end = text.find("\n=== end", start);
+        o.message = end == std::string::npos ? text.substr(start) : text.substr(start, end - start);
+      }
     }
-    out << o;
+    out.push_back(o);
   }
   return out;
 }
@@ -81,9 +101,9 @@ std::set<std::string> violated_dims(const std::string& message) {
   return dims;
 }
 
-QString script_line(const std::string& file, int line) {
-  const QStringList lines = read_text(QString::fromStdString(file)).split('\n');
-  return line >= 1 && line <= lines.size() ? lines[line - 1].trimmed() : QString();
+std::string script_line(const std::string& file, int line) {
+  const std::vector<std::string> lines = split(read_text(file), '\n');
+  return line >= 1 && size_t(line) <= lines.size() ? trimmed(lines[size_t(line - 1)]) : std::string();
 }
 
 sources::OpenRequest attempt_request(int index) {
@@ -94,351 +114,371 @@ sources::OpenRequest attempt_request(int index) {
   return r;
 }
 
-QString without_trailing_newlines(QString text) {
-  while (text.endsWith('\n')) text.chop(1);
+std::string without_trailing_newlines(std::string text) {
+  while (text.ends_with('\n')) text.pop_back();
   return text;
 }
 
-ProcessResult capture_cli(const QStringList& args) { return run_exportlens(QStringList{"capture"} + args); }
+/// The exception's type name without its module: "a.b.Type: message" -> "Type".
+std::string exception_type_name(const std::string& exit_exception) {
+  const std::string head = exit_exception.substr(0, exit_exception.find(':'));
+  const size_t dot = head.rfind('.');
+  return dot == std::string::npos ? head : head.substr(dot + 1);
+}
+
+size_t lines_in(const std::string& text) { return size_t(std::count(text.begin(), text.end(), '\n')); }
+
+ProcessResult capture_cli(const std::vector<std::string>& args) {
+  std::vector<std::string> all{"capture"};
+  all.insert(all.end(), args.begin(), args.end());
+  return run_exportlens(all);
+}
 
 }  // namespace
 
-class TestCapture : public QObject {
-  Q_OBJECT
-  QTemporaryDir tmp_;
-
- private slots:
-  // Every capture reads; its attempts are the script's export calls, with torch's outcome each.
-  void attemptsAreTheScriptsExportCalls() {
-    int checked = 0;
-    for (const QString& name : capture_names()) {
-      if (name.endsWith("_nodraft")) continue;
-      const capture::Capture c = read(name);
-      const QList<TorchOutcome> torch = torch_outcomes(captures() + "/" + name + ".stdout.txt");
-      if (torch.isEmpty()) {
-        // A script that does not catch its export's error: it ends by it, as without capture.
-        QVERIFY2(c.exit_code && *c.exit_code == 1, qPrintable(name));
-        QCOMPARE(int(c.attempts.size()), 1);
-        QVERIFY(!c.attempts.front().ok);
-        QCOMPARE(QString::fromStdString(c.exit_exception).section(':', 0, 0).section('.', -1),
-                 QString::fromStdString(c.attempts.front().error->short_type));
-        ++checked;
-        continue;
-      }
-      QCOMPARE(int(c.attempts.size()), int(torch.size()));
-      for (int i = 0; i < torch.size(); ++i) {
-        const capture::Attempt& a = c.attempts[size_t(i)];
-        QCOMPARE(a.index, i + 1);
-        QCOMPARE(a.ok, torch[i].type == "ok");
-        if (!a.ok) {
-          QVERIFY(a.error);
-          QCOMPARE(QString::fromStdString(a.error->short_type), torch[i].type);
-          QCOMPARE(QString::fromStdString(a.error->message), torch[i].message);
-        }
-        // The call site is the script's line that calls export.
-        QVERIFY2(script_line(a.call_site.file, a.call_site.line).contains("export("),
-                 qPrintable(name + ": " + QString::fromStdString(a.call_site.location())));
-        ++checked;
-      }
+// Every capture reads; its attempts are the script's export calls, with torch's outcome each.
+EL_TEST(attemptsAreTheScriptsExportCalls) {
+  int checked = 0;
+  for (const std::string& name : capture_names()) {
+    if (name.ends_with("_nodraft")) continue;
+    const capture::Capture c = read(name);
+    const std::vector<TorchOutcome> torch = torch_outcomes(captures() + "/" + name + ".stdout.txt");
+    if (torch.empty()) {
+      // A script that does not catch its export's error: it ends by it, as without capture.
+      VERIFY_MSG(c.exit_code && *c.exit_code == 1, name);
+      COMPARE(int(c.attempts.size()), 1);
+      VERIFY(!c.attempts.front().ok);
+      COMPARE(exception_type_name(c.exit_exception), c.attempts.front().error->short_type);
+      ++checked;
+      continue;
     }
-    QVERIFY(checked >= 12);
-  }
-
-  // print of each attempt's program equals torch's print(ep) of it: the exported
-  // program of a success, the draft program of a failure.
-  void printedProgramsAreTorchs() {
-    int programs = 0;
-    for (const QString& name : capture_names()) {
-      const capture::Capture c = read(name);
-      for (const capture::Attempt& a : c.attempts) {
-        const std::filesystem::path text = !a.program_text.empty() ? a.program_text
-                                           : a.draft                 ? a.draft->program_text
-                                                                     : std::filesystem::path();
-        if (text.empty() || !std::filesystem::exists(text)) continue;
-        const ir::ExportedProgram ep = sources::open_program(capture_path(name), attempt_request(a.index));
-        // (trailing newlines aside: the file holds str(ep) as the package wrote it)
-        QCOMPARE(without_trailing_newlines(QString::fromStdString(ir::print_program(ep))),
-                 without_trailing_newlines(read_text(QString::fromStdString(text.string()))));
-        ++programs;
+    COMPARE(int(c.attempts.size()), int(torch.size()));
+    for (size_t i = 0; i < torch.size(); ++i) {
+      const capture::Attempt& a = c.attempts[i];
+      COMPARE(a.index, int(i) + 1);
+      COMPARE(a.ok, torch[i].type == "ok");
+      if (!a.ok) {
+        VERIFY(a.error);
+        COMPARE(a.error->short_type, torch[i].type);
+        COMPARE(a.error->message, torch[i].message);
       }
+      // The call site is the script's line that calls export.
+      VERIFY_MSG(contains(script_line(a.call_site.file, a.call_site.line), "export("),
+                 name + ": " + a.call_site.location());
+      ++checked;
     }
-    QVERIFY2(programs >= 10, qPrintable(QString::number(programs)));
   }
+  VERIFY(checked >= 12);
+}
 
-  // A constraint violation: the violated entries are the Dims torch names, each
-  // carries torch's fixes for it, every fix belongs to an entry, and the guard
-  // behind an entry points at the script's own line.
-  void violationsAreTorchs() {
-    int entries = 0;
-    for (const QString& name : capture_names()) {
-      const capture::Capture c = read(name);
-      for (const capture::Attempt& a : c.attempts) {
-        if (a.ok || a.error->failure_class != "constraint_violation") continue;
-        const capture::AttemptDiagnosis d = capture::diagnose(c, a);
-        QCOMPARE(d.failure_class, std::string("constraint_violation"));
-        QCOMPARE(d.suggested_fixes, a.error->suggested_fixes);
-        std::set<std::string> dims, fixes;
-        for (const capture::ViolatedEntry& v : d.violations) {
-          dims.insert(v.dim);
-          fixes.insert(v.fixes.begin(), v.fixes.end());
-          QVERIFY2(!v.guards.empty(), qPrintable(name + ": " + QString::fromStdString(v.message)));
-          const capture::GuardLine& g = d.guards[size_t(v.guards.front())];
-          // The user's code: the script's, or a library's the script calls (transformers' model).
-          QVERIFY(g.user_frame);
-          QVERIFY(!QString::fromStdString(g.user_frame->file).contains("/torch/"));
-          QCOMPARE(QString::fromStdString(g.user_frame->code), script_line(g.user_frame->file, g.user_frame->line));
-          ++entries;
-        }
-        QCOMPARE(dims, violated_dims(a.error->message));
-        QCOMPARE(fixes, std::set<std::string>(d.suggested_fixes.begin(), d.suggested_fixes.end()));
-        // The line it arose from is a user line, not the export call.
-        QVERIFY(d.user_frame && d.raised_at);
-        QVERIFY(d.user_frame->line != a.call_site.line);
-      }
+// print of each attempt's program equals torch's print(ep) of it: the exported
+// program of a success, the draft program of a failure.
+EL_TEST(printedProgramsAreTorchs) {
+  int programs = 0;
+  for (const std::string& name : capture_names()) {
+    const capture::Capture c = read(name);
+    for (const capture::Attempt& a : c.attempts) {
+      const std::filesystem::path text = !a.program_text.empty() ? a.program_text
+                                         : a.draft                 ? a.draft->program_text
+                                                                   : std::filesystem::path();
+      if (text.empty() || !std::filesystem::exists(text)) continue;
+      const ir::ExportedProgram ep = sources::open_program(capture_path(name), attempt_request(a.index));
+      // (trailing newlines aside: the file holds str(ep) as the package wrote it)
+      COMPARE(without_trailing_newlines(ir::print_program(ep)), without_trailing_newlines(read_text(text.string())));
+      ++programs;
     }
-    QVERIFY(entries >= 3);
   }
+  VERIFY_MSG(programs >= 10, std::to_string(programs));
+}
 
-  // torch's fixes applied to the captured spec make torch export the model:
-  // the script runs again with that spec in place of the failing call's
-  // (what the GUI's Re-run does), and that attempt succeeds.
-  void fixedSpecExportsInTorch() {
-    int reruns = 0;
-    for (const QString& name : {QStringLiteral("cv_specialized"), QStringLiteral("cv_relation"), QStringLiteral("cv_range")}) {
-      const capture::Capture c = read(name);
-      const capture::Attempt& a = c.attempts.front();
-      const std::string fixed = capture::fixed_spec(a, capture::diagnose(c, a));
-      QVERIFY2(!fixed.empty(), qPrintable(name));
-      const QString override_file = tmp_.filePath(name + ".spec.json");
-      capture::write_spec_override(override_file.toStdString(), {{a.call_site, 1, fixed}});
-      capture::CaptureRequest request;
-      request.script = c.script;
-      request.python = EXPORTLENS_PYTHON;
-      request.output_dir = tmp_.filePath(name + "_rerun").toStdString();
-      request.spec_override = override_file.toStdString();
-      request.package_dir = EXPORTLENS_SOURCE_DIR "/resources/python";
-      capture::run_capture(capture::capture_command(request), true);
-      const capture::Capture rerun = capture::read_capture(request.output_dir);
-      QCOMPARE(int(rerun.attempts.size()), int(c.attempts.size()));
-      QVERIFY(rerun.attempts.front().spec_override);
-      QVERIFY2(rerun.attempts.front().ok, qPrintable(name + ": torch refused the fixed spec\n" + QString::fromStdString(fixed)));
-      ++reruns;
-    }
-    QCOMPARE(reruns, 3);
-  }
-
-  // Symbols stand for input dims and spec entries, as the script wrote the spec.
-  void symbolsAreInputDimsAndSpecEntries() {
-    const capture::Capture c = read("cv_relation");
-    const capture::AttemptDiagnosis d = capture::diagnose(c, c.attempts.front());
-    std::map<std::string, std::string> entry_of;
-    for (const capture::SymbolBinding& s : d.symbols)
-      if (s.input) entry_of[s.input->text()] = s.spec_entry;
-    QCOMPARE(entry_of["x.shape[0]"], std::string("dx"));
-    QCOMPARE(entry_of["y.shape[0]"], std::string("dy"));
-    // The guard torch added, over the inputs.
-    QCOMPARE(d.guards.size(), size_t(1));
-    QCOMPARE(d.guards.front().over_inputs, std::string("Eq(x.shape[0], y.shape[0])"));
-  }
-
-  // A data-dependent error: the line that made the value, the line that needed it, torch's hints.
-  void dataDependentOrigins() {
-    for (const auto& [name, made] : {std::pair<QString, QString>{"dd_item", ".item()"}, {"dd_nonzero", "nonzero()"}}) {
-      const capture::Capture c = read(name);
-      const capture::Attempt& a = c.attempts.front();
+// A constraint violation: the violated entries are the Dims torch names, each
+// carries torch's fixes for it, every fix belongs to an entry, and the guard
+// behind an entry points at the script's own line.
+EL_TEST(violationsAreTorchs) {
+  int entries = 0;
+  for (const std::string& name : capture_names()) {
+    const capture::Capture c = read(name);
+    for (const capture::Attempt& a : c.attempts) {
+      if (a.ok || a.error->failure_class != "constraint_violation") continue;
       const capture::AttemptDiagnosis d = capture::diagnose(c, a);
-      QCOMPARE(d.failure_class, std::string("data_dependent"));
-      QVERIFY(!d.data_dependent.empty());
-      const capture::DataDependentLine& x = d.data_dependent.front();
-      QVERIFY2(x.origin, qPrintable(name));
-      QVERIFY2(QString::fromStdString(x.origin->code).contains(made), qPrintable(QString::fromStdString(x.origin->code)));
-      QCOMPARE(QString::fromStdString(x.origin->code), script_line(c.script, x.origin->line));
-      QVERIFY(x.guard_frame);
-      QCOMPARE(QString::fromStdString(x.guard_frame->file), QString::fromStdString(c.script));
-      QVERIFY(QString::fromStdString(a.error->message).contains(QString::fromStdString(x.expr)));
-      for (const std::string& h : x.hints) QVERIFY(a.error->message.find(h) != std::string::npos);
-      // Where torch hints nothing, the tutorials' advice: a branch on data is torch.cond.
-      QCOMPARE(x.advice.empty(), !x.hints.empty());
-      if (name == "dd_item") QVERIFY(x.advice.find("torch.cond") != std::string::npos);
+      COMPARE(d.failure_class, std::string("constraint_violation"));
+      COMPARE(d.suggested_fixes, a.error->suggested_fixes);
+      std::set<std::string> dims, fixes;
+      for (const capture::ViolatedEntry& v : d.violations) {
+        dims.insert(v.dim);
+        fixes.insert(v.fixes.begin(), v.fixes.end());
+        VERIFY_MSG(!v.guards.empty(), name + ": " + v.message);
+        const capture::GuardLine& g = d.guards[size_t(v.guards.front())];
+        // The user's code: the script's, or a library's the script calls (transformers' model).
+        VERIFY(g.user_frame);
+        VERIFY(!contains(g.user_frame->file, "/torch/"));
+        COMPARE(g.user_frame->code, script_line(g.user_frame->file, g.user_frame->line));
+        ++entries;
+      }
+      COMPARE(dims, violated_dims(a.error->message));
+      COMPARE(fixes, std::set<std::string>(d.suggested_fixes.begin(), d.suggested_fixes.end()));
+      // The line it arose from is a user line, not the export call.
+      VERIFY(d.user_frame && d.raised_at);
+      VERIFY(d.user_frame->line != a.call_site.line);
     }
   }
+  VERIFY(entries >= 3);
+}
 
-  // Without a draft, a failed trace leaves its partial graph: read back, it is
-  // torch's text statement by statement, its nodes tied to the script's lines.
-  void partialGraphReadsBack() {
-    const capture::Capture c = read("dd_item_nodraft");
+// torch's fixes applied to the captured spec make torch export the model:
+// the script runs again with that spec in place of the failing call's
+// (what the GUI's Re-run does), and that attempt succeeds.
+EL_TEST(fixedSpecExportsInTorch) {
+  int reruns = 0;
+  for (const std::string name : {"cv_specialized", "cv_relation", "cv_range"}) {
+    const capture::Capture c = read(name);
     const capture::Attempt& a = c.attempts.front();
-    QVERIFY(!a.draft);
+    const std::string fixed = capture::fixed_spec(a, capture::diagnose(c, a));
+    VERIFY_MSG(!fixed.empty(), name);
+    const std::string override_file = tmp().file(name + ".spec.json");
+    capture::write_spec_override(override_file, {{a.call_site, 1, fixed}});
+    capture::CaptureRequest request;
+    request.script = c.script;
+    request.python = EXPORTLENS_PYTHON;
+    request.output_dir = tmp().file(name + "_rerun");
+    request.spec_override = override_file;
+    request.package_dir = EXPORTLENS_SOURCE_DIR "/resources/python";
+    capture::run_capture(capture::capture_command(request), true);
+    const capture::Capture rerun = capture::read_capture(request.output_dir);
+    COMPARE(int(rerun.attempts.size()), int(c.attempts.size()));
+    VERIFY(rerun.attempts.front().spec_override);
+    VERIFY_MSG(rerun.attempts.front().ok, name + ": torch refused the fixed spec\n" + fixed);
+    ++reruns;
+  }
+  COMPARE(reruns, 3);
+}
+
+// Symbols stand for input dims and spec entries, as the script wrote the spec.
+EL_TEST(symbolsAreInputDimsAndSpecEntries) {
+  const capture::Capture c = read("cv_relation");
+  const capture::AttemptDiagnosis d = capture::diagnose(c, c.attempts.front());
+  std::map<std::string, std::string> entry_of;
+  for (const capture::SymbolBinding& s : d.symbols)
+    if (s.input) entry_of[s.input->text()] = s.spec_entry;
+  COMPARE(entry_of["x.shape[0]"], std::string("dx"));
+  COMPARE(entry_of["y.shape[0]"], std::string("dy"));
+  // The guard torch added, over the inputs.
+  COMPARE(d.guards.size(), size_t(1));
+  COMPARE(d.guards.front().over_inputs, std::string("Eq(x.shape[0], y.shape[0])"));
+}
+
+// A data-dependent error: the line that made the value, the line that needed it, torch's hints.
+EL_TEST(dataDependentOrigins) {
+  for (const auto& [name, made] :
+       {std::pair<std::string, std::string>{"dd_item", ".item()"}, {"dd_nonzero", "nonzero()"}}) {
+    const capture::Capture c = read(name);
+    const capture::Attempt& a = c.attempts.front();
     const capture::AttemptDiagnosis d = capture::diagnose(c, a);
-    std::string why;
-    const auto p = capture::attempt_program(a, d, {}, &why);
-    QVERIFY2(p, why.c_str());
-    QCOMPARE(p->kind, capture::ProgramKind::PartialGraph);
-    QVERIFY(p->notes.empty());
-    // Each statement of torch's text is a node of that name and op, in order.
-    const QString text = read_text(QString::fromStdString(a.partial_graph.string()));
-    static const QRegularExpression statement(QStringLiteral("^\\s+(\\w+): \"[^\"]*\" = (torch\\.ops\\.[\\w.]+)\\("),
-                                              QRegularExpression::MultilineOption);
-    int n = 0;
-    for (auto it = statement.globalMatch(text); it.hasNext(); ++n) {
-      const auto m = it.next();
-      const ir::Node* node = p->program.graph().find(m.captured(1).toStdString());
-      QVERIFY2(node, qPrintable(m.captured(1)));
-      QCOMPARE(QString::fromStdString(node->target.qualified()), m.captured(2));
-      QVERIFY(node->meta.innermost_frame());
-    }
-    QVERIFY(n >= 2);
-    // The guard behind the failure and the nodes of its line find each other.
-    capture::AttemptDiagnosis linked = d;
-    capture::link_graph(linked, p->program.graph());
-    QVERIFY(!linked.data_dependent.empty());
+    COMPARE(d.failure_class, std::string("data_dependent"));
+    VERIFY(!d.data_dependent.empty());
+    const capture::DataDependentLine& x = d.data_dependent.front();
+    VERIFY_MSG(x.origin, name);
+    VERIFY_MSG(contains(x.origin->code, made), x.origin->code);
+    COMPARE(x.origin->code, script_line(c.script, x.origin->line));
+    VERIFY(x.guard_frame);
+    COMPARE(x.guard_frame->file, c.script);
+    VERIFY(contains(a.error->message, x.expr));
+    for (const std::string& h : x.hints) VERIFY(a.error->message.find(h) != std::string::npos);
+    // Where torch hints nothing, the tutorials' advice: a branch on data is torch.cond.
+    COMPARE(x.advice.empty(), !x.hints.empty());
+    if (name == "dd_item") VERIFY(x.advice.find("torch.cond") != std::string::npos);
   }
+}
 
-  // A plain TORCH_TRACE log (no capture around it): what it holds is read; a
-  // strict export's failure is torch's message; a non-strict one's log has none.
-  void plainTraceLogs() {
-    const QString logs = captures() + "/logs";
-    {
-      const capture::TraceLog log = capture::read_trace_log((logs + "/cv_relation").toStdString());
-      const capture::AttemptDiagnosis d = capture::diagnose(log);
-      QVERIFY(d.message.empty());  // torch's non-strict log never holds the error
-      QCOMPARE(d.guards.size(), size_t(1));
-      QCOMPARE(d.guards.front().over_inputs, std::string("Eq(x.shape[0], y.shape[0])"));
-      QVERIFY(d.guards.front().user_frame);
-      QCOMPARE(QString::fromStdString(d.guards.front().user_frame->code),
-               script_line(d.guards.front().user_frame->file, d.guards.front().user_frame->line));
-    }
-    {
-      const capture::TraceLog log = capture::read_trace_log((logs + "/strict_unsupported").toStdString());
-      const capture::AttemptDiagnosis d = capture::diagnose(log);
-      const QList<TorchOutcome> torch = torch_outcomes(logs + "/strict_unsupported.stdout.txt");
-      QVERIFY(!torch.isEmpty());
-      QCOMPARE(QString::fromStdString(d.error_type), torch.front().type);
-      QCOMPARE(QString::fromStdString(d.message), torch.front().message);
-      QCOMPARE(d.failure_class, std::string("unsupported"));
-      QVERIFY(d.user_frame);
-    }
-    {
-      // The partial graph a non-strict data-dependent failure logs opens as a program.
-      const auto r = run_exportlens({"info", logs + "/dd_item"});
-      QCOMPARE(r.code, 0);
-      QVERIFY(r.out.contains("make_fx_fail_partial"));
-      const auto p = run_exportlens({"print", logs + "/dd_item"});
-      QCOMPARE(p.code, 0);
-      QVERIFY(p.out.contains("torch.ops.aten.item.default"));
-    }
+// Without a draft, a failed trace leaves its partial graph: read back, it is
+// torch's text statement by statement, its nodes tied to the script's lines.
+EL_TEST(partialGraphReadsBack) {
+  const capture::Capture c = read("dd_item_nodraft");
+  const capture::Attempt& a = c.attempts.front();
+  VERIFY(!a.draft);
+  const capture::AttemptDiagnosis d = capture::diagnose(c, a);
+  std::string why;
+  const auto p = capture::attempt_program(a, d, {}, &why);
+  VERIFY_MSG(p, why);
+  COMPARE(p->kind, capture::ProgramKind::PartialGraph);
+  VERIFY(p->notes.empty());
+  // Each statement of torch's text is a node of that name and op, in order.
+  const std::string text = read_text(a.partial_graph.string());
+  static const std::regex statement(R"(^\s+(\w+): "[^"]*" = (torch\.ops\.[\w.]+)\()",
+                                    std::regex::ECMAScript | std::regex::multiline);
+  int n = 0;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), statement); it != std::sregex_iterator(); ++it, ++n) {
+    const std::smatch& m = *it;
+    const ir::Node* node = p->program.graph().find(m.str(1));
+    VERIFY_MSG(node, m.str(1));
+    COMPARE(node->target.qualified(), m.str(2));
+    VERIFY(node->meta.innermost_frame());
   }
+  VERIFY(n >= 2);
+  // The guard behind the failure and the nodes of its line find each other.
+  capture::AttemptDiagnosis linked = d;
+  capture::link_graph(linked, p->program.graph());
+  VERIFY(!linked.data_dependent.empty());
+}
 
-  // Older torch releases' captures (made by tests/oracle/old_torch/make_old_capture_fixtures.sh).
-  void olderReleases() {
-    const QString root = EXPORTLENS_SOURCE_DIR "/tests/fixtures/old_torch_capture";
-    QStringList releases = QDir(root).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
-    QVERIFY(releases.size() >= 2);
-    for (const QString& release : releases) {
-      for (const QString& name : QDir(root + "/" + release).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-        const capture::Capture c = capture::read_capture((root + "/" + release + "/" + name).toStdString());
-        QVERIFY(!c.attempts.empty());
-        QVERIFY2(QString::fromStdString(c.torch_version).startsWith(release), qPrintable(release + "/" + name));
-        for (const capture::Attempt& a : c.attempts) {
-          const capture::AttemptDiagnosis d = capture::diagnose(c, a);
-          if (a.ok) continue;
-          if (a.error->failure_class == "constraint_violation") {
-            std::set<std::string> dims;
-            for (const auto& v : d.violations) dims.insert(v.dim);
-            QCOMPARE(dims, violated_dims(a.error->message));
-            QCOMPARE(d.suggested_fixes, a.error->suggested_fixes);
-          }
-          QVERIFY2(d.user_frame, qPrintable(release + "/" + name));
+// A plain TORCH_TRACE log (no capture around it): what it holds is read; a
+// strict export's failure is torch's message; a non-strict one's log has none.
+EL_TEST(plainTraceLogs) {
+  const std::string logs = captures() + "/logs";
+  {
+    const capture::TraceLog log = capture::read_trace_log(logs + "/cv_relation");
+    const capture::AttemptDiagnosis d = capture::diagnose(log);
+    VERIFY(d.message.empty());  // torch's non-strict log never holds the error
+    COMPARE(d.guards.size(), size_t(1));
+    COMPARE(d.guards.front().over_inputs, std::string("Eq(x.shape[0], y.shape[0])"));
+    VERIFY(d.guards.front().user_frame);
+    COMPARE(d.guards.front().user_frame->code,
+            script_line(d.guards.front().user_frame->file, d.guards.front().user_frame->line));
+  }
+  {
+    const capture::TraceLog log = capture::read_trace_log(logs + "/strict_unsupported");
+    const capture::AttemptDiagnosis d = capture::diagnose(log);
+    const std::vector<TorchOutcome> torch = torch_outcomes(logs + "/strict_unsupported.stdout.txt");
+    VERIFY(!torch.empty());
+    COMPARE(d.error_type, torch.front().type);
+    COMPARE(d.message, torch.front().message);
+    COMPARE(d.failure_class, std::string("unsupported"));
+    VERIFY(d.user_frame);
+  }
+  {
+    // The partial graph a non-strict data-dependent failure logs opens as a program.
+    const auto r = run_exportlens({"info", logs + "/dd_item"});
+    COMPARE(r.code, 0);
+    VERIFY(contains(r.out, "make_fx_fail_partial"));
+    const auto p = run_exportlens({"print", logs + "/dd_item"});
+    COMPARE(p.code, 0);
+    VERIFY(contains(p.out, "torch.ops.aten.item.default"));
+  }
+}
+
+// Older torch releases' captures (made by tests/oracle/old_torch/make_old_capture_fixtures.sh).
+EL_TEST(olderReleases) {
+  // The sub-folders of `path` (links to folders too), by name.
+  const auto folders = [](const std::string& path) {
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(path, ec))
+      if (e.is_directory()) names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+  };
+  const std::string root = EXPORTLENS_SOURCE_DIR "/tests/fixtures/old_torch_capture";
+  const std::vector<std::string> releases = folders(root);
+  VERIFY(releases.size() >= 2);
+  for (const std::string& release : releases) {
+    for (const std::string& name : folders(root + "/" + release)) {
+      const capture::Capture c = capture::read_capture(root + "/" + release + "/" + name);
+      VERIFY(!c.attempts.empty());
+      VERIFY_MSG(c.torch_version.starts_with(release), release + "/" + name);
+      for (const capture::Attempt& a : c.attempts) {
+        const capture::AttemptDiagnosis d = capture::diagnose(c, a);
+        if (a.ok) continue;
+        if (a.error->failure_class == "constraint_violation") {
+          std::set<std::string> dims;
+          for (const auto& v : d.violations) dims.insert(v.dim);
+          COMPARE(dims, violated_dims(a.error->message));
+          COMPARE(d.suggested_fixes, a.error->suggested_fixes);
         }
+        VERIFY_MSG(d.user_frame, release + "/" + name);
       }
     }
   }
+}
 
-  // The command: exit codes, --report in check --report's form, --json for tools.
-  void captureCommand() {
-    const QString scripts = EXPORTLENS_SOURCE_DIR "/tests/capture/scripts";
-    const QString out = tmp_.filePath("cli_relation");
-    const auto r = capture_cli({"-o", out, "--python", EXPORTLENS_PYTHON, "--draft", "--report", "--", scripts + "/cv_relation.py"});
-    QCOMPARE(r.code, 1);
-    QVERIFY(r.out.contains("1. constraint_violation: dy = L['y'].size()[0]"));
-    QVERIFY(r.out.contains("Suggested fixes:\n  dy = dx"));
-    QVERIFY(r.out.contains("The spec with the suggested fixes applied:"));
-    QVERIFY(r.out.contains("=== export 1: UserError"));  // the script's own output, unchanged
+// The command: exit codes, --report in check --report's form, --json for tools.
+EL_TEST(captureCommand) {
+  const std::string scripts = EXPORTLENS_SOURCE_DIR "/tests/capture/scripts";
+  const std::string out = tmp().file("cli_relation");
+  const auto r =
+      capture_cli({"-o", out, "--python", EXPORTLENS_PYTHON, "--draft", "--report", "--", scripts + "/cv_relation.py"});
+  COMPARE(r.code, 1);
+  VERIFY(contains(r.out, "1. constraint_violation: dy = L['y'].size()[0]"));
+  VERIFY(contains(r.out, "Suggested fixes:\n  dy = dx"));
+  VERIFY(contains(r.out, "The spec with the suggested fixes applied:"));
+  VERIFY(contains(r.out, "=== export 1: UserError"));  // the script's own output, unchanged
 
-    const auto j = capture_cli({"-o", tmp_.filePath("cli_ok"), "--python", EXPORTLENS_PYTHON, "--json", "--",
-                                scripts + "/ok_simple.py"});
-    QCOMPARE(j.code, 0);
-    const QJsonObject doc = QJsonDocument::fromJson(j.out.toUtf8()).object();
-    QCOMPARE(doc["attempts"].toArray().size(), 1);
-    QVERIFY(doc["attempts"].toArray().first().toObject()["ok"].toBool());
-    QVERIFY(j.err.contains("=== export 1: ok"));  // --json: the script's stdout went to stderr
+  const auto j = capture_cli(
+      {"-o", tmp().file("cli_ok"), "--python", EXPORTLENS_PYTHON, "--json", "--", scripts + "/ok_simple.py"});
+  COMPARE(j.code, 0);
+  const json doc = parse_object(j.out);
+  const json attempts = as_array(field(doc, "attempts"));
+  COMPARE(attempts.size(), 1);
+  VERIFY(as_bool(field(attempts.empty() ? json() : attempts.front(), "ok")));
+  VERIFY(contains(j.err, "=== export 1: ok"));  // --json: the script's stdout went to stderr
 
-    const auto bad = capture_cli({"--python", "/no/such/python", "--", scripts + "/ok_simple.py"});
-    QCOMPARE(bad.code, 2);
-    QVERIFY(bad.err.contains("/no/such/python"));
-    QCOMPARE(capture_cli({}).code, 2);
-    // info and --program on the capture made above.
-    const auto info = run_exportlens({"info", out});
-    QCOMPARE(info.code, 0);
-    QVERIFY(info.out.contains("✗ 1  export  Relation"));
-    const auto check = run_exportlens({"check", out, "--program", "1", "--spec",
-                                       QString::fromStdString(read("cv_relation").attempts.front().spec_text)});
-    QCOMPARE(check.code, 1);  // ExportLens re-solves the user's spec on the draft program: torch's violation
-    QVERIFY(check.out.contains("dy = dx"));
-    QCOMPARE(run_exportlens({"print", out, "--program", "7"}).code, 2);
+  const auto bad = capture_cli({"--python", "/no/such/python", "--", scripts + "/ok_simple.py"});
+  COMPARE(bad.code, 2);
+  VERIFY(contains(bad.err, "/no/such/python"));
+  COMPARE(capture_cli({}).code, 2);
+  // info and --program on the capture made above.
+  const auto info = run_exportlens({"info", out});
+  COMPARE(info.code, 0);
+  VERIFY(contains(info.out, "✗ 1  export  Relation"));
+  const auto check =
+      run_exportlens({"check", out, "--program", "1", "--spec", read("cv_relation").attempts.front().spec_text});
+  COMPARE(check.code, 1);  // ExportLens re-solves the user's spec on the draft program: torch's violation
+  VERIFY(contains(check.out, "dy = dx"));
+  COMPARE(run_exportlens({"print", out, "--program", "7"}).code, 2);
+}
+
+// Captures and logs are untrusted: a folder naming files outside itself, bad
+// JSON, deep nesting, lying fields, logs of junk: one line each, never a crash.
+EL_TEST(hostileCaptures) {
+  auto write = [&](const std::string& path, const std::string& bytes) {
+    std::error_code ec;
+    std::filesystem::create_directories(std::filesystem::path(tmp().file(path)).parent_path(), ec);
+    VERIFY_MSG(!ec, path + ": " + ec.message());
+    write_text(tmp().file(path), bytes);
+  };
+  const std::string head = "{\"format\": \"exportlens-capture\", \"format_version\": 1, ";
+  write("h_escape/manifest.json", head + "\"attempts\": [{\"index\": 1, \"dir\": \"../../etc\"}]}");
+  write("h_absolute/manifest.json", head + "\"attempts\": [{\"index\": 1, \"dir\": \"/etc\"}]}");
+  write("h_type/manifest.json", head + "\"attempts\": [{\"index\": \"one\", \"dir\": \"a\"}]}");
+  write("h_deep/manifest.json", head + "\"attempts\": " + std::string(100000, '[') + std::string(100000, ']') + "}");
+  write("h_version/manifest.json", "{\"format\": \"exportlens-capture\", \"format_version\": 99}");
+  write("h_truncated/manifest.json", head + "\"attempts\": [{\"ind");
+  write("h_attempt/manifest.json", head + "\"attempts\": [{\"index\": 1, \"dir\": \"attempt_001\"}]}");
+  write("h_attempt/attempt_001/attempt.json", "{\"index\": 1, \"program\": \"../../../../etc/passwd\"}");
+  write("h_link/manifest.json", head + "\"attempts\": [{\"index\": 1, \"dir\": \"attempt_001\"}]}");
+  {
+    std::error_code ec;
+    std::filesystem::create_symlink("/etc", tmp().file("h_link/attempt_001"), ec);
+    VERIFY_MSG(!ec, ec.message());
   }
-
-  // Captures and logs are untrusted: a folder naming files outside itself, bad
-  // JSON, deep nesting, lying fields, logs of junk: one line each, never a crash.
-  void hostileCaptures() {
-    QDir dir(tmp_.path());
-    auto write = [&](const QString& path, const QByteArray& bytes) {
-      dir.mkpath(QFileInfo(tmp_.filePath(path)).path());
-      QFile f(tmp_.filePath(path));
-      QVERIFY(f.open(QIODevice::WriteOnly));
-      f.write(bytes);
-    };
-    const QByteArray head = "{\"format\": \"exportlens-capture\", \"format_version\": 1, ";
-    write("h_escape/manifest.json", head + "\"attempts\": [{\"index\": 1, \"dir\": \"../../etc\"}]}");
-    write("h_absolute/manifest.json", head + "\"attempts\": [{\"index\": 1, \"dir\": \"/etc\"}]}");
-    write("h_type/manifest.json", head + "\"attempts\": [{\"index\": \"one\", \"dir\": \"a\"}]}");
-    write("h_deep/manifest.json", head + "\"attempts\": " + QByteArray(100000, '[') + QByteArray(100000, ']') + "}");
-    write("h_version/manifest.json", "{\"format\": \"exportlens-capture\", \"format_version\": 99}");
-    write("h_truncated/manifest.json", head + "\"attempts\": [{\"ind");
-    write("h_attempt/manifest.json", head + "\"attempts\": [{\"index\": 1, \"dir\": \"attempt_001\"}]}");
-    write("h_attempt/attempt_001/attempt.json", "{\"index\": 1, \"program\": \"../../../../etc/passwd\"}");
-    write("h_link/manifest.json", head + "\"attempts\": [{\"index\": 1, \"dir\": \"attempt_001\"}]}");
-    QVERIFY(QFile::link("/etc", tmp_.filePath("h_link/attempt_001")));
-    for (const QString& name : {"h_escape", "h_absolute", "h_type", "h_deep", "h_version", "h_truncated", "h_attempt", "h_link"}) {
-      const auto r = run_exportlens({"info", tmp_.filePath(name)});
-      QVERIFY2(r.code == 1, qPrintable(name + ": " + QString::number(r.code) + " " + r.err));
-      QCOMPARE(r.err.count('\n'), 1);
-      QVERIFY2(r.err.contains("manifest.json") || r.err.contains("attempt.json"), qPrintable(r.err));
-      for (const char* library : {"json.exception", "std::", "c10::"}) QVERIFY(!r.err.contains(library));
-    }
-    // Logs: junk lines are skipped, deep JSON is refused line by line, undefined file ids are kept.
-    write("h_log/dedicated_log_torch_trace_x.log",
-          "V1203 10:00:00.000000 1 torch/x.py:1] {\"str\": [\"/t/torch/export/_trace.py\", 0]}\n"
-          "\tpayload with no event\n"
-          "V1203 10:00:00.000000 1 torch/x.py:1] {\"guard_added_fast\": {\"expr\": \"Eq(s0, 3)\", \"stack\": "
-          "[{\"line\": 4, \"name\": \"f\", \"filename\": 7, \"loc\": \"y = x\"}]}}\n"
-          "V1203 10:00:00.000000 1 torch/x.py:1] {\"create_symbol\": " + QByteArray(50000, '[') + "\n"
-          "not a log line at all \xff\xfe\n"
-          "V1203 10:00:00.000000 1 torch/x.py:1] {\"mystery_event\": {}}\n");
-    const capture::TraceLog log = capture::read_trace_log(tmp_.filePath("h_log").toStdString());
-    QCOMPARE(log.events.size(), size_t(2));
-    QCOMPARE(log.skipped_lines, 3);
-    const capture::AttemptDiagnosis d = capture::diagnose(log);
-    QCOMPARE(d.guards.size(), size_t(1));
-    // An id the log never defined is kept; such a frame cannot be told the user's.
-    QCOMPARE(d.guards.front().stack.front().file, std::string("<file #7>"));
-    QVERIFY(!d.guards.front().user_frame);
-    QCOMPARE(d.other_events.at("mystery_event"), 1);
-    const auto r = run_exportlens({"info", tmp_.filePath("h_log")});
-    QCOMPARE(r.code, 0);
-    QVERIFY(r.out.contains("other event mystery_event: 1"));
+  for (const std::string name :
+       {"h_escape", "h_absolute", "h_type", "h_deep", "h_version", "h_truncated", "h_attempt", "h_link"}) {
+    const auto r = run_exportlens({"info", tmp().file(name)});
+    VERIFY_MSG(r.code == 1, name + ": " + std::to_string(r.code) + " " + r.err);
+    COMPARE(lines_in(r.err), size_t(1));
+    VERIFY_MSG(contains(r.err, "manifest.json") || contains(r.err, "attempt.json"), r.err);
+    for (const char* library : {"json.exception", "std::", "c10::"}) VERIFY(!contains(r.err, library));
   }
-};
-
-QTEST_GUILESS_MAIN(TestCapture)
-#include "test_capture.moc"
+  // Logs: junk lines are skipped, deep JSON is refused line by line, undefined file ids are kept.
+  write("h_log/dedicated_log_torch_trace_x.log",
+        "V1203 10:00:00.000000 1 torch/x.py:1] {\"str\": [\"/t/torch/export/_trace.py\", 0]}\n"
+        "\tpayload with no event\n"
+        "V1203 10:00:00.000000 1 torch/x.py:1] {\"guard_added_fast\": {\"expr\": \"Eq(s0, 3)\", \"stack\": "
+        "[{\"line\": 4, \"name\": \"f\", \"filename\": 7, \"loc\": \"y = x\"}]}}\n"
+        "V1203 10:00:00.000000 1 torch/x.py:1] {\"create_symbol\": " +
+            std::string(50000, '[') +
+            "\n"
+            "not a log line at all \xff\xfe\n"
+            "V1203 10:00:00.000000 1 torch/x.py:1] {\"mystery_event\": {}}\n");
+  const capture::TraceLog log = capture::read_trace_log(tmp().file("h_log"));
+  COMPARE(log.events.size(), size_t(2));
+  COMPARE(log.skipped_lines, 3);
+  const capture::AttemptDiagnosis d = capture::diagnose(log);
+  COMPARE(d.guards.size(), size_t(1));
+  // An id the log never defined is kept; such a frame cannot be told the user's.
+  COMPARE(d.guards.front().stack.front().file, std::string("<file #7>"));
+  VERIFY(!d.guards.front().user_frame);
+  COMPARE(d.other_events.at("mystery_event"), 1);
+  const auto r = run_exportlens({"info", tmp().file("h_log")});
+  COMPARE(r.code, 0);
+  VERIFY(contains(r.out, "other event mystery_event: 1"));
+}

@@ -6,19 +6,18 @@
 // without consent nothing is loaded (the wrapper library is not mapped into
 // this process); a broken package or a wrong model is refused in one line;
 // `exportlens run PKG.pt2 --compiled NAME` (exit codes, report, --json, --out).
-#include "support/torch_values.h"  // LibTorch before Qt
+#include "support/torch_values.h"
 
-#include <QFile>
-#include <QProcess>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
-#include <QTemporaryDir>
-#include <QtTest>
-
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "engine/base/error.h"
 #include "engine/compiled/archive_contents.h"
@@ -27,55 +26,75 @@
 #include "engine/runtime/pt2_torch_options.h"
 #include "engine/serde/pt2_reader.h"
 #include "engine/serde/zip_archive.h"
-#include "support/exportlens_process.h"
-#include "support/fixtures.h"
+#include "support/unit/files.h"
+#include "support/unit/json.h"
+#include "support/unit/process.h"
+#include "support/unit/strings.h"
+#include "support/unit/unit.h"
 
 using namespace exportlens;
 using namespace exportlens::testing;
+using namespace exportlens::unit;
+using nlohmann::json;
 
 namespace {
 
-QString aoti(const QString& file) { return QString(EXPORTLENS_AOTI_FIXTURES) + "/" + file; }
+std::string aoti(const std::string& file) { return std::string(EXPORTLENS_AOTI_FIXTURES) + "/" + file; }
 
-std::shared_ptr<const ir::ExportedProgram> program_of(const QString& path, const std::string& name = "") {
-  return std::make_shared<const ir::ExportedProgram>(
-      serde::read_pt2(path.toStdString(), name, runtime::pt2_read_options()));
+// What initTestCase did: the suite's temporary folder, and the fixtures every test reads are there.
+struct Suite {
+  TempDir tmp;
+  Suite() {
+    for (const char* f : {"plain.pt2", "both.pt2", "program.pt2", "inputs.pt", "outputs_plain.pt", "outputs_both.pt"})
+      VERIFY_MSG(exists(aoti(f)), f);
+  }
+};
+const Suite& suite() {
+  static const Suite s;
+  return s;
+}
+const TempDir& tmp() { return suite().tmp; }
+
+std::shared_ptr<const ir::ExportedProgram> program_of(const std::string& path, const std::string& name = "") {
+  return std::make_shared<const ir::ExportedProgram>(serde::read_pt2(path, name, runtime::pt2_read_options()));
 }
 
-runtime::CompiledRunRequest request_for(const QString& package, bool consent = true) {
+runtime::CompiledRunRequest request_for(const std::string& package, bool consent = true) {
   runtime::CompiledRunRequest r;
-  r.package = package.toStdString();
+  r.package = package;
   r.model = "model";
   r.consent = consent;
-  r.inputs_file = aoti("inputs.pt").toStdString();
+  r.inputs_file = aoti("inputs.pt");
   return r;
 }
 
 // The file names of the shared libraries a package holds.
-QStringList libraries_in(const QString& package) {
-  QStringList names;
-  const serde::ZipArchive zip(package.toStdString());
+std::vector<std::string> libraries_in(const std::string& package) {
+  std::vector<std::string> names;
+  const serde::ZipArchive zip(package);
   for (const auto& e : zip.entries())
-    if (QString::fromStdString(e.name).endsWith(".so")) names << QFileInfo(QString::fromStdString(e.name)).fileName();
+    if (e.name.ends_with(".so")) names.push_back(std::filesystem::path(e.name).filename().string());
   return names;
 }
 
 // Lines of /proc/self/maps naming any of `names`.
-QStringList mapped(const QStringList& names) {
+std::vector<std::string> mapped(const std::vector<std::string>& names) {
   std::ifstream maps("/proc/self/maps");
-  QStringList hits;
+  std::vector<std::string> hits;
   for (std::string line; std::getline(maps, line);)
-    for (const QString& n : names)
-      if (QString::fromStdString(line).contains("/" + n)) hits << QString::fromStdString(line);
+    for (const std::string& n : names)
+      if (contains(line, "/" + n)) hits.push_back(line);
   return hits;
 }
 
 // The compiled outputs against torch's own run of the same package (same code, same inputs).
-QString against_torch(const std::vector<at::Tensor>& ours, const QString& torch_outputs) {
+std::string against_torch(const std::vector<at::Tensor>& ours, const std::string& torch_outputs) {
   const std::vector<c10::IValue> want = load_tuple(torch_outputs);
-  if (want.size() != ours.size()) return QString("%1 outputs, torch %2").arg(ours.size()).arg(want.size());
+  if (want.size() != ours.size())
+    return std::to_string(ours.size()) + " outputs, torch " + std::to_string(want.size());
   for (size_t i = 0; i < ours.size(); ++i)
-    if (const QString why = compare_values(ours[i], want[i]); !why.isEmpty()) return QString("output %1: %2").arg(i).arg(why);
+    if (const std::string why = compare_values(ours[i], want[i]); !why.empty())
+      return "output " + std::to_string(i) + ": " + why;
   return {};
 }
 
@@ -88,312 +107,303 @@ bool has_aten_fallback(const runtime::CompiledRunReport& r) {
   return false;
 }
 
+size_t lines_in(const std::string& text) { return size_t(std::count(text.begin(), text.end(), '\n')); }
+
 }  // namespace
 
-class TestCompiledRun : public QObject {
-  Q_OBJECT
-  QTemporaryDir tmp_;
-
- private slots:
-  void initTestCase() {
-    QVERIFY(tmp_.isValid());
-    for (const char* f : {"plain.pt2", "both.pt2", "program.pt2", "inputs.pt", "outputs_plain.pt", "outputs_both.pt"})
-      QVERIFY2(QFile::exists(aoti(f)), f);
-  }
-
-  // First, before any consented run: a refused request loads nothing, so the
-  // package's wrapper library is not mapped into this process.
-  void withoutConsentNothingIsLoaded() {
-    const QStringList libraries = libraries_in(aoti("plain.pt2"));
-    QVERIFY(!libraries.isEmpty());
-    QVERIFY(mapped(libraries).isEmpty());
-    for (bool compare : {false, true}) {
-      try {
-        if (compare) {
-          numerics::CompiledComparisonRequest r;
-          r.run = request_for(aoti("plain.pt2"), /*consent=*/false);
-          r.run.program = program_of(aoti("program.pt2"));
-          numerics::compare_compiled(r);
-        } else {
-          runtime::run_compiled(request_for(aoti("plain.pt2"), /*consent=*/false));
-        }
-        QFAIL("ran without consent");
-      } catch (const Error& e) {
-        QCOMPARE(e.kind(), ErrorKind::Usage);
-        QVERIFY2(QString(e.what()).contains("consent"), e.what());
-      }
-    }
-    QVERIFY2(mapped(libraries).isEmpty(), qPrintable(mapped(libraries).join('\n')));
-  }
-
-  // plain.pt2 (compiled code only) with the program it was compiled from given beside it.
-  void plainEqualsTorchsRunAndTheInterpretedProgram() {
-    // While the consented run runs, its library is mapped: the check above could see it.
-    auto consented = request_for(aoti("plain.pt2"));
-    QStringList seen_while_running;
-    consented.progress = [&](int done, int) {
-      if (done > 0 && seen_while_running.isEmpty()) seen_while_running = mapped(libraries_in(aoti("plain.pt2")));
-    };
-    const runtime::CompiledRunValues run = runtime::run_compiled_values(consented);
-    QVERIFY(!seen_while_running.isEmpty());
-    const QString why = against_torch(run.outputs, aoti("outputs_plain.pt"));
-    QVERIFY2(why.isEmpty(), qPrintable(why));
-    QCOMPARE(run.report.outputs.size(), size_t(1));
-    QCOMPARE(run.report.outputs[0].shape, (std::vector<int64_t>{2, 4}));
-    QVERIFY(run.report.median_ms > 0);
-    QVERIFY(has_aten_fallback(run.report));
-
-    numerics::CompiledComparisonRequest r;
-    r.run = request_for(aoti("plain.pt2"));
-    r.run.program = program_of(aoti("program.pt2"));
-    r.run.warmup = 1;
-    r.run.repeat = 3;
-    const numerics::CompiledComparison c = numerics::compare_compiled(r);
-    QVERIFY(c.compared);
-    QVERIFY(c.all_close);
-    QCOMPARE(c.outputs.size(), size_t(1));
-    QVERIFY(c.outputs[0].stats);
-    QVERIFY(!c.outputs[0].stats->beyond_tolerance);
-    QVERIFY(c.outputs[0].stats->cosine > 0.9999);
-    QVERIFY(c.outputs[0].stats->max_abs < 1e-4);
-    QCOMPARE(c.compiled.run_ms.size(), size_t(3));
-    QVERIFY(c.interpreted_ms > 0);
-    QVERIFY(has_aten_fallback(c.compiled));
-    QVERIFY(!c.compiled.kernels_note.empty());
-  }
-
-  // both.pt2: the program and its compiled model in one archive (dynamic batch).
-  void bothEqualsTorchsRunAndItsOwnProgram() {
-    const runtime::CompiledRunValues run = runtime::run_compiled_values(request_for(aoti("both.pt2")));
-    const QString why = against_torch(run.outputs, aoti("outputs_both.pt"));
-    QVERIFY2(why.isEmpty(), qPrintable(why));
-
-    numerics::CompiledComparisonRequest r;
-    r.run = request_for(aoti("both.pt2"));
-    r.run.program = program_of(aoti("both.pt2"), "model");
-    const compiled::ArchiveContents contents = compiled::read_archive_contents(aoti("both.pt2").toStdString());
-    QVERIFY(contents.compiled_model("model"));
-    r.model = std::make_shared<const compiled::CompiledModel>(*contents.compiled_model("model"));
-    const numerics::CompiledComparison c = numerics::compare_compiled(r);
-    QVERIFY(c.compared);
-    QVERIFY(c.all_close);
-    QVERIFY(has_aten_fallback(c.compiled));
-    // Timed kernels carry the program nodes torch's provenance gives them (kernel_information.json).
-    const QJsonObject provenance = read_json(aoti("manifest.json"))["both.pt2"].toObject()["kernels"].toObject();
-    int mapped_kernels = 0;
-    for (const runtime::CompiledKernelTime& k : c.compiled.kernels) {
-      if (k.kernel_index < 0) continue;
-      QVERIFY(k.kernel == r.model->kernels[k.kernel_index].name);
-      QStringList want;
-      for (auto it = provenance.begin(); it != provenance.end(); ++it)
-        if (it.key().startsWith(QString::fromStdString(k.kernel) + ":"))
-          for (const auto& n : it.value().toArray()) want << n.toString();
-      QStringList got;
-      for (const auto& n : k.nodes) got << QString::fromStdString(n);
-      want.sort();
-      got.sort();
-      QVERIFY(!want.isEmpty());
-      QCOMPARE(got, want);
-      ++mapped_kernels;
-    }
-    QVERIFY(mapped_kernels >= 1);
-    QVERIFY(!c.kernel_map.empty());
-
-    // Random inputs from the program's signature (another batch size is not needed: its example's).
-    r.run.inputs_file.reset();
-    r.run.random_inputs = true;
-    r.run.seed = 7;
-    const numerics::CompiledComparison random = numerics::compare_compiled(r);
-    QVERIFY(random.all_close);
-    QCOMPARE(random.compiled.inputs.size(), size_t(1));
-    QCOMPARE(random.compiled.inputs[0].shape, (std::vector<int64_t>{2, 3, 8, 8}));
-  }
-
-  // The compiled model alone: no program, no comparison, and no random inputs.
-  void withoutAProgramRunsAlone() {
-    numerics::CompiledComparisonRequest r;
-    r.run = request_for(aoti("plain.pt2"));
-    const numerics::CompiledComparison c = numerics::compare_compiled(r);
-    QVERIFY(!c.compared);
-    QVERIFY(!c.not_compared.empty());
-    QCOMPARE(c.compiled.outputs.size(), size_t(1));
-    r.run.inputs_file.reset();
-    r.run.random_inputs = true;
+// First, before any consented run: a refused request loads nothing, so the
+// package's wrapper library is not mapped into this process.
+EL_TEST(withoutConsentNothingIsLoaded) {
+  suite();
+  const std::vector<std::string> libraries = libraries_in(aoti("plain.pt2"));
+  VERIFY(!libraries.empty());
+  VERIFY(mapped(libraries).empty());
+  for (bool compare : {false, true}) {
     try {
-      numerics::compare_compiled(r);
-      QFAIL("random inputs without a program");
-    } catch (const Error& e) {
-      QCOMPARE(e.kind(), ErrorKind::Usage);
-    }
-  }
-
-  // Wrong model names, a package whose library is not one, a file that is no
-  // package: each refused in one line naming the file.
-  void brokenPackagesAreOneLine() {
-    // A copy of plain.pt2 whose shared library is garbage (a package that lies about its code).
-    const QString broken = tmp_.filePath("broken.pt2");
-    const ProcessResult made = run_python(
-        "import sys, zipfile\n"
-        "src, dst = sys.argv[1], sys.argv[2]\n"
-        "with zipfile.ZipFile(src) as a, zipfile.ZipFile(dst, 'w') as b:\n"
-        "    for i in a.infolist():\n"
-        "        b.writestr(i, b'not a shared library' if i.filename.endswith('.so') else a.read(i))\n",
-        {aoti("plain.pt2"), broken});
-    QVERIFY2(made.code == 0, qPrintable(made.err));
-    QFile junk(tmp_.filePath("junk.pt2"));
-    QVERIFY(junk.open(QIODevice::WriteOnly));
-    junk.write("this is not a zip archive");
-    junk.close();
-    struct Case {
-      QString package;
-      std::string model;
-    };
-    for (const Case& c : {Case{broken, "model"}, Case{aoti("plain.pt2"), "no_such_model"}, Case{junk.fileName(), "model"}}) {
-      auto r = request_for(c.package);
-      r.model = c.model;
-      try {
-        runtime::run_compiled(r);
-        QFAIL(qPrintable("ran " + c.package));
-      } catch (const Error& e) {
-        QCOMPARE(e.kind(), ErrorKind::Run);
-        QCOMPARE(QString::fromStdString(e.place().file), c.package);
-        QVERIFY2(!QString(e.what()).contains('\n'), e.what());
-        QVERIFY2(!QString(e.what()).contains("Exception raised from"), e.what());
+      if (compare) {
+        numerics::CompiledComparisonRequest r;
+        r.run = request_for(aoti("plain.pt2"), /*consent=*/false);
+        r.run.program = program_of(aoti("program.pt2"));
+        numerics::compare_compiled(r);
+      } else {
+        runtime::run_compiled(request_for(aoti("plain.pt2"), /*consent=*/false));
       }
+      FAIL("ran without consent");
+    } catch (const Error& e) {
+      COMPARE(e.kind(), ErrorKind::Usage);
+      VERIFY_MSG(contains(e.what(), "consent"), e.what());
     }
   }
+  VERIFY_MSG(mapped(libraries).empty(), join(mapped(libraries), "\n"));
+}
 
-  // Cancel stops the run at its next step; progress counts the runs (warmup, timed, profiled).
-  void cancelAndProgress() {
-    auto r = request_for(aoti("plain.pt2"));
-    r.warmup = 2;
-    r.repeat = 3;
-    std::vector<std::pair<int, int>> steps;
-    r.progress = [&](int done, int total) { steps.emplace_back(done, total); };
-    runtime::run_compiled(r);
-    QVERIFY(!steps.empty());
-    QCOMPARE(steps.back(), (std::pair<int, int>{6, 6}));  // 2 warmup + 3 timed + the profiled step
-    CancelToken cancel;
-    r.cancel = &cancel;
-    r.progress = [&](int done, int) {
-      if (done == 1) cancel.cancel();
-    };
+// plain.pt2 (compiled code only) with the program it was compiled from given beside it.
+EL_TEST(plainEqualsTorchsRunAndTheInterpretedProgram) {
+  suite();
+  // While the consented run runs, its library is mapped: the check above could see it.
+  auto consented = request_for(aoti("plain.pt2"));
+  std::vector<std::string> seen_while_running;
+  consented.progress = [&](int done, int) {
+    if (done > 0 && seen_while_running.empty()) seen_while_running = mapped(libraries_in(aoti("plain.pt2")));
+  };
+  const runtime::CompiledRunValues run = runtime::run_compiled_values(consented);
+  VERIFY(!seen_while_running.empty());
+  const std::string why = against_torch(run.outputs, aoti("outputs_plain.pt"));
+  VERIFY_MSG(why.empty(), why);
+  COMPARE(run.report.outputs.size(), size_t(1));
+  COMPARE(run.report.outputs[0].shape, (std::vector<int64_t>{2, 4}));
+  VERIFY(run.report.median_ms > 0);
+  VERIFY(has_aten_fallback(run.report));
+
+  numerics::CompiledComparisonRequest r;
+  r.run = request_for(aoti("plain.pt2"));
+  r.run.program = program_of(aoti("program.pt2"));
+  r.run.warmup = 1;
+  r.run.repeat = 3;
+  const numerics::CompiledComparison c = numerics::compare_compiled(r);
+  VERIFY(c.compared);
+  VERIFY(c.all_close);
+  COMPARE(c.outputs.size(), size_t(1));
+  VERIFY(c.outputs[0].stats);
+  VERIFY(!c.outputs[0].stats->beyond_tolerance);
+  VERIFY(c.outputs[0].stats->cosine > 0.9999);
+  VERIFY(c.outputs[0].stats->max_abs < 1e-4);
+  COMPARE(c.compiled.run_ms.size(), size_t(3));
+  VERIFY(c.interpreted_ms > 0);
+  VERIFY(has_aten_fallback(c.compiled));
+  VERIFY(!c.compiled.kernels_note.empty());
+}
+
+// both.pt2: the program and its compiled model in one archive (dynamic batch).
+EL_TEST(bothEqualsTorchsRunAndItsOwnProgram) {
+  suite();
+  const runtime::CompiledRunValues run = runtime::run_compiled_values(request_for(aoti("both.pt2")));
+  const std::string why = against_torch(run.outputs, aoti("outputs_both.pt"));
+  VERIFY_MSG(why.empty(), why);
+
+  numerics::CompiledComparisonRequest r;
+  r.run = request_for(aoti("both.pt2"));
+  r.run.program = program_of(aoti("both.pt2"), "model");
+  const compiled::ArchiveContents contents = compiled::read_archive_contents(aoti("both.pt2"));
+  VERIFY(contents.compiled_model("model"));
+  r.model = std::make_shared<const compiled::CompiledModel>(*contents.compiled_model("model"));
+  const numerics::CompiledComparison c = numerics::compare_compiled(r);
+  VERIFY(c.compared);
+  VERIFY(c.all_close);
+  VERIFY(has_aten_fallback(c.compiled));
+  // Timed kernels carry the program nodes torch's provenance gives them (kernel_information.json).
+  const json provenance = as_object(field(field(read_json(aoti("manifest.json")), "both.pt2"), "kernels"));
+  int mapped_kernels = 0;
+  for (const runtime::CompiledKernelTime& k : c.compiled.kernels) {
+    if (k.kernel_index < 0) continue;
+    VERIFY(k.kernel == r.model->kernels[k.kernel_index].name);
+    std::vector<std::string> want;
+    for (const auto& [key, value] : provenance.items())
+      if (key.starts_with(k.kernel + ":"))
+        for (const auto& n : as_array(value)) want.push_back(as_string(n));
+    std::vector<std::string> got(k.nodes.begin(), k.nodes.end());
+    std::sort(want.begin(), want.end());
+    std::sort(got.begin(), got.end());
+    VERIFY(!want.empty());
+    COMPARE(got, want);
+    ++mapped_kernels;
+  }
+  VERIFY(mapped_kernels >= 1);
+  VERIFY(!c.kernel_map.empty());
+
+  // Random inputs from the program's signature (another batch size is not needed: its example's).
+  r.run.inputs_file.reset();
+  r.run.random_inputs = true;
+  r.run.seed = 7;
+  const numerics::CompiledComparison random = numerics::compare_compiled(r);
+  VERIFY(random.all_close);
+  COMPARE(random.compiled.inputs.size(), size_t(1));
+  COMPARE(random.compiled.inputs[0].shape, (std::vector<int64_t>{2, 3, 8, 8}));
+}
+
+// The compiled model alone: no program, no comparison, and no random inputs.
+EL_TEST(withoutAProgramRunsAlone) {
+  suite();
+  numerics::CompiledComparisonRequest r;
+  r.run = request_for(aoti("plain.pt2"));
+  const numerics::CompiledComparison c = numerics::compare_compiled(r);
+  VERIFY(!c.compared);
+  VERIFY(!c.not_compared.empty());
+  COMPARE(c.compiled.outputs.size(), size_t(1));
+  r.run.inputs_file.reset();
+  r.run.random_inputs = true;
+  try {
+    numerics::compare_compiled(r);
+    FAIL("random inputs without a program");
+  } catch (const Error& e) {
+    COMPARE(e.kind(), ErrorKind::Usage);
+  }
+}
+
+// Wrong model names, a package whose library is not one, a file that is no
+// package: each refused in one line naming the file.
+EL_TEST(brokenPackagesAreOneLine) {
+  suite();
+  // A copy of plain.pt2 whose shared library is garbage (a package that lies about its code).
+  const std::string broken = tmp().file("broken.pt2");
+  const ProcessResult made = run_python(
+      "import sys, zipfile\n"
+      "src, dst = sys.argv[1], sys.argv[2]\n"
+      "with zipfile.ZipFile(src) as a, zipfile.ZipFile(dst, 'w') as b:\n"
+      "    for i in a.infolist():\n"
+      "        b.writestr(i, b'not a shared library' if i.filename.endswith('.so') else a.read(i))\n",
+      {aoti("plain.pt2"), broken});
+  VERIFY_MSG(made.code == 0, made.err);
+  const std::string junk = tmp().file("junk.pt2");
+  write_text(junk, "this is not a zip archive");
+  struct Case {
+    std::string package;
+    std::string model;
+  };
+  for (const Case& c : {Case{broken, "model"}, Case{aoti("plain.pt2"), "no_such_model"}, Case{junk, "model"}}) {
+    auto r = request_for(c.package);
+    r.model = c.model;
     try {
       runtime::run_compiled(r);
-      QFAIL("not cancelled");
-    } catch (const Cancelled&) {
+      FAIL("ran " + c.package);
+    } catch (const Error& e) {
+      COMPARE(e.kind(), ErrorKind::Run);
+      COMPARE(e.place().file, c.package);
+      VERIFY_MSG(!contains(e.what(), "\n"), e.what());
+      VERIFY_MSG(!contains(e.what(), "Exception raised from"), e.what());
     }
   }
+}
 
-  void profilerNamesOfKernels() {
-    QCOMPARE(runtime::profiler_name_of_kernel("aoti_torch_cpu_addmm_out"), std::string("aten::addmm"));
-    QCOMPARE(runtime::profiler_name_of_kernel("aoti_torch_cuda_convolution"), std::string("aten::convolution"));
-    QCOMPARE(runtime::profiler_name_of_kernel("cpp_fused_relu_0"), std::string("cpp_fused_relu_0"));
-    QCOMPARE(runtime::profiler_name_of_kernel("triton_poi_fused_0"), std::string("triton_poi_fused_0"));
+// Cancel stops the run at its next step; progress counts the runs (warmup, timed, profiled).
+EL_TEST(cancelAndProgress) {
+  suite();
+  auto r = request_for(aoti("plain.pt2"));
+  r.warmup = 2;
+  r.repeat = 3;
+  std::vector<std::pair<int, int>> steps;
+  r.progress = [&](int done, int total) { steps.emplace_back(done, total); };
+  runtime::run_compiled(r);
+  VERIFY(!steps.empty());
+  // 2 warmup + 3 timed + the profiled step
+  COMPARE(steps.back().first, 6);
+  COMPARE(steps.back().second, 6);
+  CancelToken cancel;
+  r.cancel = &cancel;
+  r.progress = [&](int done, int) {
+    if (done == 1) cancel.cancel();
+  };
+  try {
+    runtime::run_compiled(r);
+    FAIL("not cancelled");
+  } catch (const Cancelled&) {
   }
+}
 
-  // The CLI: naming --compiled is the consent; the report; exit codes.
-  void cli() {
-    const QString json = tmp_.filePath("report.json"), out = tmp_.filePath("outputs.pt");
-    ProcessResult r = run_exportlens({"run", aoti("plain.pt2"), "--compiled", "model", "--program-file",
-                                      aoti("program.pt2"), "--inputs", aoti("inputs.pt"), "--json", json, "--out", out});
-    QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
-    QVERIFY2(r.out.contains("all outputs close"), qPrintable(r.out));
-    QVERIFY2(r.out.contains("kernels (slowest first)") && r.out.contains("aten::"), qPrintable(r.out));
-    QVERIFY2(r.out.contains("SNR"), qPrintable(r.out));
-    const QJsonObject report = read_json(json);
-    QVERIFY(report["compared"].toBool());
-    QVERIFY(report["all_close"].toBool());
-    QCOMPARE(report["outputs"].toArray().size(), 1);
-    QVERIFY(report["outputs"].toArray()[0].toObject()["close"].toBool());
-    QVERIFY(!report["kernels"].toArray().isEmpty());
-    // --out: the compiled model's outputs, as torch's own run gives them.
-    std::vector<at::Tensor> written;
-    for (const auto& v : load_tuple(out)) written.push_back(v.toTensor());
-    const QString why = against_torch(written, aoti("outputs_plain.pt"));
-    QVERIFY2(why.isEmpty(), qPrintable(why));
+EL_TEST(profilerNamesOfKernels) {
+  COMPARE(runtime::profiler_name_of_kernel("aoti_torch_cpu_addmm_out"), std::string("aten::addmm"));
+  COMPARE(runtime::profiler_name_of_kernel("aoti_torch_cuda_convolution"), std::string("aten::convolution"));
+  COMPARE(runtime::profiler_name_of_kernel("cpp_fused_relu_0"), std::string("cpp_fused_relu_0"));
+  COMPARE(runtime::profiler_name_of_kernel("triton_poi_fused_0"), std::string("triton_poi_fused_0"));
+}
 
-    // both.pt2 holds its program: compared without --program-file.
-    r = run_exportlens({"run", aoti("both.pt2"), "--compiled", "model", "--random", "--seed", "3"});
-    QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
-    QVERIFY2(r.out.contains("all outputs close"), qPrintable(r.out));
+// The CLI: naming --compiled is the consent; the report; exit codes.
+EL_TEST(cli) {
+  suite();
+  const std::string json_file = tmp().file("report.json"), out = tmp().file("outputs.pt");
+  ProcessResult r = run_exportlens({"run", aoti("plain.pt2"), "--compiled", "model", "--program-file", aoti("program.pt2"),
+                                    "--inputs", aoti("inputs.pt"), "--json", json_file, "--out", out});
+  VERIFY_MSG(r.code == 0, r.out + r.err);
+  VERIFY_MSG(contains(r.out, "all outputs close"), r.out);
+  VERIFY_MSG(contains(r.out, "kernels (slowest first)") && contains(r.out, "aten::"), r.out);
+  VERIFY_MSG(contains(r.out, "SNR"), r.out);
+  const json report = read_json(json_file);
+  VERIFY(as_bool(field(report, "compared")));
+  VERIFY(as_bool(field(report, "all_close")));
+  const json outputs = as_array(field(report, "outputs"));
+  COMPARE(outputs.size(), 1);
+  VERIFY(as_bool(field(outputs.empty() ? json() : outputs[0], "close")));
+  VERIFY(!as_array(field(report, "kernels")).empty());
+  // --out: the compiled model's outputs, as torch's own run gives them.
+  std::vector<at::Tensor> written;
+  for (const auto& v : load_tuple(out)) written.push_back(v.toTensor());
+  const std::string why = against_torch(written, aoti("outputs_plain.pt"));
+  VERIFY_MSG(why.empty(), why);
 
-    // plain.pt2 alone: run, not compared, and the report says what would compare it.
-    r = run_exportlens({"run", aoti("plain.pt2"), "--compiled", "model", "--inputs", aoti("inputs.pt")});
-    QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
-    QVERIFY2(r.out.contains("not compared") && r.out.contains("--program-file"), qPrintable(r.out));
+  // both.pt2 holds its program: compared without --program-file.
+  r = run_exportlens({"run", aoti("both.pt2"), "--compiled", "model", "--random", "--seed", "3"});
+  VERIFY_MSG(r.code == 0, r.out + r.err);
+  VERIFY_MSG(contains(r.out, "all outputs close"), r.out);
 
-    // Usage errors: exit 2, one line.
-    for (const QStringList& args : {QStringList{"run", aoti("plain.pt2"), "--compiled", "model", "--random"},
-                                    QStringList{"run", aoti("plain.pt2"), "--compiled", "nope", "--inputs", aoti("inputs.pt")},
-                                    QStringList{"run", aoti("plain.pt2"), "--compiled", "model", "--inputs",
-                                                aoti("inputs.pt"), "--dtype", "bf16"},
-                                    QStringList{"run", aoti("plain.pt2"), "--compiled", "model", "--random", "--inputs",
-                                                aoti("inputs.pt"), "--program-file", aoti("program.pt2")}}) {
-      r = run_exportlens(args);
-      QVERIFY2(r.code == 2, qPrintable(args.join(' ') + " -> " + QString::number(r.code) + ": " + r.err));
-      QVERIFY2(r.err.startsWith("exportlens run: error: "), qPrintable(r.err));
-    }
-    // The help says plainly what --compiled does.
-    r = run_exportlens({"run", "--help"});
-    QVERIFY(r.out.contains("LOADS AND RUNS THE PACKAGE'S COMPILED CODE"));
+  // plain.pt2 alone: run, not compared, and the report says what would compare it.
+  r = run_exportlens({"run", aoti("plain.pt2"), "--compiled", "model", "--inputs", aoti("inputs.pt")});
+  VERIFY_MSG(r.code == 0, r.out + r.err);
+  VERIFY_MSG(contains(r.out, "not compared") && contains(r.out, "--program-file"), r.out);
+
+  // Usage errors: exit 2, one line.
+  using Args = std::vector<std::string>;
+  for (const Args& args :
+       {Args{"run", aoti("plain.pt2"), "--compiled", "model", "--random"},
+        Args{"run", aoti("plain.pt2"), "--compiled", "nope", "--inputs", aoti("inputs.pt")},
+        Args{"run", aoti("plain.pt2"), "--compiled", "model", "--inputs", aoti("inputs.pt"), "--dtype", "bf16"},
+        Args{"run", aoti("plain.pt2"), "--compiled", "model", "--random", "--inputs", aoti("inputs.pt"),
+             "--program-file", aoti("program.pt2")}}) {
+    r = run_exportlens(args);
+    VERIFY_MSG(r.code == 2, join(args, " ") + " -> " + std::to_string(r.code) + ": " + r.err);
+    VERIFY_MSG(r.err.starts_with("exportlens run: error: "), r.err);
   }
+  // The help says plainly what --compiled does.
+  r = run_exportlens({"run", "--help"});
+  VERIFY(contains(r.out, "LOADS AND RUNS THE PACKAGE'S COMPILED CODE"));
+}
 
-  // Through the CLI, only --compiled loads the package's library: a library
-  // whose constructor leaves a file behind, planted as the wrapper, leaves it
-  // only when the user names the model (and then the loader refuses the
-  // library in one line: it is not a compiled model).
-  void cliLoadsTheLibraryOnlyWithCompiled() {
-    const QString marker = tmp_.filePath("loaded.txt"), source = tmp_.filePath("planted.c"),
-                  library = tmp_.filePath("planted.so"), planted = tmp_.filePath("planted.pt2");
-    QFile c(source);
-    QVERIFY(c.open(QIODevice::WriteOnly));
-    c.write(QString("#include <stdio.h>\n__attribute__((constructor)) static void loaded(void) {\n"
-                    "  FILE* f = fopen(\"%1\", \"w\"); if (f) { fputs(\"loaded\", f); fclose(f); }\n}\n")
-                .arg(marker)
-                .toUtf8());
-    c.close();
-    QProcess cc;
-    cc.start("cc", {"-shared", "-fPIC", "-o", library, source});
-    QVERIFY(cc.waitForFinished(60000) && cc.exitCode() == 0);
-    const ProcessResult made = run_python(
-        "import sys, zipfile\n"
-        "src, lib, dst = sys.argv[1], sys.argv[2], sys.argv[3]\n"
-        "with zipfile.ZipFile(src) as a, zipfile.ZipFile(dst, 'w') as b:\n"
-        "    for i in a.infolist():\n"
-        "        b.writestr(i, open(lib, 'rb').read() if i.filename.endswith('.so') else a.read(i))\n",
-        {aoti("plain.pt2"), library, planted});
-    QVERIFY2(made.code == 0, qPrintable(made.err));
-    for (const QStringList& args : {QStringList{"info", planted}, QStringList{"run", planted, "--inputs", aoti("inputs.pt")},
-                                    QStringList{"run", planted, "--program-file", aoti("program.pt2"), "--inputs",
-                                                aoti("inputs.pt")},
-                                    QStringList{"run", planted, "--compiled", "model", "--random"}}) {
-      run_exportlens(args);
-      QVERIFY2(!QFile::exists(marker), qPrintable("loaded by: exportlens " + args.join(' ')));
-    }
-    const ProcessResult r = run_exportlens({"run", planted, "--compiled", "model", "--inputs", aoti("inputs.pt")});
-    QVERIFY2(QFile::exists(marker), qPrintable(r.out + r.err));
-    QCOMPARE(r.code, 1);
-    QVERIFY2(r.err.startsWith("exportlens run: error: ") && r.err.count('\n') == 1, qPrintable(r.err));
+// Through the CLI, only --compiled loads the package's library: a library
+// whose constructor leaves a file behind, planted as the wrapper, leaves it
+// only when the user names the model (and then the loader refuses the
+// library in one line: it is not a compiled model).
+EL_TEST(cliLoadsTheLibraryOnlyWithCompiled) {
+  suite();
+  const std::string marker = tmp().file("loaded.txt"), source = tmp().file("planted.c"),
+                    library = tmp().file("planted.so"), planted = tmp().file("planted.pt2");
+  write_text(source, "#include <stdio.h>\n__attribute__((constructor)) static void loaded(void) {\n"
+                     "  FILE* f = fopen(\"" + marker + "\", \"w\"); if (f) { fputs(\"loaded\", f); fclose(f); }\n}\n");
+  const ProcessResult cc = run_process("cc", {"-shared", "-fPIC", "-o", library, source}, {}, 60);
+  VERIFY_MSG(cc.code == 0, cc.err);
+  const ProcessResult made = run_python(
+      "import sys, zipfile\n"
+      "src, lib, dst = sys.argv[1], sys.argv[2], sys.argv[3]\n"
+      "with zipfile.ZipFile(src) as a, zipfile.ZipFile(dst, 'w') as b:\n"
+      "    for i in a.infolist():\n"
+      "        b.writestr(i, open(lib, 'rb').read() if i.filename.endswith('.so') else a.read(i))\n",
+      {aoti("plain.pt2"), library, planted});
+  VERIFY_MSG(made.code == 0, made.err);
+  using Args = std::vector<std::string>;
+  for (const Args& args : {Args{"info", planted}, Args{"run", planted, "--inputs", aoti("inputs.pt")},
+                           Args{"run", planted, "--program-file", aoti("program.pt2"), "--inputs", aoti("inputs.pt")},
+                           Args{"run", planted, "--compiled", "model", "--random"}}) {
+    run_exportlens(args);
+    VERIFY_MSG(!exists(marker), "loaded by: exportlens " + join(args, " "));
   }
+  const ProcessResult r = run_exportlens({"run", planted, "--compiled", "model", "--inputs", aoti("inputs.pt")});
+  VERIFY_MSG(exists(marker), r.out + r.err);
+  COMPARE(r.code, 1);
+  VERIFY_MSG(r.err.starts_with("exportlens run: error: ") && lines_in(r.err) == 1, r.err);
+}
 
-  // A program with other weights than the compiled model's: outputs beyond tolerance, exit 1.
-  void cliExitsOneBeyondTolerance() {
-    const QString other = tmp_.filePath("other_weights.pt2");
-    const ProcessResult made = run_python(
-        "import sys, torch\n"
-        "sys.path.insert(0, sys.argv[1])\n"
-        "from aoti_packages import SmallNet\n"
-        "torch.manual_seed(1)\n"
-        "torch.export.save(torch.export.export(SmallNet().eval(), (torch.randn(2, 3, 8, 8),)), sys.argv[2])\n",
-        {QString(EXPORTLENS_SOURCE_DIR) + "/tests/oracle", other});
-    QVERIFY2(made.code == 0, qPrintable(made.err));
-    const ProcessResult r = run_exportlens({"run", aoti("plain.pt2"), "--compiled", "model", "--program-file", other,
-                                            "--inputs", aoti("inputs.pt")});
-    QVERIFY2(r.code == 1, qPrintable(QString::number(r.code) + r.out + r.err));
-    QVERIFY2(r.out.contains("NOT all outputs close") && r.out.contains("beyond tolerance"), qPrintable(r.out));
-  }
-};
-
-QTEST_GUILESS_MAIN(TestCompiledRun)
-#include "test_compiled_run.moc"
+// A program with other weights than the compiled model's: outputs beyond tolerance, exit 1.
+EL_TEST(cliExitsOneBeyondTolerance) {
+  suite();
+  const std::string other = tmp().file("other_weights.pt2");
+  const ProcessResult made = run_python(
+      "import sys, torch\n"
+      "sys.path.insert(0, sys.argv[1])\n"
+      "from aoti_packages import SmallNet\n"
+      "torch.manual_seed(1)\n"
+      "torch.export.save(torch.export.export(SmallNet().eval(), (torch.randn(2, 3, 8, 8),)), sys.argv[2])\n",
+      {std::string(EXPORTLENS_SOURCE_DIR) + "/tests/oracle", other});
+  VERIFY_MSG(made.code == 0, made.err);
+  const ProcessResult r = run_exportlens({"run", aoti("plain.pt2"), "--compiled", "model", "--program-file", other,
+                                          "--inputs", aoti("inputs.pt")});
+  VERIFY_MSG(r.code == 1, std::to_string(r.code) + r.out + r.err);
+  VERIFY_MSG(contains(r.out, "NOT all outputs close") && contains(r.out, "beyond tolerance"), r.out);
+}

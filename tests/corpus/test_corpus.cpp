@@ -16,48 +16,61 @@
 // still be needed. The suite ends by printing the per-aspect counts.
 #include "support/torch_values.h"
 
-#include "engine/runtime/interpreter.h"
-
-#include <QtTest>
-#include <QRegularExpression>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <memory>
+#include <optional>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "engine/ir/printer.h"
 #include "engine/ops/program_solver.h"
 #include "engine/passes/ir_levels.h"
+#include "engine/runtime/interpreter.h"
 #include "engine/serde/pt2_reader.h"
 #include "support/check_compare.h"
-#include "support/fixtures.h"
 #include "support/known_differences.h"
 #include "support/program_text.h"
+#include "support/unit/files.h"
+#include "support/unit/json.h"
+#include "support/unit/strings.h"
+#include "support/unit/unit.h"
 
 using namespace exportlens;
 using namespace exportlens::testing;
+using namespace exportlens::unit;
+using nlohmann::json;
 
 namespace {
 
-QString corpus_dir() {
-  const QByteArray env = qgetenv("EXPORTLENS_CORPUS");
-  return env.isEmpty() ? QStringLiteral(EXPORTLENS_CORPUS) : QString::fromLocal8Bit(env);
+std::string corpus_dir() {
+  const char* env = std::getenv("EXPORTLENS_CORPUS");
+  return env && *env ? std::string(env) : std::string(EXPORTLENS_CORPUS);
 }
 
-QString corpus_file(const QString& arch, const QString& file) { return corpus_dir() + "/" + arch + "/" + file; }
+std::string corpus_file(const std::string& arch, const std::string& file) {
+  return corpus_dir() + "/" + arch + "/" + file;
+}
 
-QStringList architectures() {
-  QFile f(corpus_dir() + "/manifest.json");
-  if (!f.open(QIODevice::ReadOnly)) qFatal("no corpus at %s (build the corpus_fixtures target)", qPrintable(corpus_dir()));
-  QStringList out;
-  for (const auto& v : QJsonDocument::fromJson(f.readAll()).array())
-    if (v.toObject()["status"].toString() == "ok") out << v.toObject()["name"].toString();
-  if (out.size() < 30) qFatal("the corpus lists %d architectures; the issue asks for at least 30", int(out.size()));
+std::vector<std::string> architectures() {
+  const std::string manifest = corpus_dir() + "/manifest.json";
+  if (!exists(manifest)) FAIL("no corpus at " + corpus_dir() + " (build the corpus_fixtures target)");
+  std::vector<std::string> out;
+  for (const auto& v : read_json(manifest))
+    if (as_string(field(v, "status")) == "ok") out.push_back(as_string(field(v, "name")));
+  if (out.size() < 30)
+    FAIL("the corpus lists " + std::to_string(out.size()) + " architectures; the issue asks for at least 30");
   return out;
 }
 
-QJsonArray checks_of(const QString& arch) {
-  QFile f(corpus_file(arch, "checks.json"));
-  if (!f.open(QIODevice::ReadOnly)) qFatal("no checks.json for %s", qPrintable(arch));
-  return QJsonDocument::fromJson(f.readAll()).array();
+json checks_of(const std::string& arch) {
+  const std::string path = corpus_file(arch, "checks.json");
+  if (!exists(path)) FAIL("no checks.json for " + arch);
+  return as_array(read_json(path));
 }
 
 /// Programs are read once per architecture.
@@ -65,48 +78,60 @@ struct Loaded {
   ir::ExportedProgram ep;
   std::unique_ptr<ops::PreparedProgram> prepared;
 };
-Loaded& loaded(const QString& arch) {
-  static std::map<QString, std::unique_ptr<Loaded>> cache;
+Loaded& loaded(const std::string& arch) {
+  static std::map<std::string, std::unique_ptr<Loaded>> cache;
   auto& e = cache[arch];
   if (!e) {
     e = std::make_unique<Loaded>();
-    e->ep = serde::read_pt2(corpus_file(arch, "program.pt2").toStdString());
+    e->ep = serde::read_pt2(corpus_file(arch, "program.pt2"));
   }
   return *e;
 }
-const ops::PreparedProgram& prepared(const QString& arch) {
+const ops::PreparedProgram& prepared(const std::string& arch) {
   Loaded& l = loaded(arch);
   if (!l.prepared) l.prepared = std::make_unique<ops::PreparedProgram>(l.ep);
   return *l.prepared;
 }
 
 /// Per aspect: rows seen, rows that agree (printed at the end).
-std::map<QString, std::pair<int, int>>& tally() {
-  static std::map<QString, std::pair<int, int>> t;
+std::map<std::string, std::pair<int, int>>& tally() {
+  static std::map<std::string, std::pair<int, int>> t;
   return t;
 }
 struct Count {
-  QString aspect;
+  std::string aspect;
   bool agreed = false;
-  explicit Count(QString a) : aspect(std::move(a)) { ++tally()[aspect].first; }
+  explicit Count(std::string a) : aspect(std::move(a)) { ++tally()[aspect].first; }
   ~Count() {
     if (agreed) ++tally()[aspect].second;
   }
 };
 
+/// The per-aspect counts, printed when the suite ends (whichever tests ran).
+const AtSuiteEnd print_summary([] {
+  if (tally().empty()) return;
+  std::string summary = "corpus agreement with torch 2.13 (rows that agree of rows run):";
+  for (const auto& [aspect, counts] : tally()) {
+    char line[128];
+    std::snprintf(line, sizeof line, "\n  %-22s: %d of %d", aspect.c_str(), counts.second, counts.first);
+    summary += line;
+  }
+  std::printf("INFO   : %s\n", summary.c_str());
+});
+
 /// `text` with the tokens torch makes from per-process counters normalised:
 /// node numbering after its retrace (renumbered by order of first use, as
 /// the lowering suite does) and the `<eval_with_key>.N` file name of an
 /// inlined subgraph's generated code.
-QString normalised(const QString& text) {
-  static const QRegularExpression eval_key(QStringLiteral(R"(<eval_with_key>\.\d+)"));
-  static const QRegularExpression ident(QStringLiteral(R"(\b([A-Za-z_][A-Za-z0-9_]*)\b)"));
+std::string normalised(const std::string& text) {
+  static const std::regex eval_key(R"(<eval_with_key>\.\d+)");
+  static const std::regex ident(R"(\b([A-Za-z_][A-Za-z0-9_]*)\b)");
   // A stack-trace comment quotes code with names of its own (an inlined
   // subgraph's `mul = ...`): those are numbered apart from the graph's nodes.
-  QStringList lines = QString(text).replace(eval_key, QStringLiteral("<eval_with_key>.N")).split('\n');
-  for (QString& line : lines)
-    if (line.trimmed().startsWith('#')) line.replace(ident, QStringLiteral("comment_\\1"));
-  return renumbered(lines.join('\n'), false);
+  std::vector<std::string> lines = split(std::regex_replace(text, eval_key, "<eval_with_key>.N"), '\n');
+  for (std::string& line : lines)
+    if (trimmed(line).starts_with('#')) line = std::regex_replace(line, ident, "comment_$1");
+  return renumbered(join(lines, "\n"), false);
 }
 
 /// Whether some lowered program differed from torch's only in those tokens
@@ -119,170 +144,169 @@ bool& normalisation_was_needed() {
 /// "" when `ours` is torch's text: byte for byte (print), or for a lowered
 /// program with the per-process tokens normalised (known_differences.h,
 /// "corpus", "lowered programs").
-QString text_difference(const QString& ours, const QString& want, bool lowered) {
+std::string text_difference(const std::string& ours, const std::string& want, bool lowered) {
   if (ours == want) return {};
   if (lowered && normalised(ours) == normalised(want)) {
     normalisation_was_needed() = true;
     return {};
   }
-  return "print(ep) differs from torch's" + QString(lowered ? " (numbering normalised)" : "") + ", " +
+  return "print(ep) differs from torch's" + std::string(lowered ? " (numbering normalised)" : "") + ", " +
          first_difference(lowered ? normalised(ours) : ours, lowered ? normalised(want) : want);
+}
+
+/// `text` with every `from` replaced by `to`.
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+  return text;
 }
 
 /// The verdict on one aspect of one program: "" when it passes. A subject
 /// listed in known_differences.h ("corpus", aspect "open <aspect>") must
 /// still differ (its reason is logged, the row does not count as agreeing);
 /// any other difference fails. `agreed` tells whether ExportLens agreed.
-QString verdict(const QString& subject, const char* aspect, const QString& difference, bool* agreed) {
-  *agreed = difference.isEmpty();
+std::string verdict(const std::string& subject, const char* aspect, const std::string& difference, bool* agreed) {
+  *agreed = difference.empty();
   const KnownDifference* open = known_difference("corpus", subject, std::string("open ") + aspect);
   if (!open) return difference;
-  if (difference.isEmpty()) return subject + " (" + aspect + ") now agrees with torch: drop it from known_differences.h";
-  qInfo("%s (%s) differs, listed: %s\n    %s", qPrintable(subject), aspect, open->reason,
-        qPrintable(difference.left(400).replace('\n', "\n    ")));
+  if (difference.empty()) return subject + " (" + aspect + ") now agrees with torch: drop it from known_differences.h";
+  std::printf("INFO   : %s (%s) differs, listed: %s\n    %s\n", subject.c_str(), aspect, open->reason,
+              replaced(difference.substr(0, 400), "\n", "\n    ").c_str());
   return {};
 }
 
-QString compare_outputs(const std::vector<c10::IValue>& got, const std::vector<c10::IValue>& want) {
-  if (got.size() != want.size()) return QString("%1 outputs, torch %2").arg(got.size()).arg(want.size());
+std::string compare_outputs(const std::vector<c10::IValue>& got, const std::vector<c10::IValue>& want) {
+  if (got.size() != want.size())
+    return std::to_string(got.size()) + " outputs, torch " + std::to_string(want.size());
   for (size_t i = 0; i < want.size(); ++i)
-    if (auto err = compare_values(got[i], want[i]); !err.isEmpty()) return "output " + QString::number(i) + ": " + err;
+    if (auto err = compare_values(got[i], want[i]); !err.empty()) return "output " + std::to_string(i) + ": " + err;
   return {};
 }
 
-std::vector<c10::IValue> run(const ir::ExportedProgram& ep, const QString& inputs) {
+std::vector<c10::IValue> run(const ir::ExportedProgram& ep, const std::string& inputs) {
   runtime::Interpreter interp(ep, c10::Device(c10::kCPU));
   return interp.run(load_tuple(inputs));
 }
 
+/// A row of lowers_like_torch: an architecture at an IR level.
+struct LevelRow {
+  std::string name;  // "<arch>/<level>"
+  std::string arch, level;
+};
+
+/// A row of checks_like_torch: one of an architecture's spec cases.
+struct CheckRow {
+  std::string name;  // "<arch>/<case>"
+  std::string arch;
+  size_t index = 0;
+};
+
 }  // namespace
 
-class TestCorpus : public QObject {
-  Q_OBJECT
-
- private slots:
-  void prints_like_torch_data() { per_architecture(); }
-  void prints_like_torch() {
-    QFETCH(QString, arch);
+EL_TEST(prints_like_torch) {
+  for_each_row(architectures(), [](const std::string& arch) {
     Count c("print");
-    const QString d = text_difference(QString::fromStdString(ir::print_program(loaded(arch).ep)),
-                                      read_text(corpus_file(arch, "print.txt")), false);
-    const QString v = verdict(arch, "print", d, &c.agreed);
-    QVERIFY2(v.isEmpty(), qPrintable(v));
-  }
+    const std::string d =
+        text_difference(ir::print_program(loaded(arch).ep), read_text(corpus_file(arch, "print.txt")), false);
+    const std::string v = verdict(arch, "print", d, &c.agreed);
+    VERIFY_MSG(v.empty(), v);
+  });
+}
 
-  void runs_like_torch_data() { per_architecture(); }
-  void runs_like_torch() {
-    QFETCH(QString, arch);
+EL_TEST(runs_like_torch) {
+  for_each_row(architectures(), [](const std::string& arch) {
     Count c("run");
-    QString d;
+    std::string d;
     try {
-      d = compare_outputs(run(loaded(arch).ep, corpus_file(arch, "inputs.pt")), load_tuple(corpus_file(arch, "outputs.pt")));
+      d = compare_outputs(run(loaded(arch).ep, corpus_file(arch, "inputs.pt")),
+                          load_tuple(corpus_file(arch, "outputs.pt")));
     } catch (const std::exception& e) {
       d = e.what();
     }
-    const QString v = verdict(arch, "run", d, &c.agreed);
-    QVERIFY2(v.isEmpty(), qPrintable(v));
-  }
+    const std::string v = verdict(arch, "run", d, &c.agreed);
+    VERIFY_MSG(v.empty(), v);
+  });
+}
 
-  void lowers_like_torch_data() {
-    QTest::addColumn<QString>("arch");
-    QTest::addColumn<QString>("level");
-    for (const auto& a : architectures())
-      for (const char* level : {"functional", "core"}) QTest::newRow(qPrintable(a + "/" + level)) << a << level;
-  }
-  void lowers_like_torch() {
-    QFETCH(QString, arch);
-    QFETCH(QString, level);
-    const auto record = read_json(corpus_file(arch, "decomp.json"))[level].toObject();
+EL_TEST(lowers_like_torch) {
+  std::vector<LevelRow> rows;
+  for (const auto& a : architectures())
+    for (const char* level : {"functional", "core"}) rows.push_back({a + "/" + level, a, level});
+  for_each_row(rows, [](const LevelRow& row) {
+    const std::string& arch = row.arch;
+    const std::string& level = row.level;
+    const json record = as_object(field(read_json(corpus_file(arch, "decomp.json")), level));
     Count text(level + " text"), multiset(level + " op multiset");
     std::optional<ir::ExportedProgram> ours;
     std::string error;
     try {
-      ours = passes::lower_to(loaded(arch).ep, *passes::parse_ir_level(level.toStdString()));
+      ours = passes::lower_to(loaded(arch).ep, *passes::parse_ir_level(level));
     } catch (const std::exception& e) {
       error = e.what();
     }
-    if (record["status"].toString() == "error") {  // torch's lowering refuses the program: so must ours
-      const QString v = verdict(arch + "/" + level, "lowering", ours ? "torch refuses to lower it; ExportLens lowered it" : "",
-                                &text.agreed);
+    if (as_string(field(record, "status")) == "error") {  // torch's lowering refuses the program: so must ours
+      const std::string v = verdict(arch + "/" + level, "lowering",
+                                    ours ? "torch refuses to lower it; ExportLens lowered it" : "", &text.agreed);
       multiset.agreed = text.agreed;
-      QVERIFY2(v.isEmpty(), qPrintable(v));
+      VERIFY_MSG(v.empty(), v);
       return;
     }
-    const QString subject = arch + "/" + level;
+    const std::string subject = arch + "/" + level;
     if (!ours) {
-      const QString v = verdict(subject, "lowering", QString::fromStdString(error), &text.agreed);
-      QVERIFY2(v.isEmpty(), qPrintable(v));
+      const std::string v = verdict(subject, "lowering", error, &text.agreed);
+      VERIFY_MSG(v.empty(), v);
       return;
     }
     std::multiset<std::string> our_ops;
     collect_ops(ours->graph_module, our_ops);
-    const auto torch_ops = json_ops(record["ops"].toArray());
-    const QString ops_difference =
-        our_ops == torch_ops ? QString()
-                             : "op multisets differ\nours:\n" + QString::fromStdString(describe(our_ops)) +
-                                   "torch:\n" + QString::fromStdString(describe(torch_ops));
-    const QString v_ops = verdict(subject, "ops", ops_difference, &multiset.agreed);
-    QVERIFY2(v_ops.isEmpty(), qPrintable(v_ops));
-    const QString d = text_difference(QString::fromStdString(ir::print_program(*ours)),
-                                      read_text(corpus_file(arch, level + ".txt")), true);
-    const QString v_text = verdict(subject, "text", d, &text.agreed);
-    QVERIFY2(v_text.isEmpty(), qPrintable(v_text));
+    const auto torch_ops = json_ops(as_array(field(record, "ops")));
+    const std::string ops_difference =
+        our_ops == torch_ops
+            ? std::string()
+            : "op multisets differ\nours:\n" + describe(our_ops) + "torch:\n" + describe(torch_ops);
+    const std::string v_ops = verdict(subject, "ops", ops_difference, &multiset.agreed);
+    VERIFY_MSG(v_ops.empty(), v_ops);
+    const std::string d =
+        text_difference(ir::print_program(*ours), read_text(corpus_file(arch, level + ".txt")), true);
+    const std::string v_text = verdict(subject, "text", d, &text.agreed);
+    VERIFY_MSG(v_text.empty(), v_text);
     if (level == "core" && record.contains("outputs")) {
       Count run_core("core run");
-      QString o;
+      std::string o;
       try {
-        o = compare_outputs(run(*ours, corpus_file(arch, "inputs.pt")), load_tuple(corpus_file(arch, "core_outputs.pt")));
+        o = compare_outputs(run(*ours, corpus_file(arch, "inputs.pt")),
+                            load_tuple(corpus_file(arch, "core_outputs.pt")));
       } catch (const std::exception& e) {
         o = e.what();
       }
-      const QString v = verdict(subject, "run", o, &run_core.agreed);
-      QVERIFY2(v.isEmpty(), qPrintable(v));
+      const std::string v = verdict(subject, "run", o, &run_core.agreed);
+      VERIFY_MSG(v.empty(), v);
     }
-  }
+  });
+}
 
-  void checks_like_torch_data() {
-    QTest::addColumn<QString>("arch");
-    QTest::addColumn<int>("index");
-    for (const auto& a : architectures()) {
-      const QJsonArray cases = checks_of(a);
-      for (int i = 0; i < cases.size(); ++i)
-        QTest::newRow(qPrintable(a + "/" + cases[i].toObject()["name"].toString())) << a << i;
-    }
+EL_TEST(checks_like_torch) {
+  std::vector<CheckRow> rows;
+  for (const auto& a : architectures()) {
+    const json cases = checks_of(a);
+    for (size_t i = 0; i < cases.size(); ++i) rows.push_back({a + "/" + as_string(field(cases[i], "name")), a, i});
   }
-  void checks_like_torch() {
-    QFETCH(QString, arch);
-    QFETCH(int, index);
-    const QJsonObject meta = checks_of(arch)[index].toObject();
+  for_each_row(rows, [](const CheckRow& row) {
+    const json cases = checks_of(row.arch);
+    const json meta = as_object(row.index < cases.size() ? cases[row.index] : json());
     Count c("check");
     ops::SolveOptions options;
     options.log = false;
-    const ops::SolveResult r = ops::solve(prepared(arch), meta["spec"].toString().toStdString(), options);
-    const QString v = verdict(arch + "/" + meta["name"].toString(), "check", solve_difference(r, meta), &c.agreed);
-    QVERIFY2(v.isEmpty(), qPrintable(v));
-  }
+    const ops::SolveResult r = ops::solve(prepared(row.arch), as_string(field(meta, "spec")), options);
+    const std::string v =
+        verdict(row.arch + "/" + as_string(field(meta, "name")), "check", solve_difference(r, meta), &c.agreed);
+    VERIFY_MSG(v.empty(), v);
+  });
+}
 
-  // The normalisation of per-process tokens is listed once in known_differences.h; it must still be needed.
-  void zz_normalisation_is_still_needed() {
-    QVERIFY(known_difference("corpus", "lowered programs", "per-process tokens"));
-    QVERIFY2(normalisation_was_needed(), "every lowered program now prints like torch byte for byte: drop the "
+// The normalisation of per-process tokens is listed once in known_differences.h; it must still be needed.
+EL_TEST(zz_normalisation_is_still_needed) {
+  VERIFY(known_difference("corpus", "lowered programs", "per-process tokens"));
+  VERIFY_MSG(normalisation_was_needed(), "every lowered program now prints like torch byte for byte: drop the "
                                          "'lowered programs' entry from known_differences.h");
-  }
-
-  void cleanupTestCase() {
-    QString summary = "corpus agreement with torch 2.13 (rows that agree of rows run):";
-    for (const auto& [aspect, counts] : tally())
-      summary += QString("\n  %1: %2 of %3").arg(aspect, -22).arg(counts.second).arg(counts.first);
-    qInfo("%s", qPrintable(summary));
-  }
-
- private:
-  static void per_architecture() {
-    QTest::addColumn<QString>("arch");
-    for (const auto& a : architectures()) QTest::newRow(qPrintable(a)) << a;
-  }
-};
-
-QTEST_GUILESS_MAIN(TestCorpus)
-#include "test_corpus.moc"
+}

@@ -2,28 +2,32 @@
 // The diff oracle's cases (diff/diff_cases.py): two programs real torch
 // exported, A and B, with a planted edit between them, and the truth of
 // which node is which (truth.json), from how the case was built.
-#include <QJsonArray>
-#include <QJsonObject>
-#include <QSet>
-#include <QString>
-#include <QStringList>
-
 #include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "engine/diff/program_diff.h"
 #include "engine/runtime/pt2_torch_options.h"
 #include "engine/serde/pt2_reader.h"
-#include "support/fixture_folder.h"
+#include "support/unit/fixtures.h"
 
 namespace exportlens::testing {
 
-inline QString diff_case_file(const QString& name, const QString& file) {
-  return fixture_file(EXPORTLENS_DIFF_FIXTURES, name, file);
+inline std::string diff_case_file(const std::string& name, const std::string& file) {
+  return unit::fixture_file(EXPORTLENS_DIFF_FIXTURES, name, file);
 }
 
-inline QStringList diff_case_names() { return fixture_manifest(EXPORTLENS_DIFF_FIXTURES, "diff_fixtures"); }
+/// The cases, in manifest order; a missing manifest fails the test.
+inline std::vector<std::string> diff_case_names() {
+  return unit::fixture_manifest(EXPORTLENS_DIFF_FIXTURES, "diff_fixtures");
+}
 
-inline QJsonObject diff_truth(const QString& name) { return fixture_json(EXPORTLENS_DIFF_FIXTURES, name, "truth.json"); }
+inline nlohmann::json diff_truth(const std::string& name) {
+  return unit::fixture_json(EXPORTLENS_DIFF_FIXTURES, name, "truth.json");
+}
 
 /// Two programs and everything the diff reads of them, kept together.
 struct ProgramPair {
@@ -33,29 +37,29 @@ struct ProgramPair {
     ia = std::make_unique<matching::IndexedProgram>(a);
     ib = std::make_unique<matching::IndexedProgram>(b);
   }
-  QString name_a(int node) const { return QString::fromStdString(ia->nodes()[static_cast<size_t>(node)]->name); }
-  QString name_b(int node) const { return QString::fromStdString(ib->nodes()[static_cast<size_t>(node)]->name); }
+  std::string name_a(int node) const { return ia->nodes()[static_cast<size_t>(node)]->name; }
+  std::string name_b(int node) const { return ib->nodes()[static_cast<size_t>(node)]->name; }
 };
 
-inline ir::ExportedProgram read_program(const QString& path) {
-  return serde::read_pt2(path.toStdString(), "", runtime::pt2_read_options());
+inline ir::ExportedProgram read_program(const std::string& path) {
+  return serde::read_pt2(path, "", runtime::pt2_read_options());
 }
 
-inline std::unique_ptr<ProgramPair> read_diff_case(const QString& name) {
+inline std::unique_ptr<ProgramPair> read_diff_case(const std::string& name) {
   return std::make_unique<ProgramPair>(read_program(diff_case_file(name, "a.pt2")),
                                        read_program(diff_case_file(name, "b.pt2")));
 }
 
 /// "a -> b" for each pair of a JSON list of [a, b].
-inline QSet<QString> pair_set(const QJsonArray& pairs) {
-  QSet<QString> out;
-  for (const auto& p : pairs) out.insert(p.toArray()[0].toString() + " -> " + p.toArray()[1].toString());
+inline std::set<std::string> pair_set(const nlohmann::json& pairs) {
+  std::set<std::string> out;
+  for (const auto& p : pairs) out.insert(p.at(0).get<std::string>() + " -> " + p.at(1).get<std::string>());
   return out;
 }
 
-inline QSet<QString> name_set(const QJsonArray& names) {
-  QSet<QString> out;
-  for (const auto& n : names) out.insert(n.toString());
+inline std::set<std::string> name_set(const nlohmann::json& names) {
+  std::set<std::string> out;
+  for (const auto& n : names) out.insert(n.get<std::string>());
   return out;
 }
 

@@ -15,9 +15,28 @@
 #include "support/exportlens_process.h"
 #include "support/fixtures.h"
 
-using namespace exportlens::testing;
+using exportlens::testing::fixture_file;
+using exportlens::testing::run_exportlens;
+using exportlens::testing::run_python;
 
 namespace {
+
+// diff_fixtures.h's cases in Qt's types.
+QString diff_case_file(const QString& name, const QString& file) {
+  return QString::fromStdString(exportlens::testing::diff_case_file(name.toStdString(), file.toStdString()));
+}
+QStringList diff_case_names() {
+  return exportlens::testing::to_qt(exportlens::testing::or_stop([] { return exportlens::testing::diff_case_names(); }));
+}
+QJsonObject diff_truth(const QString& name) {
+  return exportlens::testing::read_json(diff_case_file(name, QStringLiteral("truth.json")));
+}
+QSet<QString> pair_set(const QJsonArray& pairs) {
+  QSet<QString> out;
+  for (const std::string& p : exportlens::testing::pair_set(nlohmann::json::parse(QJsonDocument(pairs).toJson().toStdString())))
+    out.insert(QString::fromStdString(p));
+  return out;
+}
 
 QJsonObject diff_json(const QStringList& args, int expected_code) {
   const auto r = run_exportlens(QStringList{"diff"} + args + QStringList{"--json"});

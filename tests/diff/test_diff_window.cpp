@@ -17,6 +17,7 @@
 #include <memory>
 
 #include "diff/diff_fixtures.h"
+#include "support/fixtures.h"
 #include "support/screenshot.h"
 #include "ui/canvas/graph_scene.h"
 #include "ui/canvas/graph_view.h"
@@ -31,10 +32,18 @@
 #include "ui/shell/main_window.h"
 
 using namespace exportlens;
-using namespace exportlens::testing;
+using exportlens::testing::save_screenshot;
 using Side = ui::SideBySideView::Side;
 
 namespace {
+
+// diff_fixtures.h's cases in Qt's types.
+QString diff_case_file(const QString& name, const QString& file) {
+  return QString::fromStdString(exportlens::testing::diff_case_file(name.toStdString(), file.toStdString()));
+}
+QJsonObject diff_truth(const QString& name) {
+  return exportlens::testing::read_json(diff_case_file(name, QStringLiteral("truth.json")));
+}
 
 // Whether the canvas shows `colour` on the outline drawn around a node's box (a few pixels left of it).
 bool outlined_in(ui::GraphView* view, const QString& node, const QColor& colour) {

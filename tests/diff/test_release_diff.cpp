@@ -4,43 +4,63 @@
 // are known to have (release_differences.h: each with its releases and
 // why), each known difference is reported at least once, and a release whose
 // files are like 2.13's diffs as the same program, exit code included.
-#include <QDir>
-#include <QJsonArray>
-#include <QtTest>
-
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "diff/diff_fixtures.h"
 #include "diff/release_differences.h"
 #include "engine/diff/diff_report.h"
 #include "engine/ir/op_key.h"
 #include "engine/runtime/op_signatures.h"
-#include "support/fixtures.h"
+#include "support/unit/files.h"
+#include "support/unit/fixtures.h"
+#include "support/unit/strings.h"
+#include "support/unit/unit.h"
 
 using namespace exportlens;
 using namespace exportlens::testing;
+using namespace exportlens::unit;
 
 namespace {
 
-QString old_torch_dir() { return QStringLiteral(EXPORTLENS_SOURCE_DIR "/tests/fixtures/old_torch"); }
+std::string old_torch_dir() { return EXPORTLENS_SOURCE_DIR "/tests/fixtures/old_torch"; }
 
 // "2.10" -> 210, so releases compare in order.
-int release_number(const QString& r) { return r.section('.', 0, 0).toInt() * 100 + r.section('.', 1, 1).toInt(); }
+int release_number(const std::string& r) {
+  const std::vector<std::string> parts = split(r, '.');
+  auto part = [&](size_t i) { return i < parts.size() ? std::atoi(parts[i].c_str()) : 0; };
+  return part(0) * 100 + part(1);
+}
 
 struct Pair {
-  QString release, name;
+  std::string release, name;
 };
+
+// The folders in `dir`, by name.
+std::vector<std::string> subfolders(const std::string& dir) {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    if (e.is_directory()) out.push_back(e.path().filename().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
 
 // Every seed both an older release and 2.13 exported.
 std::vector<Pair> pairs() {
-  const QStringList current = fixtures_with_status("ok");
+  const std::vector<std::string> current = fixtures_with_status("ok");
   std::vector<Pair> out;
-  for (const QString& release : QDir(old_torch_dir()).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
+  for (const std::string& release : subfolders(old_torch_dir())) {
     const auto manifest = read_json(old_torch_dir() + "/" + release + "/manifest.json");
-    for (const auto& f : manifest["fixtures"].toArray()) {
-      const QString name = f.toObject()["name"].toString();
-      if (f.toObject()["status"].toString() == "ok" && current.contains(name)) out.push_back({release, name});
+    for (const auto& f : manifest.at("fixtures")) {
+      const std::string name = f.value("name", std::string());
+      if (f.value("status", std::string()) == "ok" && std::find(current.begin(), current.end(), name) != current.end())
+        out.push_back({release, name});
     }
   }
   std::sort(out.begin(), out.end(), [](const Pair& x, const Pair& y) {
@@ -108,50 +128,43 @@ std::string describe(const Finding& f) {
 
 }  // namespace
 
-class TestReleaseDiff : public QObject {
-  Q_OBJECT
-
- private slots:
-  void only_known_differences() {
-    const auto& known = known_release_differences();
-    std::vector<int> seen(known.size(), 0);
-    QStringList unexplained, same;
-    int compared = 0;
-    for (const Pair& pair : pairs()) {
-      ProgramPair p(read_program(old_torch_dir() + "/" + pair.release + "/" + pair.name + "/program.pt2"),
-                    read_program(fixture_file(pair.name, "program.pt2")));
-      diff::DiffOptions options;
-      options.signatures = runtime::dispatcher_signatures();
-      const diff::ProgramDiff d = diff::diff_programs(*p.ia, *p.ib, options);
-      ++compared;
-      // Every node of either program is accounted for: matched once, or reported added or removed.
-      QCOMPARE(d.counts.same + d.counts.changed + d.counts.removed, p.ia->size());
-      QCOMPARE(d.counts.same + d.counts.changed + d.counts.added, p.ib->size());
-      const auto found = findings(p, d, pair.name.toStdString());
-      if (found.empty()) {
-        QVERIFY2(d.same(), qPrintable(pair.release + "/" + pair.name));
-        same << pair.release + "/" + pair.name;
-      }
-      for (const Finding& f : found) {
-        bool explained = false;
-        for (size_t k = 0; k < known.size(); ++k) {
-          const int r = release_number(pair.release);
-          if (r < release_number(known[k].first) || r > release_number(known[k].last) || !known[k].explains(f)) continue;
-          explained = true;
-          ++seen[k];
-        }
-        if (!explained) unexplained << pair.release + "/" + pair.name + ": " + QString::fromStdString(describe(f));
-      }
+EL_TEST(only_known_differences) {
+  const auto& known = known_release_differences();
+  std::vector<int> seen(known.size(), 0);
+  std::vector<std::string> unexplained, same;
+  int compared = 0;
+  for (const Pair& pair : pairs()) {
+    ProgramPair p(read_program(old_torch_dir() + "/" + pair.release + "/" + pair.name + "/program.pt2"),
+                  read_program(fixture_file(pair.name, "program.pt2")));
+    diff::DiffOptions options;
+    options.signatures = runtime::dispatcher_signatures();
+    const diff::ProgramDiff d = diff::diff_programs(*p.ia, *p.ib, options);
+    ++compared;
+    // Every node of either program is accounted for: matched once, or reported added or removed.
+    COMPARE(d.counts.same + d.counts.changed + d.counts.removed, p.ia->size());
+    COMPARE(d.counts.same + d.counts.changed + d.counts.added, p.ib->size());
+    const auto found = findings(p, d, pair.name);
+    if (found.empty()) {
+      VERIFY_MSG(d.same(), pair.release + "/" + pair.name);
+      same.push_back(pair.release + "/" + pair.name);
     }
-    qInfo("%d pairs diffed, %d the same program; known differences seen:", compared, int(same.size()));
-    for (size_t k = 0; k < known.size(); ++k) qInfo("  %s (%s ... %s): %d", known[k].name, known[k].first, known[k].last, seen[k]);
-    QVERIFY2(unexplained.isEmpty(), qPrintable("differences no release is known to have:\n" + unexplained.join('\n')));
-    for (size_t k = 0; k < known.size(); ++k)
-      QVERIFY2(seen[k] > 0, qPrintable(QString("a known difference no file shows any more: ") + known[k].name));
-    // Most seeds are exported alike by most releases; the newest ones alike but for the id() constant.
-    QVERIFY(same.size() > compared / 2);
+    for (const Finding& f : found) {
+      bool explained = false;
+      for (size_t k = 0; k < known.size(); ++k) {
+        const int r = release_number(pair.release);
+        if (r < release_number(known[k].first) || r > release_number(known[k].last) || !known[k].explains(f)) continue;
+        explained = true;
+        ++seen[k];
+      }
+      if (!explained) unexplained.push_back(pair.release + "/" + pair.name + ": " + describe(f));
+    }
   }
-};
-
-QTEST_GUILESS_MAIN(TestReleaseDiff)
-#include "test_release_diff.moc"
+  std::printf("INFO   : %d pairs diffed, %d the same program; known differences seen:\n", compared, int(same.size()));
+  for (size_t k = 0; k < known.size(); ++k)
+    std::printf("INFO   :   %s (%s ... %s): %d\n", known[k].name, known[k].first, known[k].last, seen[k]);
+  VERIFY_MSG(unexplained.empty(), "differences no release is known to have:\n" + join(unexplained, "\n"));
+  for (size_t k = 0; k < known.size(); ++k)
+    VERIFY_MSG(seen[k] > 0, std::string("a known difference no file shows any more: ") + known[k].name);
+  // Most seeds are exported alike by most releases; the newest ones alike but for the id() constant.
+  VERIFY(int(same.size()) > compared / 2);
+}

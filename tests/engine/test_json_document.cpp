@@ -4,22 +4,21 @@
 // number forms and ranges, whitespace, malformed documents), must parse to the
 // same document Python reads, or be refused where Python refuses them. Errors
 // name the byte; cursors name the path; nesting is bounded.
-#include <QDir>
-#include <QFile>
-#include <QProcess>
-#include <QTemporaryDir>
-#include <QtTest>
-
 #include <cstdio>
+#include <memory>
+#include <string_view>
 
 #include "engine/serde/json_cursor.h"
 #include "engine/serde/pt2_reader.h"
 #include "engine/serde/zip_archive.h"
-#include "support/fixtures.h"
+#include "support/unit/files.h"
+#include "support/unit/fixtures.h"
+#include "support/unit/process.h"
+#include "support/unit/unit.h"
 
 using namespace exportlens;
 using namespace exportlens::serde;
-using namespace exportlens::testing;
+using namespace exportlens::unit;
 
 namespace {
 
@@ -77,7 +76,7 @@ std::string parse_canon(const std::string& text) {
     canon(JsonCursor(doc, label), out);
     return out;
   } catch (const Pt2Error& e) {
-    if (!QString(e.what()).startsWith("doc: invalid JSON at byte ")) return std::string("BAD MESSAGE ") + e.what();
+    if (!std::string_view(e.what()).starts_with("doc: invalid JSON at byte ")) return std::string("BAD MESSAGE ") + e.what();
     return "ERROR";
   }
 }
@@ -98,124 +97,125 @@ const std::vector<std::string>& edge_cases() {
   return cases;
 }
 
-}  // namespace
+/// A text the oracle judged: its case name, and the text.
+struct Text {
+  std::string name, text;
+};
 
-class TestJsonDocument : public QObject {
-  Q_OBJECT
-  QTemporaryDir dir_;
-  std::vector<std::pair<QString, std::string>> texts_;  // case name, text
+/// The texts in a folder, each as <name>.json with json_oracle.py's verdict beside it as <name>.expected.
+struct Judged {
+  std::unique_ptr<TempDir> dir;
+  std::vector<Text> texts;
 
-  void add(const QString& name, std::string text) {
-    QFile f(dir_.filePath(name + ".json"));
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(text.data(), static_cast<qint64>(text.size()));
-    texts_.emplace_back(name, std::move(text));
-  }
-
- private slots:
-  void initTestCase() {
-    QVERIFY(dir_.isValid());
-    for (size_t i = 0; i < edge_cases().size(); ++i) add(QString("edge_%1").arg(i), edge_cases()[i]);
-    // Every JSON entry torch wrote into the fixtures' archives.
-    int archives = 0;
-    for (const auto& name : fixtures_with_status("ok")) {
-      ZipArchive zip(fixture_file(name, "program.pt2").toStdString());
-      for (const auto& e : zip.entries())
-        if (e.name.ends_with(".json")) add(QString("%1_%2").arg(name).arg(texts_.size()), zip.read_text(e.name));
-      ++archives;
-    }
-    QVERIFY(archives >= 20);
-    QProcess p;
-    p.setProcessChannelMode(QProcess::ForwardedChannels);
-    p.start(EXPORTLENS_PYTHON, {QString(EXPORTLENS_SOURCE_DIR) + "/tests/engine/json_oracle.py", dir_.path()});
-    QVERIFY(p.waitForFinished(120000));
-    QCOMPARE(p.exitCode(), 0);
-  }
-
-  void documents_equal_pythons_data() {
-    QTest::addColumn<int>("index");
-    for (size_t i = 0; i < texts_.size(); ++i) QTest::newRow(qPrintable(texts_[i].first)) << int(i);
-  }
-
-  // Same values, same order, same strings byte for byte; refused where Python refuses.
-  void documents_equal_pythons() {
-    QFETCH(int, index);
-    const auto& [name, text] = texts_[index];
-    QFile f(dir_.filePath(name + ".expected"));
-    QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(name));
-    const QByteArray expected = f.readAll();
-    QCOMPARE(QByteArray::fromStdString(parse_canon(text)), expected);
-  }
-
-  // Python decodes a lone surrogate escape into a string that is not UTF-8;
-  // the reader refuses it (RFC 8259 leaves it undefined), as nlohmann did.
-  void lone_surrogates_are_refused() {
-    for (const char* text : {R"("\ud800")", R"("\udc00")", R"("\ud800\u0041")"}) QCOMPARE(parse_canon(text), std::string("ERROR"));
-  }
-
-  void errors_name_the_byte() {
-    try {
-      JsonDocument::parse("{\"a\": [1, 2,, 3]}", "f.pt2: models/model.json", ReadLimits{});
-      QFAIL("no error");
-    } catch (const Pt2Error& e) {
-      QCOMPARE(QString(e.what()), QString("f.pt2: models/model.json: invalid JSON at byte 12: expected a value, found ','"));
-    }
-  }
-
-  // A cursor's error names the path from the root, built when it is raised.
-  void cursors_name_the_path() {
-    const std::string text = R"({"graph": {"nodes": [{"a": 1}, {"a": 2}, {"inputs": [0, {"arg": "x"}]}]}})";
-    const auto doc = JsonDocument::parse(text, "doc", ReadLimits{});
-    const std::string label = "models/model.json";
-    const JsonCursor root(doc, label);
-    int seen = 0;
-    for (const JsonCursor& node : root.at("graph").at("nodes").elements()) {
-      ++seen;
-      if (!node.has("inputs")) continue;
-      try {
-        node.at("inputs").at(1).at("arg").integer();
-        QFAIL("no error");
-      } catch (const SchemaError& e) {
-        QCOMPARE(QString(e.what()), QString("models/model.json.graph.nodes[2].inputs[1].arg: expected an integer"));
-      }
-    }
-    QCOMPARE(seen, 3);
-    QVERIFY(!root.has("missing"));
-    try {
-      root.at("graph").at("missing");
-      QFAIL("no error");
-    } catch (const SchemaError& e) {
-      QCOMPARE(QString(e.what()), QString("models/model.json.graph: missing field 'missing'"));
-    }
-  }
-
-  // Nesting is bounded while parsing: the limit itself is accepted, one more
-  // level is refused naming the whole depth, however deep it goes.
-  void nesting_is_bounded() {
-    ReadLimits limits;
-    limits.max_nesting = 256;
-    const std::string at_limit = std::string(256, '[') + std::string(256, ']');
-    QCOMPARE(parse_canon(at_limit).size(), size_t(512));
-    const std::string deep = std::string(100000, '[') + std::string(100000, ']');
-    try {
-      JsonDocument::parse(deep, "deep.json", limits);
-      QFAIL("no error");
-    } catch (const Pt2Error& e) {
-      QVERIFY2(QString(e.what()).startsWith("deep.json: JSON nested 100000 levels deep, over the limit of 256"), e.what());
-    }
-  }
-
-  void integers_beyond_int64_are_named() {
-    const auto doc = JsonDocument::parse("[9223372036854775808]", "doc", ReadLimits{});
-    const std::string label = "doc";
-    try {
-      JsonCursor(doc, label).at(0).integer();
-      QFAIL("no error");
-    } catch (const SchemaError& e) {
-      QCOMPARE(QString(e.what()), QString("doc[0]: integer out of the int64 range"));
-    }
+  void add(const std::string& name, std::string text) {
+    write_text(dir->file(name + ".json"), text);
+    texts.push_back({name, std::move(text)});
   }
 };
 
-QTEST_MAIN(TestJsonDocument)
-#include "test_json_document.moc"
+Judged judge() {
+  Judged j;
+  j.dir = std::make_unique<TempDir>();
+  for (size_t i = 0; i < edge_cases().size(); ++i) j.add("edge_" + std::to_string(i), edge_cases()[i]);
+  // Every JSON entry torch wrote into the fixtures' archives.
+  int archives = 0;
+  for (const auto& name : fixtures_with_status("ok")) {
+    ZipArchive zip(fixture_file(name, "program.pt2"));
+    for (const auto& e : zip.entries())
+      if (e.name.ends_with(".json")) j.add(name + "_" + std::to_string(j.texts.size()), zip.read_text(e.name));
+    ++archives;
+  }
+  VERIFY(archives >= 20);
+  const ProcessResult p =
+      run_process(EXPORTLENS_PYTHON, {EXPORTLENS_SOURCE_DIR "/tests/engine/json_oracle.py", j.dir->path()});
+  std::fputs(p.out.c_str(), stdout);  // the oracle's own output, as it would show
+  std::fputs(p.err.c_str(), stderr);
+  COMPARE(p.code, 0);
+  return j;
+}
+
+/// The texts and the oracle's verdicts, made once; a failure fails every test that needs them.
+const Judged& judged() {
+  static SetUp<Judged> once;
+  return once.get(judge);
+}
+
+}  // namespace
+
+// Same values, same order, same strings byte for byte; refused where Python refuses.
+EL_TEST(documents_equal_pythons) {
+  const Judged& j = judged();
+  for_each_row(j.texts, [&](const Text& t) {
+    const std::string expected = read_text(j.dir->file(t.name + ".expected"));
+    COMPARE(parse_canon(t.text), expected);
+  });
+}
+
+// Python decodes a lone surrogate escape into a string that is not UTF-8;
+// the reader refuses it (RFC 8259 leaves it undefined), as nlohmann did.
+EL_TEST(lone_surrogates_are_refused) {
+  for (const char* text : {R"("\ud800")", R"("\udc00")", R"("\ud800\u0041")"}) COMPARE(parse_canon(text), std::string("ERROR"));
+}
+
+EL_TEST(errors_name_the_byte) {
+  try {
+    JsonDocument::parse("{\"a\": [1, 2,, 3]}", "f.pt2: models/model.json", ReadLimits{});
+    FAIL("no error");
+  } catch (const Pt2Error& e) {
+    COMPARE(std::string(e.what()), std::string("f.pt2: models/model.json: invalid JSON at byte 12: expected a value, found ','"));
+  }
+}
+
+// A cursor's error names the path from the root, built when it is raised.
+EL_TEST(cursors_name_the_path) {
+  const std::string text = R"({"graph": {"nodes": [{"a": 1}, {"a": 2}, {"inputs": [0, {"arg": "x"}]}]}})";
+  const auto doc = JsonDocument::parse(text, "doc", ReadLimits{});
+  const std::string label = "models/model.json";
+  const JsonCursor root(doc, label);
+  int seen = 0;
+  for (const JsonCursor& node : root.at("graph").at("nodes").elements()) {
+    ++seen;
+    if (!node.has("inputs")) continue;
+    try {
+      node.at("inputs").at(1).at("arg").integer();
+      FAIL("no error");
+    } catch (const SchemaError& e) {
+      COMPARE(std::string(e.what()), std::string("models/model.json.graph.nodes[2].inputs[1].arg: expected an integer"));
+    }
+  }
+  COMPARE(seen, 3);
+  VERIFY(!root.has("missing"));
+  try {
+    root.at("graph").at("missing");
+    FAIL("no error");
+  } catch (const SchemaError& e) {
+    COMPARE(std::string(e.what()), std::string("models/model.json.graph: missing field 'missing'"));
+  }
+}
+
+// Nesting is bounded while parsing: the limit itself is accepted, one more
+// level is refused naming the whole depth, however deep it goes.
+EL_TEST(nesting_is_bounded) {
+  ReadLimits limits;
+  limits.max_nesting = 256;
+  const std::string at_limit = std::string(256, '[') + std::string(256, ']');
+  COMPARE(parse_canon(at_limit).size(), size_t(512));
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  try {
+    JsonDocument::parse(deep, "deep.json", limits);
+    FAIL("no error");
+  } catch (const Pt2Error& e) {
+    VERIFY_MSG(std::string_view(e.what()).starts_with("deep.json: JSON nested 100000 levels deep, over the limit of 256"), e.what());
+  }
+}
+
+EL_TEST(integers_beyond_int64_are_named) {
+  const auto doc = JsonDocument::parse("[9223372036854775808]", "doc", ReadLimits{});
+  const std::string label = "doc";
+  try {
+    JsonCursor(doc, label).at(0).integer();
+    FAIL("no error");
+  } catch (const SchemaError& e) {
+    COMPARE(std::string(e.what()), std::string("doc[0]: integer out of the int64 range"));
+  }
+}

@@ -7,7 +7,6 @@
 // lowered programs) or ExportLens' run (traced programs), ep.example_inputs
 // holds the inputs, and the recorded guards survive. One Python process loads
 // them all (tests/engine/load_saved.py).
-// LibTorch headers come before Qt's: Qt's `slots` macro breaks them.
 #include "support/torch_values.h"
 
 #include "engine/ir/printer.h"
@@ -19,248 +18,261 @@
 #include "engine/serde/pt2_writer.h"
 #include "engine/trace/gallery/gallery_models.h"
 
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QProcess>
-#include <QTemporaryDir>
-#include <QtTest>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
-#include "support/fixtures.h"
+#include "support/unit/files.h"
+#include "support/unit/fixtures.h"
+#include "support/unit/json.h"
+#include "support/unit/process.h"
+#include "support/unit/strings.h"
+#include "support/unit/unit.h"
 
 using namespace exportlens;
 using namespace exportlens::testing;
+using namespace exportlens::unit;
+using nlohmann::json;
 
 namespace {
 
+/// A note in the suite's output.
+void info(const std::string& message) { std::printf("INFO   : %s\n", message.c_str()); }
+
 struct Case {
-  QString label;
+  std::string label;
   ir::ExportedProgram program;
-  QString inputs;          // torch.save'd inputs (empty: run on ep.example_inputs)
-  QString expected_print;  // torch's own print of the same program (fixtures as read)
-  QString expected_outputs;  // torch's outputs on `inputs` (empty: compare with ExportLens' run)
+  std::string inputs;            // torch.save'd inputs (empty: run on ep.example_inputs)
+  std::string expected_print;    // torch's own print of the same program (fixtures as read)
+  std::string expected_outputs;  // torch's outputs on `inputs` (empty: compare with ExportLens' run)
 };
 
-std::vector<char> file_bytes(const QString& path) {
-  QFile f(path);
-  if (!f.open(QIODevice::ReadOnly)) qFatal("cannot read %s", qPrintable(path));
-  const QByteArray b = f.readAll();
-  return {b.begin(), b.end()};
+// What the QtTest suite's initTestCase built: every case saved, and torch's
+// result.json of loading each.
+struct State {
+  TempDir tmp;
+  std::vector<Case> cases;
+  std::map<std::string, json> results;
+
+  std::string saved(const std::string& label) const { return tmp.file(label + ".pt2"); }
+  std::string torch_dir(const std::string& label) const { return tmp.file("torch/" + label); }
+};
+
+void build(State& s) {
+  serde::ReadOptions with_weights;
+  for (const auto& name : fixtures_with_status("ok")) {
+    auto ep = serde::read_pt2(fixture_file(name, "program.pt2"), "", with_weights);
+    std::vector<Case> lowered_cases;
+    for (auto [level, tag] : {std::pair{passes::IrLevel::Functional, "functional"}, {passes::IrLevel::Core, "core"}}) {
+      // Lowering has its own suite; a program it cannot lower whole (as torch
+      // cannot lower bad2_strict's mutated constant) is not this suite's subject.
+      passes::LoweringReport report;
+      std::optional<ir::ExportedProgram> lowered_or;
+      try {
+        lowered_or = passes::lower_to(ep, level, nullptr, &report);
+      } catch (const passes::DecompositionError&) {
+        continue;
+      }
+      if (!report.warnings.empty()) continue;
+      auto lowered = std::move(*lowered_or);
+      // Dropout in training mode draws new numbers on each run; its outputs are not comparable.
+      const bool random = name.ends_with("_train");
+      lowered_cases.push_back({name + "@" + tag, std::move(lowered), fixture_file(name, "inputs.pt"), "",
+                               random ? "" : fixture_file(name, "outputs.pt")});
+    }
+    s.cases.push_back({name, std::move(ep), fixture_file(name, "inputs.pt"), fixture_file(name, "print.txt"),
+                       fixture_file(name, "outputs.pt")});
+    for (auto& c : lowered_cases) s.cases.push_back(std::move(c));
+  }
+  {
+    const auto ep = serde::read_pt2(fixture_file("decomp_example", "program.pt2"), "", with_weights);
+    const auto table = passes::decomposition_table("double_conv2d");
+    s.cases.push_back({"decomp_example@double_conv2d", passes::lower_to(ep, passes::IrLevel::Core, &table),
+                       fixture_file("decomp_example", "inputs.pt"), "",
+                       fixture_file("decomp_example", "core_double_conv2d_outputs.pt")});
+  }
+  int traced = 0;
+  for (const auto& m : trace::gallery_models()) {
+    auto out = trace::trace_gallery_model(m.name);
+    if (!out.program) continue;
+    s.cases.push_back({"gallery_" + m.name, std::move(*out.program), "", "", ""});
+    ++traced;
+  }
+  VERIFY_MSG(traced >= 20, "only " + std::to_string(traced) + " gallery ports traced");
+
+  json list = json::array();
+  for (const auto& c : s.cases) {
+    try {
+      serde::write_pt2(c.program, s.saved(c.label), runtime::pt2_write_options());
+    } catch (const std::exception& e) {
+      FAIL(c.label + ": " + e.what());
+    }
+    list.push_back(json{{"pt2", s.saved(c.label)},
+                        {"inputs", c.inputs.empty() ? json(nullptr) : json(c.inputs)},
+                        {"out", s.torch_dir(c.label)}});
+  }
+  const std::string cases_file = s.tmp.file("cases.json");
+  write_text(cases_file, list.dump(4));
+  const auto p = run_process(EXPORTLENS_PYTHON, {std::string(EXPORTLENS_SOURCE_DIR) + "/tests/engine/load_saved.py",
+                                                 cases_file},
+                             {}, 900);
+  std::cerr << p.err;  // the QtTest suite forwarded the script's stderr
+  COMPARE(p.code, 0);
+  for (const auto& c : s.cases) s.results[c.label] = read_json(s.torch_dir(c.label) + "/result.json");
+  info(std::to_string(s.cases.size()) + " programs saved and loaded by torch");
+}
+
+// Built once, on first use; a failure building it fails every test that uses it
+// (as a failed initTestCase did), without building it again.
+const State& state() {
+  static SetUp<State> once;
+  return once.get(build);
+}
+
+const Case& find(const std::string& label) {
+  for (const auto& c : state().cases)
+    if (c.label == label) return c;
+  FAIL("no case " + label);
+}
+
+// Every case, by label (the rows of most tests).
+std::vector<std::string> labels() {
+  std::vector<std::string> out;
+  for (const auto& c : state().cases) out.push_back(c.label);
+  return out;
 }
 
 }  // namespace
 
-class TestPt2Writer : public QObject {
-  Q_OBJECT
-  QTemporaryDir tmp_;
-  std::vector<Case> cases_;
-  std::map<QString, QJsonObject> results_;
+EL_TEST(torch_loads) {
+  for_each_row(labels(), [](const std::string& label) {
+    const auto& r = state().results.at(label);
+    VERIFY_MSG(as_bool(field(r, "loaded")), as_string(field(r, "error")));
+  });
+}
 
-  QString saved(const QString& label) const { return tmp_.filePath(label + ".pt2"); }
-  QString torch_dir(const QString& label) const { return tmp_.filePath("torch/" + label); }
-  const Case& find(const QString& label) const {
-    for (const auto& c : cases_)
-      if (c.label == label) return c;
-    qFatal("no case %s", qPrintable(label));
-  }
+// print(ep) of torch's load equals `exportlens print` of the same file.
+EL_TEST(torch_print_equals_exportlens_print) {
+  for_each_row(labels(), [](const std::string& label) {
+    VERIFY(as_bool(field(state().results.at(label), "loaded")));
+    const auto back = serde::read_pt2(state().saved(label));
+    COMPARE(ir::print_program(back), read_text(state().torch_dir(label) + "/print.txt"));
+  });
+}
 
-  void add_rows() {
-    QTest::addColumn<QString>("label");
-    for (const auto& c : cases_) QTest::newRow(qPrintable(c.label)) << c.label;
-  }
+// A fixture saved again is the program torch exported: the same print(ep).
+EL_TEST(fixture_round_trip_prints_as_torch) {
+  std::vector<std::string> rows;
+  for (const auto& c : state().cases)
+    if (!c.expected_print.empty()) rows.push_back(c.label);
+  for_each_row(rows, [](const std::string& label) {
+    VERIFY(as_bool(field(state().results.at(label), "loaded")));
+    COMPARE(read_text(state().torch_dir(label) + "/print.txt"), read_text(find(label).expected_print));
+  });
+}
 
- private slots:
-  void initTestCase() {
-    QVERIFY(tmp_.isValid());
-    serde::ReadOptions with_weights;
-    for (const auto& name : fixtures_with_status("ok")) {
-      auto ep = serde::read_pt2(fixture_file(name, "program.pt2").toStdString(), "", with_weights);
-      std::vector<Case> lowered_cases;
-      for (auto [level, tag] : {std::pair{passes::IrLevel::Functional, "functional"}, {passes::IrLevel::Core, "core"}}) {
-        // Lowering has its own suite; a program it cannot lower whole (as torch
-        // cannot lower bad2_strict's mutated constant) is not this suite's subject.
-        passes::LoweringReport report;
-        std::optional<ir::ExportedProgram> lowered_or;
-        try {
-          lowered_or = passes::lower_to(ep, level, nullptr, &report);
-        } catch (const passes::DecompositionError&) {
-          continue;
-        }
-        if (!report.warnings.empty()) continue;
-        auto lowered = std::move(*lowered_or);
-        // Dropout in training mode draws new numbers on each run; its outputs are not comparable.
-        const bool random = name.endsWith("_train");
-        lowered_cases.push_back({name + "@" + tag, std::move(lowered), fixture_file(name, "inputs.pt"), QString(),
-                                 random ? QString() : fixture_file(name, "outputs.pt")});
-      }
-      cases_.push_back({name, std::move(ep), fixture_file(name, "inputs.pt"), fixture_file(name, "print.txt"),
-                        fixture_file(name, "outputs.pt")});
-      for (auto& c : lowered_cases) cases_.push_back(std::move(c));
-    }
-    {
-      const auto ep = serde::read_pt2(fixture_file("decomp_example", "program.pt2").toStdString(), "", with_weights);
-      const auto table = passes::decomposition_table("double_conv2d");
-      cases_.push_back({"decomp_example@double_conv2d", passes::lower_to(ep, passes::IrLevel::Core, &table),
-                        fixture_file("decomp_example", "inputs.pt"), QString(),
-                        fixture_file("decomp_example", "core_double_conv2d_outputs.pt")});
-    }
-    int traced = 0;
-    for (const auto& m : trace::gallery_models()) {
-      auto out = trace::trace_gallery_model(m.name);
-      if (!out.program) continue;
-      cases_.push_back({"gallery_" + QString::fromStdString(m.name), std::move(*out.program), QString(), QString(), QString()});
-      ++traced;
-    }
-    QVERIFY2(traced >= 20, qPrintable(QString("only %1 gallery ports traced").arg(traced)));
-
-    QJsonArray list;
-    for (const auto& c : cases_) {
-      try {
-        serde::write_pt2(c.program, saved(c.label).toStdString(), runtime::pt2_write_options());
-      } catch (const std::exception& e) {
-        QFAIL(qPrintable(c.label + ": " + e.what()));
-      }
-      list.append(QJsonObject{{"pt2", saved(c.label)},
-                              {"inputs", c.inputs.isEmpty() ? QJsonValue() : QJsonValue(c.inputs)},
-                              {"out", torch_dir(c.label)}});
-    }
-    QFile f(tmp_.filePath("cases.json"));
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(QJsonDocument(list).toJson());
-    f.close();
-    QProcess p;
-    p.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    p.start(EXPORTLENS_PYTHON, {QString(EXPORTLENS_SOURCE_DIR) + "/tests/engine/load_saved.py", f.fileName()});
-    QVERIFY2(p.waitForFinished(900000), "load_saved.py did not finish");
-    QCOMPARE(p.exitCode(), 0);
-    for (const auto& c : cases_) results_[c.label] = read_json(torch_dir(c.label) + "/result.json");
-    qInfo("%d programs saved and loaded by torch", int(cases_.size()));
-  }
-
-  void torch_loads_data() { add_rows(); }
-  void torch_loads() {
-    QFETCH(QString, label);
-    const auto r = results_.at(label);
-    QVERIFY2(r["loaded"].toBool(), qPrintable(r["error"].toString()));
-  }
-
-  // print(ep) of torch's load equals `exportlens print` of the same file.
-  void torch_print_equals_exportlens_print_data() { add_rows(); }
-  void torch_print_equals_exportlens_print() {
-    QFETCH(QString, label);
-    QVERIFY(results_.at(label)["loaded"].toBool());
-    const auto back = serde::read_pt2(saved(label).toStdString());
-    QCOMPARE(QString::fromStdString(ir::print_program(back)), read_text(torch_dir(label) + "/print.txt"));
-  }
-
-  // A fixture saved again is the program torch exported: the same print(ep).
-  void fixture_round_trip_prints_as_torch_data() {
-    QTest::addColumn<QString>("label");
-    for (const auto& c : cases_)
-      if (!c.expected_print.isEmpty()) QTest::newRow(qPrintable(c.label)) << c.label;
-  }
-  void fixture_round_trip_prints_as_torch() {
-    QFETCH(QString, label);
-    QVERIFY(results_.at(label)["loaded"].toBool());
-    QCOMPARE(read_text(torch_dir(label) + "/print.txt"), read_text(find(label).expected_print));
-  }
-
-  // ep.module()(*inputs) in torch on the saved file: torch's outputs for the
-  // program as exported (or lowered by torch), ExportLens' run for traced ones.
-  void torch_runs_saved_program_data() { add_rows(); }
-  void torch_runs_saved_program() {
-    QFETCH(QString, label);
+// ep.module()(*inputs) in torch on the saved file: torch's outputs for the
+// program as exported (or lowered by torch), ExportLens' run for traced ones.
+EL_TEST(torch_runs_saved_program) {
+  for_each_row(labels(), [](const std::string& label) {
     const Case& c = find(label);
-    const auto r = results_.at(label);
-    QVERIFY2(r["runs"].toBool(), qPrintable(r["run_error"].toString() + r["error"].toString()));
-    const auto got = load_tuple(torch_dir(label) + "/outputs.pt");
+    const auto& r = state().results.at(label);
+    VERIFY_MSG(as_bool(field(r, "runs")), as_string(field(r, "run_error")) + as_string(field(r, "error")));
+    const auto got = load_tuple(state().torch_dir(label) + "/outputs.pt");
     std::vector<c10::IValue> want;
-    if (!c.expected_outputs.isEmpty()) {
+    if (!c.expected_outputs.empty()) {
       want = load_tuple(c.expected_outputs);
-    } else if (label.endsWith("_train@functional") || label.endsWith("_train@core")) {
-      QCOMPARE(int(got.size()), int(c.program.signature.user_outputs().size()));
+    } else if (label.ends_with("_train@functional") || label.ends_with("_train@core")) {
+      COMPARE(int(got.size()), int(c.program.signature.user_outputs().size()));
       return;  // training dropout: the outputs' count is what can be compared
     } else {
       try {
         runtime::Interpreter interp(c.program, c10::Device(c10::kCPU));
-        want = interp.run(load_tuple(c.inputs.isEmpty() ? torch_dir(label) + "/inputs_used.pt" : c.inputs));
+        want = interp.run(load_tuple(c.inputs.empty() ? state().torch_dir(label) + "/inputs_used.pt" : c.inputs));
       } catch (const std::exception& e) {
-        QFAIL(qPrintable(QString("ExportLens cannot run the program to compare with: ") + e.what()));
+        FAIL(std::string("ExportLens cannot run the program to compare with: ") + e.what());
       }
     }
-    QCOMPARE(int(got.size()), int(want.size()));
+    COMPARE(int(got.size()), int(want.size()));
     for (size_t i = 0; i < want.size(); ++i) {
       const auto err = compare_values(got[i], want[i]);
-      QVERIFY2(err.isEmpty(), qPrintable("output " + QString::number(i) + ": " + err));
+      VERIFY_MSG(err.empty(), "output " + std::to_string(i) + ": " + err);
     }
-  }
+  });
+}
 
-  void example_inputs_survive_data() { add_rows(); }
-  void example_inputs_survive() {
-    QFETCH(QString, label);
+EL_TEST(example_inputs_survive) {
+  for_each_row(labels(), [](const std::string& label) {
     const Case& c = find(label);
-    const auto r = results_.at(label);
-    QVERIFY(r["loaded"].toBool());
+    const auto& r = state().results.at(label);
+    VERIFY(as_bool(field(r, "loaded")));
     if (c.program.example_inputs)
-      QVERIFY2(r["example_inputs_weights_only"].toBool(), qPrintable(r["example_inputs_error"].toString()));
-    if (c.inputs.isEmpty()) {
-      QVERIFY2(r["runs"].toBool(), "a traced program's example inputs did not run in torch");  // it ran on them
+      VERIFY_MSG(as_bool(field(r, "example_inputs_weights_only")), as_string(field(r, "example_inputs_error")));
+    if (c.inputs.empty()) {
+      // It ran on them.
+      VERIFY_MSG(as_bool(field(r, "runs")), "a traced program's example inputs did not run in torch");
     } else {
-      QCOMPARE(r["example_inputs"].toString(), QString("matches"));
+      COMPARE(as_string(field(r, "example_inputs")), std::string("matches"));
     }
-  }
+  });
+}
 
-  // The guards the trace recorded (what re-solving a stricter spec replays).
-  void guards_code_survives_data() { add_rows(); }
-  void guards_code_survives() {
-    QFETCH(QString, label);
-    QStringList want;
-    for (const auto& g : find(label).program.guards_code) want << QString::fromStdString(g);
-    QStringList got;
-    for (const auto& g : results_.at(label)["guards_code"].toArray()) got << g.toString();
-    QCOMPARE(got, want);
-  }
+// The guards the trace recorded (what re-solving a stricter spec replays).
+EL_TEST(guards_code_survives) {
+  for_each_row(labels(), [](const std::string& label) {
+    std::vector<std::string> want;
+    for (const auto& g : find(label).program.guards_code) want.push_back(g);
+    const auto got = as_strings(field(state().results.at(label), "guards_code"));
+    COMPARE(got, want);
+  });
+}
 
-  // Reading the saved file and writing it again gives the same bytes: nothing
-  // the writer writes is lost by the reader.
-  void rewrite_is_byte_identical_data() { add_rows(); }
-  void rewrite_is_byte_identical() {
-    QFETCH(QString, label);
-    const auto back = serde::read_pt2(saved(label).toStdString());
-    QVERIFY(QDir().mkpath(tmp_.filePath("again")));
-    const QString again = tmp_.filePath("again/" + label + ".pt2");  // the same name: the archive's folder is the stem
-    serde::write_pt2(back, again.toStdString(), runtime::pt2_write_options());
-    QVERIFY(file_bytes(again) == file_bytes(saved(label)));
-  }
+// Reading the saved file and writing it again gives the same bytes: nothing
+// the writer writes is lost by the reader.
+EL_TEST(rewrite_is_byte_identical) {
+  for_each_row(labels(), [](const std::string& label) {
+    const auto back = serde::read_pt2(state().saved(label));
+    const std::string folder = state().tmp.file("again");
+    std::error_code ignored;
+    std::filesystem::create_directories(folder, ignored);
+    VERIFY(std::filesystem::is_directory(folder));
+    const std::string again = folder + "/" + label + ".pt2";  // the same name: the archive's folder is the stem
+    serde::write_pt2(back, again, runtime::pt2_write_options());
+    VERIFY(read_text(again) == read_text(state().saved(label)));
+  });
+}
 
-  void unwritable_programs_fail_naming_the_place_and_leave_no_file() {
-    // An op neither this process nor the file describes.
-    auto ep = serde::read_pt2(fixture_file("book_mlp", "program.pt2").toStdString());
-    for (ir::Node* n : ep.graph().nodes())
-      if (n->op == ir::OpKind::CallFunction) {
-        n->target = ir::Target("torch.ops.nowhere.made_up.default");
-        break;
-      }
-    const QString path = tmp_.filePath("bad.pt2");
-    try {
-      serde::write_pt2(ep, path.toStdString(), runtime::pt2_write_options());
-      QFAIL("an unknown op was written");
-    } catch (const serde::Pt2WriteError& e) {
-      QVERIFY2(QString(e.what()).contains("node 'linear'") && QString(e.what()).contains("nowhere::made_up"), e.what());
+EL_TEST(unwritable_programs_fail_naming_the_place_and_leave_no_file) {
+  // An op neither this process nor the file describes.
+  auto ep = serde::read_pt2(fixture_file("book_mlp", "program.pt2"));
+  for (ir::Node* n : ep.graph().nodes())
+    if (n->op == ir::OpKind::CallFunction) {
+      n->target = ir::Target("torch.ops.nowhere.made_up.default");
+      break;
     }
-    QVERIFY(!QFile::exists(path));
-    // Weights that were never read.
-    const auto no_weights = serde::read_pt2(fixture_file("book_mlp", "program.pt2").toStdString(), "",
-                                            serde::ReadOptions{{}, false});
-    try {
-      serde::write_pt2(no_weights, path.toStdString(), runtime::pt2_write_options());
-      QFAIL("a program without its weights was written");
-    } catch (const serde::Pt2WriteError& e) {
-      QVERIFY2(QString(e.what()).contains("weight 'fc1.weight'"), e.what());
-    }
-    QVERIFY(!QFile::exists(path));
-    QVERIFY(!QFile::exists(path + ".partial"));
+  const TempDir tmp;
+  const std::string path = tmp.file("bad.pt2");
+  try {
+    serde::write_pt2(ep, path, runtime::pt2_write_options());
+    FAIL("an unknown op was written");
+  } catch (const serde::Pt2WriteError& e) {
+    VERIFY_MSG(contains(e.what(), "node 'linear'") && contains(e.what(), "nowhere::made_up"), e.what());
   }
-};
-
-QTEST_GUILESS_MAIN(TestPt2Writer)
-#include "test_pt2_writer.moc"
+  VERIFY(!exists(path));
+  // Weights that were never read.
+  const auto no_weights =
+      serde::read_pt2(fixture_file("book_mlp", "program.pt2"), "", serde::ReadOptions{{}, false});
+  try {
+    serde::write_pt2(no_weights, path, runtime::pt2_write_options());
+    FAIL("a program without its weights was written");
+  } catch (const serde::Pt2WriteError& e) {
+    VERIFY_MSG(contains(e.what(), "weight 'fc1.weight'"), e.what());
+  }
+  VERIFY(!exists(path));
+  VERIFY(!exists(path + ".partial"));
+}

@@ -1,9 +1,10 @@
 // Layout of hand-built graphs: every node gets its box, edges run from box to
 // box, boxes never overlap, clusters hold their nodes; deterministic,
 // cancellable, safe to call from several threads.
-#include <QtTest>
-
+#include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <future>
 #include <memory>
 #include <string>
@@ -13,6 +14,7 @@
 #include "engine/layout/layout_graph.h"
 #include "engine/layout/node_label.h"
 #include "support/program_builder.h"
+#include "support/unit/unit.h"
 
 using namespace exportlens;
 using layout::GraphLayout;
@@ -82,30 +84,30 @@ double distance_to_border(const Rect& r, Point p) {
 }
 
 void check_layout(const ir::Graph& g, const GraphLayout& l) {
-  QCOMPARE(l.nodes.size(), g.size());
+  COMPARE(l.nodes.size(), g.size());
   for (const auto& n : l.nodes) {
-    QVERIFY2(g.find(n.name), n.name.c_str());
-    QVERIFY(n.size.width > 0 && n.size.height > 0);
-    QVERIFY2(l.bounds.contains(n.rect(), 0.5), n.name.c_str());
+    VERIFY_MSG(g.find(n.name), n.name.c_str());
+    VERIFY(n.size.width > 0 && n.size.height > 0);
+    VERIFY_MSG(l.bounds.contains(n.rect(), 0.5), n.name.c_str());
   }
   for (size_t i = 0; i < l.nodes.size(); ++i)
     for (size_t j = i + 1; j < l.nodes.size(); ++j)
-      QVERIFY2(!l.nodes[i].rect().intersects(l.nodes[j].rect()),
+      VERIFY_MSG(!l.nodes[i].rect().intersects(l.nodes[j].rect()),
                (l.nodes[i].name + " overlaps " + l.nodes[j].name).c_str());
   for (const auto& e : l.edges) {
     const auto* from = l.find_node(e.from);
     const auto* to = l.find_node(e.to);
-    QVERIFY(from && to);
-    QVERIFY(e.curve.size() >= 4 && (e.curve.size() - 1) % 3 == 0);
-    QVERIFY2(distance_to_border(from->rect(), e.curve.front()) < 2.0, (e.from + "->" + e.to).c_str());
-    QVERIFY2(distance_to_border(to->rect(), e.arrow_tip) < 2.0, (e.from + "->" + e.to).c_str());
+    VERIFY(from && to);
+    VERIFY(e.curve.size() >= 4 && (e.curve.size() - 1) % 3 == 0);
+    VERIFY_MSG(distance_to_border(from->rect(), e.curve.front()) < 2.0, (e.from + "->" + e.to).c_str());
+    VERIFY_MSG(distance_to_border(to->rect(), e.arrow_tip) < 2.0, (e.from + "->" + e.to).c_str());
   }
   for (const auto& c : l.clusters) {
-    QVERIFY(!c.nodes.empty());
+    VERIFY(!c.nodes.empty());
     for (const auto& name : c.nodes) {
       const auto* n = l.find_node(name);
-      QVERIFY(n);
-      QVERIFY2(c.rect.contains(n->rect()), (c.path + " misses " + name).c_str());
+      VERIFY(n);
+      VERIFY_MSG(c.rect.contains(n->rect()), (c.path + " misses " + name).c_str());
     }
   }
 }
@@ -121,132 +123,126 @@ bool same_layout(const GraphLayout& a, const GraphLayout& b) {
 
 }  // namespace
 
-class TestLayout : public QObject {
-  Q_OBJECT
- private slots:
-  void every_node_gets_its_requested_box() {
-    ir::Graph g;
-    build_mlp(g);
-    layout::LayoutOptions options;
-    options.node_size = [](const ir::Node& n) { return layout::Size{40.0 + 10 * n.name.size(), 30}; };
-    GraphLayout l = layout::layout_graph(g, options);
-    check_layout(g, l);
-    for (const auto& n : l.nodes) QCOMPARE(n.size.width, 40.0 + 10 * n.name.size());
-    // Producers sit above consumers.
-    QVERIFY(l.find_node("linear")->centre.y < l.find_node("relu")->centre.y);
-    QVERIFY(l.find_node("x")->centre.y < l.find_node("output")->centre.y);
-  }
+EL_TEST(every_node_gets_its_requested_box) {
+  ir::Graph g;
+  build_mlp(g);
+  layout::LayoutOptions options;
+  options.node_size = [](const ir::Node& n) { return layout::Size{40.0 + 10 * n.name.size(), 30}; };
+  GraphLayout l = layout::layout_graph(g, options);
+  check_layout(g, l);
+  for (const auto& n : l.nodes) COMPARE(n.size.width, 40.0 + 10 * n.name.size());
+  // Producers sit above consumers.
+  VERIFY(l.find_node("linear")->centre.y < l.find_node("relu")->centre.y);
+  VERIFY(l.find_node("x")->centre.y < l.find_node("output")->centre.y);
+}
 
-  void one_edge_per_dependency() {
-    ir::Graph g;
-    build_mlp(g);
-    GraphLayout l = layout::layout_graph(g);
-    // x, w, b -> linear; linear -> relu; relu, x -> add; x -> add_1 (once); add, add_1 -> output.
-    QCOMPARE(l.edges.size(), size_t(9));
-    QCOMPARE(l.edges.front().from, std::string("x"));
-    QCOMPARE(l.edges.front().to, std::string("linear"));
-  }
+EL_TEST(one_edge_per_dependency) {
+  ir::Graph g;
+  build_mlp(g);
+  GraphLayout l = layout::layout_graph(g);
+  // x, w, b -> linear; linear -> relu; relu, x -> add; x -> add_1 (once); add, add_1 -> output.
+  COMPARE(l.edges.size(), size_t(9));
+  COMPARE(l.edges.front().from, std::string("x"));
+  COMPARE(l.edges.front().to, std::string("linear"));
+}
 
-  void clusters_follow_module_scopes() {
-    ir::Graph g;
-    build_nested(g);
-    GraphLayout l = layout::layout_graph(g);
-    check_layout(g, l);
-    QCOMPARE(l.clusters.size(), size_t(4));
-    QCOMPARE(l.clusters[0].path, std::string("encoder"));
-    QCOMPARE(l.clusters[0].label, std::string("encoder: Sequential"));
-    QCOMPARE(l.clusters[0].depth, 0);
-    QCOMPARE(l.clusters[1].path, std::string("encoder.layers.0"));
-    QCOMPARE(l.clusters[1].depth, 1);
-    QCOMPARE(l.clusters[0].nodes.size(), size_t(4));
-    QVERIFY(l.clusters[0].rect.contains(l.clusters[1].rect));
-    QVERIFY(l.clusters[0].rect.contains(l.clusters[2].rect));
-    QVERIFY(!l.clusters[1].rect.intersects(l.clusters[2].rect));
-    // Room for the label above the first node of each cluster.
-    for (const auto& c : l.clusters) {
-      double top = 1e9;
-      for (const auto& name : c.nodes) top = std::min(top, l.find_node(name)->rect().y);
-      QVERIFY2(top - c.rect.y >= 16, c.path.c_str());
-    }
-    layout::LayoutOptions flat;
-    flat.cluster_by_module = false;
-    QVERIFY(layout::layout_graph(g, flat).clusters.empty());
+EL_TEST(clusters_follow_module_scopes) {
+  ir::Graph g;
+  build_nested(g);
+  GraphLayout l = layout::layout_graph(g);
+  check_layout(g, l);
+  COMPARE(l.clusters.size(), size_t(4));
+  COMPARE(l.clusters[0].path, std::string("encoder"));
+  COMPARE(l.clusters[0].label, std::string("encoder: Sequential"));
+  COMPARE(l.clusters[0].depth, 0);
+  COMPARE(l.clusters[1].path, std::string("encoder.layers.0"));
+  COMPARE(l.clusters[1].depth, 1);
+  COMPARE(l.clusters[0].nodes.size(), size_t(4));
+  VERIFY(l.clusters[0].rect.contains(l.clusters[1].rect));
+  VERIFY(l.clusters[0].rect.contains(l.clusters[2].rect));
+  VERIFY(!l.clusters[1].rect.intersects(l.clusters[2].rect));
+  // Room for the label above the first node of each cluster.
+  for (const auto& c : l.clusters) {
+    double top = 1e9;
+    for (const auto& name : c.nodes) top = std::min(top, l.find_node(name)->rect().y);
+    VERIFY_MSG(top - c.rect.y >= 16, c.path.c_str());
   }
+  layout::LayoutOptions flat;
+  flat.cluster_by_module = false;
+  VERIFY(layout::layout_graph(g, flat).clusters.empty());
+}
 
-  void labels_name_op_and_shape() {
-    ir::Graph g;
-    build_mlp(g);
-    auto* lin = g.find("linear");
-    ir::TensorMeta meta;
-    meta.sizes = {ir::SymInt(ir::Expr::symbol("s0")), ir::SymInt(10)};
-    lin->value = ir::ValueInfo::of(meta);
-    auto label = layout::node_label(*lin);
-    QCOMPARE(label.title, std::string("linear"));
-    QCOMPARE(label.subtitle, std::string("f32[s0, 10]"));
-    QCOMPARE(layout::node_label(*g.find("x")).title, std::string("x"));
-    QCOMPARE(layout::node_label(*g.find("output")).title, std::string("output"));
-    auto* custom = call(g, "custom", "mm.default", {lin});
-    custom->target = ir::Target("torch.ops.mylib.custom_op.default");
-    QCOMPARE(layout::op_short_name(*custom), std::string("mylib::custom_op"));
-    ir::ValueInfo pair = ir::ValueInfo::of_tuple({ir::ValueInfo::of(meta), ir::ValueInfo::of(ir::SymInt(ir::Expr::symbol("s1")))});
-    QCOMPARE(layout::value_annotation(pair), std::string("(f32[s0, 10], Sym(s1))"));
-  }
+EL_TEST(labels_name_op_and_shape) {
+  ir::Graph g;
+  build_mlp(g);
+  auto* lin = g.find("linear");
+  ir::TensorMeta meta;
+  meta.sizes = {ir::SymInt(ir::Expr::symbol("s0")), ir::SymInt(10)};
+  lin->value = ir::ValueInfo::of(meta);
+  auto label = layout::node_label(*lin);
+  COMPARE(label.title, std::string("linear"));
+  COMPARE(label.subtitle, std::string("f32[s0, 10]"));
+  COMPARE(layout::node_label(*g.find("x")).title, std::string("x"));
+  COMPARE(layout::node_label(*g.find("output")).title, std::string("output"));
+  auto* custom = call(g, "custom", "mm.default", {lin});
+  custom->target = ir::Target("torch.ops.mylib.custom_op.default");
+  COMPARE(layout::op_short_name(*custom), std::string("mylib::custom_op"));
+  ir::ValueInfo pair = ir::ValueInfo::of_tuple({ir::ValueInfo::of(meta), ir::ValueInfo::of(ir::SymInt(ir::Expr::symbol("s1")))});
+  COMPARE(layout::value_annotation(pair), std::string("(f32[s0, 10], Sym(s1))"));
+}
 
-  void empty_graph_has_empty_layout() {
-    ir::Graph g;
-    GraphLayout l = layout::layout_graph(g);
-    QVERIFY(l.nodes.empty());
-    QVERIFY(l.edges.empty());
-  }
+EL_TEST(empty_graph_has_empty_layout) {
+  ir::Graph g;
+  GraphLayout l = layout::layout_graph(g);
+  VERIFY(l.nodes.empty());
+  VERIFY(l.edges.empty());
+}
 
-  void is_deterministic() {
-    ir::Graph g;
-    build_nested(g);
-    QVERIFY(same_layout(layout::layout_graph(g), layout::layout_graph(g)));
-  }
+EL_TEST(is_deterministic) {
+  ir::Graph g;
+  build_nested(g);
+  VERIFY(same_layout(layout::layout_graph(g), layout::layout_graph(g)));
+}
 
-  void is_safe_from_several_threads() {
-    ir::Graph g;
-    build_residual_chain(g, 60);
-    GraphLayout reference = layout::layout_graph(g);
-    std::vector<std::future<GraphLayout>> runs;
-    for (int i = 0; i < 4; ++i)
-      runs.push_back(std::async(std::launch::async, [&] { return layout::layout_graph(g); }));
-    for (auto& r : runs) QVERIFY(same_layout(reference, r.get()));
-  }
+EL_TEST(is_safe_from_several_threads) {
+  ir::Graph g;
+  build_residual_chain(g, 60);
+  GraphLayout reference = layout::layout_graph(g);
+  std::vector<std::future<GraphLayout>> runs;
+  for (int i = 0; i < 4; ++i)
+    runs.push_back(std::async(std::launch::async, [&] { return layout::layout_graph(g); }));
+  for (auto& r : runs) VERIFY(same_layout(reference, r.get()));
+}
 
-  void cancel_stops_it() {
-    ir::Graph g;
-    build_mlp(g);
-    CancelToken token;
-    token.cancel();
-    QVERIFY_THROWS_EXCEPTION(Cancelled, layout::layout_graph(g, {}, &token));
-    // Graphviz is left usable.
-    check_layout(g, layout::layout_graph(g));
-  }
+EL_TEST(cancel_stops_it) {
+  ir::Graph g;
+  build_mlp(g);
+  CancelToken token;
+  token.cancel();
+  VERIFY_THROWS(Cancelled, layout::layout_graph(g, {}, &token));
+  // Graphviz is left usable.
+  check_layout(g, layout::layout_graph(g));
+}
 
-  void reports_progress() {
-    ir::Graph g;
-    build_mlp(g);
-    std::vector<double> seen;
-    layout::layout_graph(g, {}, nullptr, [&](double f, std::string_view) { seen.push_back(f); });
-    QVERIFY(seen.size() >= 2);
-    QCOMPARE(seen.front(), 0.0);
-    QCOMPARE(seen.back(), 1.0);
-    QVERIFY(std::is_sorted(seen.begin(), seen.end()));
-  }
+EL_TEST(reports_progress) {
+  ir::Graph g;
+  build_mlp(g);
+  std::vector<double> seen;
+  layout::layout_graph(g, {}, nullptr, [&](double f, std::string_view) { seen.push_back(f); });
+  VERIFY(seen.size() >= 2);
+  COMPARE(seen.front(), 0.0);
+  COMPARE(seen.back(), 1.0);
+  VERIFY(std::is_sorted(seen.begin(), seen.end()));
+}
 
-  void big_graph_is_bounded_and_valid() {
-    ir::Graph g;
-    build_residual_chain(g, 600);
-    QElapsedTimer timer;
-    timer.start();
-    GraphLayout l = layout::layout_graph(g);
-    qInfo("600-node residual chain: %lld ms", static_cast<long long>(timer.elapsed()));
-    QVERIFY(!l.strategy_note.empty());
-    check_layout(g, l);
-  }
-};
+EL_TEST(big_graph_is_bounded_and_valid) {
+  ir::Graph g;
+  build_residual_chain(g, 600);
+  const auto start = std::chrono::steady_clock::now();
+  GraphLayout l = layout::layout_graph(g);
+  const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
+  std::fprintf(stderr, "600-node residual chain: %lld ms\n", static_cast<long long>(elapsed.count()));
+  VERIFY(!l.strategy_note.empty());
+  check_layout(g, l);
+}
 
-QTEST_APPLESS_MAIN(TestLayout)
-#include "test_layout.moc"

@@ -1,16 +1,19 @@
 #pragma once
 // What both numerics suites read: the cases numerics_cases.py recorded, the
 // corpus's programs, and how close our error figures must be to torch's.
-#include <QString>
-
+// Plain C++: the engine suite (test_numerics) uses it as is, the QtTest one
+// (test_numerics_window) through QString::fromStdString.
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 namespace exportlens::testing {
 
-inline QString numerics_cases() { return QStringLiteral(EXPORTLENS_NUMERICS_FIXTURES); }
-inline QString corpus_file(const QString& name, const QString& file) {
-  return QStringLiteral(EXPORTLENS_CORPUS "/") + name + "/" + file;
+/// The folder numerics_cases.py recorded its cases into.
+inline std::string numerics_cases() { return EXPORTLENS_NUMERICS_FIXTURES; }
+/// `file` of the corpus's program `name`.
+inline std::string corpus_file(const std::string& name, const std::string& file) {
+  return std::string(EXPORTLENS_CORPUS "/") + name + "/" + file;
 }
 /// An error figure of ours against torch's for the same runs.
 inline bool near_torch(double ours, double torch) {

@@ -56,8 +56,10 @@ using ui::NumericsTableModel;
 
 namespace {
 
-QString cases() { return numerics_cases(); }
-QString corpus(const QString& name, const QString& file) { return corpus_file(name, file); }
+QString cases() { return QString::fromStdString(numerics_cases()); }
+QString corpus(const QString& name, const QString& file) {
+  return QString::fromStdString(corpus_file(name.toStdString(), file.toStdString()));
+}
 
 }  // namespace
 

@@ -7,7 +7,6 @@
 // table and the functionalization rules): a rule without a sample fails the
 // coverage check. Then whole programs: every fixture lowered to the
 // functional and the Core ATen IR gives torch's outputs on the fixture's inputs.
-// LibTorch headers come before Qt's: Qt's `slots` macro breaks them.
 #include <ATen/TensorOperators.h>
 #include <ATen/ops/allclose.h>
 #include <ATen/ops/masked_select.h>
@@ -22,18 +21,27 @@
 #include "engine/runtime/interpreter.h"
 #include "engine/serde/pt2_reader.h"
 
-#include <QtTest>
+#include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <functional>
 #include <set>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "passes/pass_program.h"
-#include "support/fixtures.h"
 #include "support/known_differences.h"
 #include "support/lowering_cases.h"
+#include "support/unit/files.h"
+#include "support/unit/fixtures.h"
+#include "support/unit/strings.h"
+#include "support/unit/unit.h"
 
 using namespace exportlens;
 using namespace exportlens::testing;
+using namespace exportlens::unit;
+using nlohmann::json;
 using ST = ir::ScalarType;
 
 namespace {
@@ -374,7 +382,7 @@ struct Dtype {
   ST ir;
   at::ScalarType torch;
 };
-Dtype dtype_named(const QString& name) {
+Dtype dtype_named(const std::string& name) {
   if (name == "f64") return {ST::Double, at::kDouble};
   if (name == "i64") return {ST::Long, at::kLong};
   return {ST::Float, at::kFloat};
@@ -386,7 +394,8 @@ testing::Tolerance rule_tolerance(at::ScalarType want) {
   return {1e-4, 1e-5, true};
 }
 
-QString compare_within_rule_tolerance(const c10::IValue& got, const c10::IValue& want) {
+/// "" when they agree.
+std::string compare_within_rule_tolerance(const c10::IValue& got, const c10::IValue& want) {
   return testing::compare_values(got, want, rule_tolerance);
 }
 
@@ -413,46 +422,52 @@ const passes::DecompositionRule* rule_of(const Sample& s, const passes::Decompos
   return passes::functionalization_rules().find(s.op);
 }
 
+/// One row of rule_matches_op: a sample at one dtype.
+struct SampleRow {
+  std::string name;  // "op [label] dtype"
+  int index;
+  std::string dtype;
+};
+
+/// One row of lowered_fixture_gives_torchs_outputs: a fixture at one level.
+struct LevelRow {
+  std::string name;  // fixture/level
+  std::string fixture;
+  std::string level;
+};
+
 }  // namespace
 
-class TestRuleNumerics : public QObject {
-  Q_OBJECT
-
- private slots:
-  void every_rule_has_a_sample() {
-    const auto rules = every_rule();
-    QVERIFY2(rules.size() > 50, "the engine's tables look empty");
-    std::set<std::string> sampled;
-    for (const auto& s : samples()) {
-      const auto table = passes::decomposition_table(s.table);
-      const auto* r = rule_of(s, table);
-      QVERIFY2(r, qPrintable(QString::fromStdString(s.op + ": no rule in table " + s.table)));
-      sampled.insert(rule_id(*r));
-    }
-    QStringList missing;
-    for (const auto& id : rules)
-      if (!sampled.count(id)) missing << QString::fromStdString(id);
-    QVERIFY2(missing.isEmpty(), qPrintable("rules without a numerical sample:\n  " + missing.join("\n  ")));
+EL_TEST(every_rule_has_a_sample) {
+  const auto rules = every_rule();
+  VERIFY_MSG(rules.size() > 50, "the engine's tables look empty");
+  std::set<std::string> sampled;
+  for (const auto& s : samples()) {
+    const auto table = passes::decomposition_table(s.table);
+    const auto* r = rule_of(s, table);
+    VERIFY_MSG(r, s.op + ": no rule in table " + s.table);
+    sampled.insert(rule_id(*r));
   }
+  std::vector<std::string> missing;
+  for (const auto& id : rules)
+    if (!sampled.count(id)) missing.push_back(id);
+  VERIFY_MSG(missing.empty(), "rules without a numerical sample:\n  " + join(missing, "\n  "));
+}
 
-  void rule_matches_op_data() {
-    QTest::addColumn<int>("index");
-    QTest::addColumn<QString>("dtype");
-    const auto all = samples();
-    for (size_t i = 0; i < all.size(); ++i) {
-      const QString name = QString::fromStdString(all[i].op + (all[i].label.empty() ? "" : " [" + all[i].label + "]"));
-      QStringList dtypes{"f32"};
-      if (all[i].float64_too) dtypes << "f64";
-      if (all[i].int64_too) dtypes << "i64";
-      for (const auto& d : dtypes) QTest::newRow(qPrintable(name + " " + d)) << int(i) << d;
-    }
+EL_TEST(rule_matches_op) {
+  std::vector<SampleRow> rows;
+  const auto all = samples();
+  for (size_t i = 0; i < all.size(); ++i) {
+    const std::string name = all[i].op + (all[i].label.empty() ? "" : " [" + all[i].label + "]");
+    std::vector<std::string> dtypes{"f32"};
+    if (all[i].float64_too) dtypes.push_back("f64");
+    if (all[i].int64_too) dtypes.push_back("i64");
+    for (const auto& d : dtypes) rows.push_back({name + " " + d, int(i), d});
   }
-
-  void rule_matches_op() {
-    QFETCH(int, index);
-    QFETCH(QString, dtype);
-    const Sample sample = samples()[index];
-    const Dtype dt = dtype_named(dtype);
+  for_each_row(rows, [&all](const SampleRow& row) {
+    const int index = row.index;
+    const Sample& sample = all[size_t(index)];
+    const Dtype dt = dtype_named(row.dtype);
     ProgramBuilder p = pass_program();
     Args inputs;
     for (size_t i = 0; i < sample.inputs.size(); ++i) {
@@ -464,9 +479,9 @@ class TestRuleNumerics : public QObject {
 
     passes::LoweringReport report;
     const auto lowered = passes::run_decompositions(p.ep, passes::decomposition_table(sample.table), &report);
-    for (const auto& w : report.warnings) qWarning("%s", w.c_str());
-    QVERIFY2(report.warnings.empty(), "the lowering warned (see above)");
-    QVERIFY2(!passes::op_histogram(lowered).count(sample.op), "the op is still in the lowered program");
+    for (const auto& w : report.warnings) std::fprintf(stderr, "%s\n", w.c_str());
+    VERIFY_MSG(report.warnings.empty(), "the lowering warned (see above)");
+    VERIFY_MSG(!passes::op_histogram(lowered).count(sample.op), "the op is still in the lowered program");
 
     at::manual_seed(index);
     std::vector<c10::IValue> args;
@@ -481,14 +496,14 @@ class TestRuleNumerics : public QObject {
     try {
       want = runtime::Interpreter(p.ep, c10::kCPU).run_graph(original_inputs);
     } catch (const std::exception& e) {
-      QFAIL(qPrintable(QString("the original program does not run: ") + e.what()));
+      FAIL(std::string("the original program does not run: ") + e.what());
     }
     if (sample.want_scale != 1.0)
       for (auto& w : want) w = w.toTensor() * sample.want_scale;
     try {
       got = runtime::Interpreter(lowered, c10::kCPU).run_graph(clone_all());
     } catch (const std::exception& e) {
-      QFAIL(qPrintable(QString("the lowered program does not run: ") + e.what()));
+      FAIL(std::string("the lowered program does not run: ") + e.what());
     }
 
     // Inputs the op updated in place come back from the lowered program as mutation outputs.
@@ -497,83 +512,81 @@ class TestRuleNumerics : public QObject {
       if (spec.kind != ir::OutputKind::UserInputMutation) break;
       size_t input = 0;
       while (input < inputs.size() && inputs[input]->name != spec.target) ++input;
-      QVERIFY(input < inputs.size());
-      const QString e = compare_within_rule_tolerance(got[next++], original_inputs[input]);
-      QVERIFY2(e.isEmpty(), qPrintable("updated input " + QString::fromStdString(*spec.target) + ": " + e));
+      VERIFY(input < inputs.size());
+      const std::string e = compare_within_rule_tolerance(got[next++], original_inputs[input]);
+      VERIFY_MSG(e.empty(), "updated input " + *spec.target + ": " + e);
     }
-    QCOMPARE(got.size() - next, want.size());
+    COMPARE(got.size() - next, want.size());
     for (size_t i = 0; i < want.size(); ++i) {
       if (const double p = sample.dropout_p; p > 0) {
         // Training dropout: each element is 0 or the input scaled by 1 / (1 - p),
         // and the kept fraction is 1 - p within 5 standard deviations.
         const at::Tensor g = got[next + i].toTensor(), x = args[0].toTensor();
-        QCOMPARE(g.sizes(), want[i].toTensor().sizes());
+        COMPARE(g.sizes(), want[i].toTensor().sizes());
         const at::Tensor kept = g != 0;
-        QVERIFY(at::allclose(g.masked_select(kept), (x / (1 - p)).masked_select(kept), 1e-5, 1e-6));
+        VERIFY(at::allclose(g.masked_select(kept), (x / (1 - p)).masked_select(kept), 1e-5, 1e-6));
         const double n = double(g.numel()), fraction = kept.sum().item<double>() / n;
         const double sd = std::sqrt(p * (1 - p) / n);
-        QVERIFY2(std::abs(fraction - (1 - p)) <= 5 * sd,
-                 qPrintable(QStringLiteral("kept %1 of the elements, want %2 ± %3").arg(fraction).arg(1 - p).arg(5 * sd)));
+        std::ostringstream message;  // a double's shortest form, as before
+        message << "kept " << fraction << " of the elements, want " << 1 - p << " ± " << 5 * sd;
+        VERIFY_MSG(std::abs(fraction - (1 - p)) <= 5 * sd, message.str());
         continue;
       }
-      const QString e = compare_within_rule_tolerance(got[next + i], want[i]);
-      QVERIFY2(e.isEmpty(), qPrintable(e));
+      const std::string e = compare_within_rule_tolerance(got[next + i], want[i]);
+      VERIFY_MSG(e.empty(), e);
     }
-  }
+  });
+}
 
-  // ---- whole programs -------------------------------------------------------------------
+// ---- whole programs -------------------------------------------------------------------
 
-  void lowered_fixture_gives_torchs_outputs_data() {
-    QTest::addColumn<QString>("fixture");
-    QTest::addColumn<QString>("level");
-    // Every fixture; one torch refuses to lower must be refused by ExportLens
-    // too. Only the listed known differences are left out, and they say why.
-    // And the lowering-only cases (the oracle's LOWERING_CASES: mutations through views).
-    for (const auto& n : fixtures_with_status("ok") + lowering_cases()) {
-      if (const KnownDifference* k = known_difference("runtime", n, "outputs")) {
-        qInfo("%s: not run: %s", qPrintable(n), k->reason);
-        continue;
-      }
-      QTest::newRow(qPrintable(n + "/functional")) << n << "functional";
-      QTest::newRow(qPrintable(n + "/core")) << n << "core";
+EL_TEST(lowered_fixture_gives_torchs_outputs) {
+  // Every fixture; one torch refuses to lower must be refused by ExportLens
+  // too. Only the listed known differences are left out, and they say why.
+  // And the lowering-only cases (the oracle's LOWERING_CASES: mutations through views).
+  std::vector<std::string> names = fixtures_with_status("ok");
+  for (auto& n : lowering_cases()) names.push_back(std::move(n));
+  std::vector<LevelRow> rows;
+  for (const auto& n : names) {
+    if (const KnownDifference* k = known_difference("runtime", n, "outputs")) {
+      std::fprintf(stderr, "%s: not run: %s\n", n.c_str(), k->reason);
+      continue;
     }
+    rows.push_back({n + "/functional", n, "functional"});
+    rows.push_back({n + "/core", n, "core"});
   }
-
-  void lowered_fixture_gives_torchs_outputs() {
-    QFETCH(QString, fixture);
-    QFETCH(QString, level);
-    const auto ep = serde::read_pt2(fixture_file(fixture, "program.pt2").toStdString());
-    const QJsonObject torch_lowering = read_json(fixture_file(fixture, "decomp.json"))[level].toObject();
+  for_each_row(rows, [](const LevelRow& row) {
+    const std::string& fixture = row.fixture;
+    const std::string& level = row.level;
+    const auto ep = serde::read_pt2(fixture_file(fixture, "program.pt2"));
+    const json torch_lowering = read_json(fixture_file(fixture, "decomp.json")).value(level, json::object());
     // torch refuses it, or ExportLens does (known_differences.h says why): ExportLens must refuse it.
-    if (torch_lowering["status"].toString() == "error" ||
+    if (torch_lowering.value("status", std::string()) == "error" ||
         known_difference("decompositions", fixture + "/" + level, "refused")) {
-      QVERIFY_THROWS_EXCEPTION(passes::DecompositionError,
-                               passes::lower_to(ep, *passes::parse_ir_level(level.toStdString())));
+      VERIFY_THROWS(passes::DecompositionError, passes::lower_to(ep, *passes::parse_ir_level(level)));
       return;
     }
-    const auto lowered = passes::lower_to(ep, *passes::parse_ir_level(level.toStdString()));
+    const auto lowered = passes::lower_to(ep, *passes::parse_ir_level(level));
     const auto inputs = load_tuple(fixture_file(fixture, "inputs.pt"));
     const auto want = load_tuple(fixture_file(fixture, "outputs.pt"));
     std::vector<c10::IValue> got;
     try {
       got = runtime::Interpreter(lowered, c10::kCPU).run(inputs);
     } catch (const std::exception& e) {
-      QFAIL(e.what());
+      FAIL(e.what());
     }
-    QCOMPARE(got.size(), want.size());
+    COMPARE(got.size(), want.size());
     for (size_t i = 0; i < want.size(); ++i) {
-      const QString e = compare_within_rule_tolerance(got[i], want[i]);
-      QVERIFY2(e.isEmpty(), qPrintable("output " + QString::number(i) + ": " + e));
+      const std::string e = compare_within_rule_tolerance(got[i], want[i]);
+      VERIFY_MSG(e.empty(), "output " + std::to_string(i) + ": " + e);
     }
     if (level == "core") {
-      QVERIFY2(QFile::exists(fixture_file(fixture, "core_outputs.pt")), qPrintable(torch_lowering["outputs_error"].toString()));
+      VERIFY_MSG(exists(fixture_file(fixture, "core_outputs.pt")), torch_lowering.value("outputs_error", std::string()));
       const auto core_outputs = load_tuple(fixture_file(fixture, "core_outputs.pt"));
-      QCOMPARE(core_outputs.size(), got.size());
+      COMPARE(core_outputs.size(), got.size());
       for (size_t i = 0; i < core_outputs.size(); ++i)
-        QVERIFY2(compare_within_rule_tolerance(got[i], core_outputs[i]).isEmpty(), "differs from torch's Core ATen program's output");
+        VERIFY_MSG(compare_within_rule_tolerance(got[i], core_outputs[i]).empty(),
+                   "differs from torch's Core ATen program's output");
     }
-  }
-};
-
-QTEST_GUILESS_MAIN(TestRuleNumerics)
-#include "test_rule_numerics.moc"
+  });
+}

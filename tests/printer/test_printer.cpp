@@ -2,40 +2,26 @@
 // print exactly as torch printed the same loaded file (print.txt), and a
 // hand-built graph must print as torch.fx prints the same graph
 // (handbuilt_expected.txt, made by handbuilt_graph.py).
-#include <QFile>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
-#include <QtTest>
-
 #include <cmath>
-#include <fstream>
 #include <limits>
-#include <sstream>
 
 #include "engine/ir/fx_namespace.h"
 #include "engine/ir/printer.h"
 #include "engine/ir/python_repr.h"
 #include "engine/serde/pt2_reader.h"
 #include "support/program_builder.h"
+#include "support/unit/files.h"
+#include "support/unit/fixtures.h"
+#include "support/unit/unit.h"
 
 using namespace exportlens;
 using namespace exportlens::ir;
+using exportlens::unit::fixtures_dir;
+using exportlens::unit::fixtures_with_status;
+using exportlens::unit::for_each_row;
+using exportlens::unit::read_text;
 
 namespace {
-
-QString fixtures_dir() {
-  const QByteArray env = qgetenv("EXPORTLENS_FIXTURES");
-  return env.isEmpty() ? QString(EXPORTLENS_FIXTURES) : QString::fromLocal8Bit(env);
-}
-
-std::string read_text(const QString& path) {
-  std::ifstream in(path.toStdString(), std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + path.toStdString());
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 std::vector<std::string> split_lines(const std::string& text) {
   std::vector<std::string> lines;
@@ -171,130 +157,109 @@ void check_line_map(const PrintedText& printed, const std::string& label) {
   const auto lines = split_lines(printed.text);
   for (const auto& [node, span] : printed.node_lines) {
     const std::string where = label + ": node " + node->name;
-    QVERIFY2(span.first >= 0 && span.first <= span.last && span.last < int(lines.size()), where.c_str());
+    VERIFY_MSG(span.first >= 0 && span.first <= span.last && span.last < int(lines.size()), where);
     std::string stmt = lines[span.last];
     stmt = stmt.substr(std::min(stmt.find_first_not_of(' '), stmt.size()));
     if (node->op == OpKind::Placeholder) {
-      QVERIFY2(stmt.rfind("def forward(self", 0) == 0, where.c_str());
+      VERIFY_MSG(stmt.rfind("def forward(self", 0) == 0, where);
     } else if (node->op == OpKind::Output) {
-      QVERIFY2(stmt.rfind("return ", 0) == 0, where.c_str());
+      VERIFY_MSG(stmt.rfind("return ", 0) == 0, where);
     } else {
       // "name: ..." / "name = ..." (FX may have renamed it with a suffix)
-      QVERIFY2(stmt.rfind(node->name, 0) == 0, (where + " on [" + stmt + "]").c_str());
+      VERIFY_MSG(stmt.rfind(node->name, 0) == 0, where + " on [" + stmt + "]");
     }
     if (span.first < span.last) {
-      QVERIFY2(lines[span.first].find("# ") != std::string::npos, where.c_str());
-      QVERIFY2(printed.node_at_line(span.first) == node, where.c_str());
+      VERIFY_MSG(lines[span.first].find("# ") != std::string::npos, where);
+      VERIFY_MSG(printed.node_at_line(span.first) == node, where);
     }
-    if (node->op != OpKind::Placeholder) QVERIFY2(printed.node_at_line(span.last) == node, where.c_str());
+    if (node->op != OpKind::Placeholder) VERIFY_MSG(printed.node_at_line(span.last) == node, where);
   }
 }
 
 }  // namespace
 
-class TestPrinter : public QObject {
-  Q_OBJECT
-
- private slots:
-  void fixtures_print_like_torch_data() {
-    QTest::addColumn<QString>("dir");
-    const QString root = fixtures_dir();
-    QFile manifest(root + "/manifest.json");
-    if (!manifest.open(QIODevice::ReadOnly)) QFAIL(qPrintable("no fixture manifest in " + root));
-    int rows = 0;
-    for (const auto& entry : QJsonDocument::fromJson(manifest.readAll()).array()) {
-      const QJsonObject o = entry.toObject();
-      if (o.value("status").toString() != "ok") continue;
-      const QString name = o.value("name").toString();
-      QTest::newRow(qPrintable(name)) << root + "/" + name;
-      ++rows;
-    }
-    if (rows == 0) QFAIL("the fixture manifest lists no exported program");
-  }
-
-  void fixtures_print_like_torch() {
-    QFETCH(QString, dir);
+EL_TEST(fixtures_print_like_torch) {
+  const std::string root = fixtures_dir();
+  for_each_row(fixtures_with_status("ok"), [&](const std::string& name) {
+    const std::string dir = root + "/" + name;
     // No normalization: print.txt is str(torch.export.load(program.pt2)), so
     // even absolute paths in "# File:" comments come from this very file.
     const std::string expected = read_text(dir + "/print.txt");
     ExportedProgram ep;
     try {
-      ep = serde::read_pt2((dir + "/program.pt2").toStdString());
+      ep = serde::read_pt2(dir + "/program.pt2");
     } catch (const std::exception& e) {
-      QFAIL(e.what());
+      FAIL(e.what());
     }
     const PrintedText printed = print_program_annotated(ep);
     const std::string diff = first_difference(expected, printed.text);
-    QVERIFY2(diff.empty(), diff.c_str());
-    QCOMPARE(print_program(ep), printed.text);
-    check_line_map(printed, dir.toStdString());
-  }
+    VERIFY_MSG(diff.empty(), diff);
+    COMPARE(print_program(ep), printed.text);
+    check_line_map(printed, dir);
+  });
+}
 
-  void hand_built_graph_prints_like_fx() {
-    const auto gm = build_hand_built_graph();
-    const std::string expected =
-        read_text(QString(EXPORTLENS_SOURCE_DIR) + "/tests/printer/handbuilt_expected.txt");
-    const PrintedText printed = print_graph_module_annotated(*gm);
-    const std::string diff = first_difference(expected, printed.text);
-    QVERIFY2(diff.empty(), diff.c_str());
-    check_line_map(printed, "hand-built");
-    // Each of the three graphs' nodes is mapped.
-    QCOMPARE(printed.node_lines.size(), gm->graph.size() + 2 * 4);
-  }
+EL_TEST(hand_built_graph_prints_like_fx) {
+  const auto gm = build_hand_built_graph();
+  const std::string expected =
+      read_text(EXPORTLENS_SOURCE_DIR "/tests/printer/handbuilt_expected.txt");
+  const PrintedText printed = print_graph_module_annotated(*gm);
+  const std::string diff = first_difference(expected, printed.text);
+  VERIFY_MSG(diff.empty(), diff);
+  check_line_map(printed, "hand-built");
+  // Each of the three graphs' nodes is mapped.
+  COMPARE(printed.node_lines.size(), gm->graph.size() + 2 * 4);
+}
 
-  void stack_comments_can_be_left_out() {
-    const auto gm = build_hand_built_graph();
-    const PrintedText printed = print_graph_module_annotated(*gm, "GraphModule", {false});
-    QVERIFY(printed.text.find("# File") == std::string::npos);
-    QVERIFY(printed.text.find("# No stacktrace") == std::string::npos);
-    check_line_map(printed, "no comments");
-  }
+EL_TEST(stack_comments_can_be_left_out) {
+  const auto gm = build_hand_built_graph();
+  const PrintedText printed = print_graph_module_annotated(*gm, "GraphModule", {false});
+  VERIFY(printed.text.find("# File") == std::string::npos);
+  VERIFY(printed.text.find("# No stacktrace") == std::string::npos);
+  check_line_map(printed, "no comments");
+}
 
-  void float_repr_matches_python() {
-    // Left: the double; right: Python 3.11's repr() of it.
-    const std::pair<double, const char*> cases[] = {
-        {0.0, "0.0"},        {-0.0, "-0.0"},       {1.0, "1.0"},
-        {0.1, "0.1"},        {3.0, "3.0"},         {1e-05, "1e-05"},
-        {0.0001, "0.0001"},  {1e16, "1e+16"},      {1e15, "1000000000000000.0"},
-        {1e22, "1e+22"},     {1.5e-07, "1.5e-07"}, {123456789.123, "123456789.123"},
-        {5e-324, "5e-324"},  {1.7976931348623157e308, "1.7976931348623157e+308"},
-        {0.3333333333333333, "0.3333333333333333"}, {-2.5, "-2.5"},
-        {std::numeric_limits<double>::infinity(), "inf"},
-        {-std::numeric_limits<double>::infinity(), "-inf"},
-        {std::nan(""), "nan"},
-    };
-    for (const auto& [value, text] : cases) QCOMPARE(py_repr_float(value), std::string(text));
-  }
+EL_TEST(float_repr_matches_python) {
+  // Left: the double; right: Python 3.11's repr() of it.
+  const std::pair<double, const char*> cases[] = {
+      {0.0, "0.0"},        {-0.0, "-0.0"},       {1.0, "1.0"},
+      {0.1, "0.1"},        {3.0, "3.0"},         {1e-05, "1e-05"},
+      {0.0001, "0.0001"},  {1e16, "1e+16"},      {1e15, "1000000000000000.0"},
+      {1e22, "1e+22"},     {1.5e-07, "1.5e-07"}, {123456789.123, "123456789.123"},
+      {5e-324, "5e-324"},  {1.7976931348623157e308, "1.7976931348623157e+308"},
+      {0.3333333333333333, "0.3333333333333333"}, {-2.5, "-2.5"},
+      {std::numeric_limits<double>::infinity(), "inf"},
+      {-std::numeric_limits<double>::infinity(), "-inf"},
+      {std::nan(""), "nan"},
+  };
+  for (const auto& [value, text] : cases) COMPARE(py_repr_float(value), std::string(text));
+}
 
-  void string_repr_matches_python() {
-    // Left: the UTF-8 text; right: Python 3.11's repr() of it.
-    const std::pair<const char*, const char*> cases[] = {
-        {"", "''"},
-        {"tanh", "'tanh'"},
-        {"it's", "\"it's\""},
-        {"say \"hi\"", "'say \"hi\"'"},
-        {"both ' and \"", "'both \\' and \"'"},
-        {"back\\slash", "'back\\\\slash'"},
-        {"tab\tnl\nret\r", "'tab\\tnl\\nret\\r'"},
-        {"\x01\x1f\x7f", "'\\x01\\x1f\\x7f'"},
-        {"\xc3\xa9 \xe4\xb8\xad \xf0\x9f\x98\x80", "'\xc3\xa9 \xe4\xb8\xad \xf0\x9f\x98\x80'"},
-        {"\xc2\xa0\xe2\x80\x8b\xe2\x80\xa8", "'\\xa0\\u200b\\u2028'"},
-    };
-    for (const auto& [text, repr] : cases) QCOMPARE(py_repr_string(text), std::string(repr));
-  }
+EL_TEST(string_repr_matches_python) {
+  // Left: the UTF-8 text; right: Python 3.11's repr() of it.
+  const std::pair<const char*, const char*> cases[] = {
+      {"", "''"},
+      {"tanh", "'tanh'"},
+      {"it's", "\"it's\""},
+      {"say \"hi\"", "'say \"hi\"'"},
+      {"both ' and \"", "'both \\' and \"'"},
+      {"back\\slash", "'back\\\\slash'"},
+      {"tab\tnl\nret\r", "'tab\\tnl\\nret\\r'"},
+      {"\x01\x1f\x7f", "'\\x01\\x1f\\x7f'"},
+      {"\xc3\xa9 \xe4\xb8\xad \xf0\x9f\x98\x80", "'\xc3\xa9 \xe4\xb8\xad \xf0\x9f\x98\x80'"},
+      {"\xc2\xa0\xe2\x80\x8b\xe2\x80\xa8", "'\\xa0\\u200b\\u2028'"},
+  };
+  for (const auto& [text, repr] : cases) COMPARE(py_repr_string(text), std::string(repr));
+}
 
-  void namespace_follows_fx() {
-    FxNamespace ns = FxNamespace::for_codegen();
-    int a, b, c, d, e, f;
-    QCOMPARE(ns.create_name("add_1", &a), std::string("add_1"));
-    QCOMPARE(ns.create_name("add", &b), std::string("add"));
-    QCOMPARE(ns.create_name("add", &c), std::string("add_2"));
-    QCOMPARE(ns.create_name("torch", &d), std::string("torch_1"));
-    QCOMPARE(ns.create_name("math.trunc", &e), std::string("math_trunc"));
-    QCOMPARE(ns.create_name("3d", &f), std::string("_3d"));
-    QCOMPARE(ns.create_name("other", &a), std::string("add_1"));  // same owner, same name
-  }
-};
-
-QTEST_GUILESS_MAIN(TestPrinter)
-#include "test_printer.moc"
+EL_TEST(namespace_follows_fx) {
+  FxNamespace ns = FxNamespace::for_codegen();
+  int a, b, c, d, e, f;
+  COMPARE(ns.create_name("add_1", &a), std::string("add_1"));
+  COMPARE(ns.create_name("add", &b), std::string("add"));
+  COMPARE(ns.create_name("add", &c), std::string("add_2"));
+  COMPARE(ns.create_name("torch", &d), std::string("torch_1"));
+  COMPARE(ns.create_name("math.trunc", &e), std::string("math_trunc"));
+  COMPARE(ns.create_name("3d", &f), std::string("_3d"));
+  COMPARE(ns.create_name("other", &a), std::string("add_1"));  // same owner, same name
+}

@@ -4,31 +4,42 @@
 // torch.export.load), and graphs built by hand in torch.fx from ops decided
 // each way (written schemas, seeded ops, asserts, effectful ops, higher-order
 // ops), whose dead code both eliminate.
-#include <QtTest>
-
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <set>
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "engine/ir/graph.h"
 #include "engine/ir/purity.h"
 #include "engine/runtime/op_signatures.h"
 #include "engine/runtime/pt2_torch_options.h"
 #include "engine/serde/pt2_reader.h"
-#include "support/fixtures.h"
+#include "support/unit/files.h"
+#include "support/unit/json.h"
+#include "support/unit/strings.h"
+#include "support/unit/unit.h"
 
 using namespace exportlens;
+using exportlens::unit::as_array;
+using exportlens::unit::as_bool;
+using exportlens::unit::as_string;
+using exportlens::unit::as_strings;
+using exportlens::unit::field;
+using exportlens::unit::for_each_row;
+using json = nlohmann::json;
 
 namespace {
 
-const QJsonObject& oracle() {
-  static const QJsonObject o = testing::read_json(QStringLiteral(EXPORTLENS_PURITY_ORACLE));
+const json& oracle() {
+  static const json o = unit::read_json(EXPORTLENS_PURITY_ORACLE);
   return o;
 }
 
-ir::OpKind op_kind(const QString& op) {
+ir::OpKind op_kind(const std::string& op) {
   if (op == "placeholder") return ir::OpKind::Placeholder;
   if (op == "get_attr") return ir::OpKind::GetAttr;
   if (op == "output") return ir::OpKind::Output;
@@ -37,147 +48,135 @@ ir::OpKind op_kind(const QString& op) {
 
 // A hand-made graph's argument as the IR holds it: nodes by name, an op
 // argument as the qualified name serde reads `as_operator` into.
-ir::Argument argument(const QJsonValue& v, const std::map<QString, ir::Node*>& made) {
-  if (v.isObject() && v.toObject().contains("node")) return made.at(v.toObject()["node"].toString());
-  if (v.isObject() && v.toObject().contains("op")) return v.toObject()["op"].toString().toStdString();
-  if (v.isArray()) {
+ir::Argument argument(const json& v, const std::map<std::string, ir::Node*>& made) {
+  if (v.is_object() && v.contains("node")) return made.at(as_string(field(v, "node")));
+  if (v.is_object() && v.contains("op")) return as_string(field(v, "op"));
+  if (v.is_array()) {
     ir::ArgumentList list;
-    for (const auto& item : v.toArray()) list.items.push_back(argument(item, made));
+    for (const auto& item : v) list.items.push_back(argument(item, made));
     return list;
   }
-  if (v.isBool()) return v.toBool();
-  if (v.isString()) return v.toString().toStdString();
-  if (v.isDouble()) return v.toDouble();
+  if (v.is_boolean()) return v.get<bool>();
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_number()) return v.get<double>();  // every JSON number, as a double
   return ir::None{};
 }
 
-std::unique_ptr<ir::Graph> build(const QJsonObject& record) {
+std::unique_ptr<ir::Graph> build(const json& record) {
   auto g = std::make_unique<ir::Graph>();
-  std::map<QString, ir::Node*> made;
-  for (const auto& v : record["nodes"].toArray()) {
-    const QJsonObject o = v.toObject();
+  std::map<std::string, ir::Node*> made;
+  for (const auto& o : as_array(field(record, "nodes"))) {
     auto n = std::make_unique<ir::Node>();
-    n->op = op_kind(o["op"].toString());
-    n->name = o["name"].toString().toStdString();
-    if (n->op == ir::OpKind::CallFunction) n->target = ir::Target(o["target"].toString().toStdString());
+    n->op = op_kind(as_string(field(o, "op")));
+    n->name = as_string(field(o, "name"));
+    if (n->op == ir::OpKind::CallFunction) n->target = ir::Target(as_string(field(o, "target")));
     std::vector<ir::Argument> args;
-    for (const auto& a : o["args"].toArray()) args.push_back(argument(a, made));
+    for (const auto& a : as_array(field(o, "args"))) args.push_back(argument(a, made));
     n->set_args(std::move(args));
-    made[o["name"].toString()] = g->append(std::move(n));
+    made[as_string(field(o, "name"))] = g->append(std::move(n));
   }
   return g;
 }
 
-const ir::Graph* graph_at(const ir::GraphModule& gm, const QString& path) {
+const ir::Graph* graph_at(const ir::GraphModule& gm, const std::string& path) {
   const ir::GraphModule* at = &gm;
-  if (!path.isEmpty())
-    for (const QString& part : path.split('.')) {
-      at = at ? at->submodule(part.toStdString()) : nullptr;
+  if (!path.empty())
+    for (const std::string& part : unit::split(path, '.')) {
+      at = at ? at->submodule(part) : nullptr;
     }
   return at ? &at->graph : nullptr;
 }
 
+struct HandmadeRow {
+  std::string name;
+  size_t index;
+};
+
 }  // namespace
 
-class TestPurity : public QObject {
-  Q_OBJECT
-
- private slots:
-  void everyFixtureNodeAsTorch() {
-    const ir::SchemaEffectsLookup schemas = runtime::dispatcher_schema_effects();
-    serde::ReadOptions options = runtime::pt2_read_options();
-    options.load_weights = false;
-    int programs = 0, nodes = 0, impure = 0;
-    QStringList disagreements, unread;
-    for (const auto& pv : oracle()["programs"].toArray()) {
-      const QJsonObject p = pv.toObject();
-      const QString file = p["file"].toString();
-      if (p.contains("error")) {  // torch itself cannot load it: nothing to compare with
-        unread << file + ": torch: " + p["error"].toString();
-        continue;
-      }
-      const ir::ExportedProgram ep = serde::read_pt2(file.toStdString(), "", options);
-      ++programs;
-      for (const auto& gv : p["graphs"].toArray()) {
-        const QJsonObject g = gv.toObject();
-        const ir::Graph* graph = graph_at(ep.graph_module, g["path"].toString());
-        QVERIFY2(graph, qPrintable(file + ": no subgraph '" + g["path"].toString() + "'"));
-        const QJsonArray torch_nodes = g["nodes"].toArray();
-        QCOMPARE(graph->size(), size_t(torch_nodes.size()));
-        for (const auto& nv : torch_nodes) {
-          const QJsonObject tn = nv.toObject();
-          const ir::Node* n = graph->find(tn["name"].toString().toStdString());
-          QVERIFY2(n, qPrintable(file + ": no node '" + tn["name"].toString() + "'"));
-          ++nodes;
-          const bool torch_says = tn["impure"].toBool();
-          impure += torch_says;
-          if (ir::is_impure(*n, schemas) != torch_says)
-            disagreements << QString("%1 [%2] %3 (%4): torch says %5").arg(file, g["path"].toString(),
-                                                                            tn["name"].toString(), tn["target"].toString(),
-                                                                            torch_says ? "impure" : "pure");
-        }
+EL_TEST(everyFixtureNodeAsTorch) {
+  const ir::SchemaEffectsLookup schemas = runtime::dispatcher_schema_effects();
+  serde::ReadOptions options = runtime::pt2_read_options();
+  options.load_weights = false;
+  int programs = 0, nodes = 0, impure = 0;
+  std::vector<std::string> disagreements, unread;
+  for (const auto& p : as_array(field(oracle(), "programs"))) {
+    const std::string file = as_string(field(p, "file"));
+    if (p.contains("error")) {  // torch itself cannot load it: nothing to compare with
+      unread.push_back(file + ": torch: " + as_string(field(p, "error")));
+      continue;
+    }
+    const ir::ExportedProgram ep = serde::read_pt2(file, "", options);
+    ++programs;
+    for (const auto& g : as_array(field(p, "graphs"))) {
+      const ir::Graph* graph = graph_at(ep.graph_module, as_string(field(g, "path")));
+      VERIFY_MSG(graph, file + ": no subgraph '" + as_string(field(g, "path")) + "'");
+      const json torch_nodes = as_array(field(g, "nodes"));
+      COMPARE(graph->size(), size_t(torch_nodes.size()));
+      for (const auto& tn : torch_nodes) {
+        const ir::Node* n = graph->find(as_string(field(tn, "name")));
+        VERIFY_MSG(n, file + ": no node '" + as_string(field(tn, "name")) + "'");
+        ++nodes;
+        const bool torch_says = as_bool(field(tn, "impure"));
+        impure += torch_says;
+        if (ir::is_impure(*n, schemas) != torch_says)
+          disagreements.push_back(file + " [" + as_string(field(g, "path")) + "] " + as_string(field(tn, "name")) +
+                                  " (" + as_string(field(tn, "target")) + "): torch says " +
+                                  (torch_says ? "impure" : "pure"));
       }
     }
-    qInfo("%d programs, %d nodes (%d impure by torch) compared", programs, nodes, impure);
-    for (const auto& u : unread) qInfo("not compared: %s", qPrintable(u));
-    QVERIFY2(disagreements.isEmpty(), qPrintable(disagreements.join('\n')));
-    QVERIFY(programs >= 150);  // the corpus, the oracle's programs, the check and lowering cases, ...
-    QVERIFY(impure > 0);
   }
+  std::fprintf(stderr, "%d programs, %d nodes (%d impure by torch) compared\n", programs, nodes, impure);
+  for (const auto& u : unread) std::fprintf(stderr, "not compared: %s\n", u.c_str());
+  VERIFY_MSG(disagreements.empty(), unit::join(disagreements, "\n"));
+  VERIFY(programs >= 150);  // the corpus, the oracle's programs, the check and lowering cases, ...
+  VERIFY(impure > 0);
+}
 
-  void handmadeGraphsAsTorch_data() {
-    QTest::addColumn<int>("index");
-    const QJsonArray graphs = oracle()["handmade"].toArray();
-    for (int i = 0; i < graphs.size(); ++i)
-      QTest::newRow(qPrintable(graphs[i].toObject()["name"].toString())) << i;
-  }
-
-  void handmadeGraphsAsTorch() {
-    QFETCH(int, index);
-    const QJsonObject record = oracle()["handmade"].toArray()[index].toObject();
+EL_TEST(handmadeGraphsAsTorch) {
+  std::vector<HandmadeRow> rows;
+  const json graphs = as_array(field(oracle(), "handmade"));
+  for (size_t i = 0; i < graphs.size(); ++i) rows.push_back({as_string(field(graphs[i], "name")), i});
+  for_each_row(rows, [](const HandmadeRow& row) {
+    const json& record = oracle().at("handmade").at(row.index);
     const ir::SchemaEffectsLookup schemas = runtime::dispatcher_schema_effects();
     auto graph = build(record);
-    QStringList disagreements;
-    for (const auto& nv : record["nodes"].toArray()) {
-      const QJsonObject tn = nv.toObject();
-      const ir::Node* n = graph->find(tn["name"].toString().toStdString());
-      if (ir::is_impure(*n, schemas) != tn["impure"].toBool())
-        disagreements << tn["name"].toString() + " (" + tn["target"].toString() + "): torch says " +
-                             (tn["impure"].toBool() ? "impure" : "pure");
+    std::vector<std::string> disagreements;
+    for (const auto& tn : as_array(field(record, "nodes"))) {
+      const ir::Node* n = graph->find(as_string(field(tn, "name")));
+      if (ir::is_impure(*n, schemas) != as_bool(field(tn, "impure")))
+        disagreements.push_back(as_string(field(tn, "name")) + " (" + as_string(field(tn, "target")) +
+                                "): torch says " + (as_bool(field(tn, "impure")) ? "impure" : "pure"));
     }
-    QVERIFY2(disagreements.isEmpty(), qPrintable(disagreements.join('\n')));
+    VERIFY_MSG(disagreements.empty(), unit::join(disagreements, "\n"));
 
     // Graph.eliminate_dead_code(): the same nodes survive.
     const int removed = ir::eliminate_dead_code(*graph, schemas);
-    QStringList survivors, torch_survivors;
-    for (const ir::Node* n : graph->nodes()) survivors << QString::fromStdString(n->name);
-    for (const auto& s : record["survivors"].toArray()) torch_survivors << s.toString();
-    QCOMPARE(survivors, torch_survivors);
-    QCOMPARE(removed, record["nodes"].toArray().size() - torch_survivors.size());
-  }
+    std::vector<std::string> survivors;
+    for (const ir::Node* n : graph->nodes()) survivors.push_back(n->name);
+    const std::vector<std::string> torch_survivors = as_strings(field(record, "survivors"));
+    COMPARE(survivors, torch_survivors);
+    COMPARE(removed, int(as_array(field(record, "nodes")).size() - torch_survivors.size()));
+  });
+}
 
-  // Without a schema source (a LibTorch-free process) only the tables
-  // decide: asserts and effectful ops stay, a written argument is not seen.
-  void withoutSchemasTheTablesDecide() {
-    const QJsonArray graphs = oracle()["handmade"].toArray();
-    int checked = 0;
-    for (const auto& gv : graphs) {
-      auto graph = build(gv.toObject());
-      for (const auto& nv : gv.toObject()["nodes"].toArray()) {
-        const QJsonObject tn = nv.toObject();
-        const ir::Node* n = graph->find(tn["name"].toString().toStdString());
-        if (n->op != ir::OpKind::CallFunction || !n->target.is_torch_op()) continue;
-        const auto effects = runtime::dispatcher_schema_effects()(n->target.schema_name());
-        QVERIFY2(effects, qPrintable(tn["target"].toString() + " is not in the dispatcher"));
-        const bool schema_decides = effects->writes_argument || effects->nondeterministic_seeded;
-        if (schema_decides) continue;
-        QCOMPARE(ir::is_impure(*n, {}), tn["impure"].toBool());
-        ++checked;
-      }
+// Without a schema source (a LibTorch-free process) only the tables
+// decide: asserts and effectful ops stay, a written argument is not seen.
+EL_TEST(withoutSchemasTheTablesDecide) {
+  const json graphs = as_array(field(oracle(), "handmade"));
+  int checked = 0;
+  for (const auto& gv : graphs) {
+    auto graph = build(gv);
+    for (const auto& tn : as_array(field(gv, "nodes"))) {
+      const ir::Node* n = graph->find(as_string(field(tn, "name")));
+      if (n->op != ir::OpKind::CallFunction || !n->target.is_torch_op()) continue;
+      const auto effects = runtime::dispatcher_schema_effects()(n->target.schema_name());
+      VERIFY_MSG(effects, as_string(field(tn, "target")) + " is not in the dispatcher");
+      const bool schema_decides = effects->writes_argument || effects->nondeterministic_seeded;
+      if (schema_decides) continue;
+      COMPARE(ir::is_impure(*n, {}), as_bool(field(tn, "impure")));
+      ++checked;
     }
-    QVERIFY(checked > 10);
   }
-};
-
-QTEST_GUILESS_MAIN(TestPurity)
-#include "test_purity.moc"
+  VERIFY(checked > 10);
+}

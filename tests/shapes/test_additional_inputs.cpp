@@ -5,26 +5,34 @@
 // PORT --additional-inputs` (tracing the C++ port) give torch.export's
 // outcome with those sets: ok with torch's range constraints and symbolic
 // input shapes, or an error where torch's export or verify fails.
-#include <QDir>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QtTest>
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "engine/runtime/additional_inputs.h"
 #include "engine/serde/pt2_reader.h"
-#include "support/exportlens_process.h"
-#include "support/fixtures.h"
+#include "support/unit/files.h"
+#include "support/unit/fixtures.h"
+#include "support/unit/json.h"
+#include "support/unit/process.h"
+#include "support/unit/strings.h"
+#include "support/unit/unit.h"
 
 using namespace exportlens;
-using namespace exportlens::testing;
+using namespace exportlens::unit;
+using nlohmann::json;
 
 namespace {
 
-QString cases_dir() { return fixtures_dir() + "/additional_inputs"; }
+std::string cases_dir() { return fixtures_dir() + "/additional_inputs"; }
 
 // The C++ gallery port of each case's model.
-const QMap<QString, QString>& ports() {
-  static const QMap<QString, QString> m = {
+const std::map<std::string, std::string>& ports() {
+  static const std::map<std::string, std::string> m = {
       {"book_mlp_batch", "book_mlp"},          {"book_mlp_rank", "book_mlp"},
       {"dynamic_model_all", "dynamic_model_static"}, {"dynamic_model_some", "dynamic_model_static"},
       {"example2_matmul", "dynamic_shapes_example2"}, {"example2_mismatch", "dynamic_shapes_example2"},
@@ -33,108 +41,118 @@ const QMap<QString, QString>& ports() {
   return m;
 }
 
-QStringList extra_files(const QString& name) {
-  QStringList out;
-  for (const auto& f : QDir(cases_dir() + "/" + name).entryList({"extra_*.pt"}, QDir::Files, QDir::Name))
-    out << cases_dir() + "/" + name + "/" + f;
+/// The case's extra_*.pt files (its additional input sets), by name.
+std::vector<std::string> extra_files(const std::string& name) {
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(cases_dir() + "/" + name)) {
+    const std::string f = entry.path().filename().string();
+    if (entry.is_regular_file() && f.starts_with("extra_") && f.ends_with(".pt")) files.push_back(f);
+  }
+  std::sort(files.begin(), files.end());
+  std::vector<std::string> out;
+  for (const auto& f : files) out.push_back(cases_dir() + "/" + name + "/" + f);
   return out;
 }
 
-QStringList additional_args(const QString& name) {
-  QStringList args;
-  for (const auto& f : extra_files(name)) args << "--additional-inputs" << f;
+std::vector<std::string> additional_args(const std::string& name) {
+  std::vector<std::string> args;
+  for (const auto& f : extra_files(name)) {
+    args.push_back("--additional-inputs");
+    args.push_back(f);
+  }
   return args;
 }
 
-QJsonObject torch_result(const QString& name) { return read_json(cases_dir() + "/" + name + "/torch.json"); }
+std::vector<std::string> operator+(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+json torch_result(const std::string& name) { return read_json(cases_dir() + "/" + name + "/torch.json"); }
 
 // torch's placeholders, user inputs only (the program's parameters are not inputs).
-QJsonObject user_placeholders(const QJsonObject& torch, const QJsonObject& ours) {
-  QJsonObject out;
-  for (auto it = ours.begin(); it != ours.end(); ++it) out[it.key()] = torch["placeholders"].toObject()[it.key()];
+json user_placeholders(const json& torch, const json& ours) {
+  json out = json::object();
+  const json placeholders = as_object(field(torch, "placeholders"));
+  for (const auto& [key, value] : ours.items())
+    if (placeholders.contains(key)) out[key] = placeholders[key];
   return out;
 }
 
-void compare_outcome(const QString& name, const ProcessResult& r) {
+void compare_outcome(const std::string& name, const ProcessResult& r) {
   const auto torch = torch_result(name);
-  if (torch["status"].toString() != "ok") {
-    QVERIFY2(r.code != 0, qPrintable("torch refuses (" + torch["error_message"].toString().left(200) +
-                                     ") but ExportLens accepted: " + r.out.left(400)));
+  if (as_string(field(torch, "status")) != "ok") {
+    VERIFY_MSG(r.code != 0, "torch refuses (" + as_string(field(torch, "error_message")).substr(0, 200) +
+                                ") but ExportLens accepted: " + r.out.substr(0, 400));
     return;
   }
-  QVERIFY2(r.code == 0, qPrintable(r.err + r.out.left(800)));
-  const auto ours = QJsonDocument::fromJson(r.out.toUtf8()).object();
-  QCOMPARE(ours["status"].toString(), QString("ok"));
-  QCOMPARE(ours["range_constraints"].toObject(), torch["range_constraints"].toObject());
-  const auto shapes = ours["input_shapes"].toObject();
-  QCOMPARE(shapes, user_placeholders(torch, shapes));
+  VERIFY_MSG(r.code == 0, r.err + r.out.substr(0, 800));
+  json ours = json::parse(r.out, nullptr, /*allow_exceptions=*/false);
+  if (!ours.is_object()) ours = json::object();
+  COMPARE(as_string(field(ours, "status")), std::string("ok"));
+  COMPARE(as_object(field(ours, "range_constraints")), as_object(field(torch, "range_constraints")));
+  const auto shapes = as_object(field(ours, "input_shapes"));
+  COMPARE(shapes, user_placeholders(torch, shapes));
+}
+
+/// The cases (the manifest's order); each has a gallery port.
+std::vector<std::string> rows() {
+  const std::string manifest = cases_dir() + "/manifest.json";
+  if (!exists(manifest)) FAIL("no AdditionalInputs cases at " + cases_dir());
+  std::vector<std::string> out;
+  for (const auto& v : read_json(manifest)) {
+    const std::string name = as_string(field(v, "name"));
+    if (!ports().contains(name)) FAIL("case " + name + " has no gallery port listed");
+    out.push_back(name);
+  }
+  return out;
 }
 
 }  // namespace
 
-class TestAdditionalInputs : public QObject {
-  Q_OBJECT
-
-  void rows() {
-    QTest::addColumn<QString>("name");
-    const QJsonDocument manifest = QJsonDocument::fromJson([] {
-      QFile f(cases_dir() + "/manifest.json");
-      if (!f.open(QIODevice::ReadOnly)) qFatal("no AdditionalInputs cases at %s", qPrintable(cases_dir()));
-      return f.readAll();
-    }());
-    for (const auto& v : manifest.array()) {
-      const QString name = v.toObject()["name"].toString();
-      if (!ports().contains(name)) qFatal("case %s has no gallery port listed", qPrintable(name));
-      QTest::newRow(qPrintable(name)) << name;
-    }
-  }
-
- private slots:
-  void inferred_spec_is_torchs_data() { rows(); }
-  void inferred_spec_is_torchs() {
-    QFETCH(QString, name);
-    const auto ep = serde::read_pt2((cases_dir() + "/" + name + "/program.pt2").toStdString());
+EL_TEST(inferred_spec_is_torchs) {
+  for_each_row(rows(), [](const std::string& name) {
+    const auto ep = serde::read_pt2(cases_dir() + "/" + name + "/program.pt2");
     std::vector<symbolic::ExampleSet> sets;
     for (const auto& f : extra_files(name))
-      sets.push_back(runtime::file_examples(runtime::read_inputs_file(f.toStdString()), runtime::user_input_names(ep)));
+      sets.push_back(runtime::file_examples(runtime::read_inputs_file(f), runtime::user_input_names(ep)));
     const auto torch = torch_result(name);
-    if (torch["inferred"].isNull()) {
-      QVERIFY_THROWS_EXCEPTION(symbolic::AdditionalInputsError,
-                               symbolic::infer_dynamic_shapes(runtime::program_examples(ep), sets));
+    if (torch.contains("inferred") && torch["inferred"].is_null()) {  // a missing one is not null (compared below)
+      VERIFY_THROWS(symbolic::AdditionalInputsError,
+                    symbolic::infer_dynamic_shapes(runtime::program_examples(ep), sets));
       return;
     }
     const auto spec = symbolic::infer_dynamic_shapes(runtime::program_examples(ep), sets);
-    QJsonObject ours;
+    json ours = json::object();
     for (const auto& [arg, shape] : spec.inputs) {
-      QJsonArray dims;
+      json dims = json::array();
       for (const auto& [i, d] : shape.dims)
-        dims.append(d.kind == symbolic::DimSpec::Kind::Dynamic ? QJsonValue("DYNAMIC") : QJsonValue());
-      ours[QString::fromStdString(arg)] = dims;
+        dims.push_back(d.kind == symbolic::DimSpec::Kind::Dynamic ? json("DYNAMIC") : json());
+      ours[arg] = dims;
     }
-    QCOMPARE(ours, torch["inferred"].toObject());
-  }
+    COMPARE(ours, as_object(field(torch, "inferred")));
+  });
+}
 
-  void check_matches_torch_export_data() { rows(); }
-  void check_matches_torch_export() {
-    QFETCH(QString, name);
-    compare_outcome(name, run_exportlens(QStringList{"check", cases_dir() + "/" + name + "/program.pt2", "--json"} +
+EL_TEST(check_matches_torch_export) {
+  for_each_row(rows(), [](const std::string& name) {
+    compare_outcome(name, run_exportlens(std::vector<std::string>{"check", cases_dir() + "/" + name + "/program.pt2",
+                                                                  "--json"} +
                                          additional_args(name)));
-  }
+  });
+}
 
-  void example_trace_matches_torch_export_data() { rows(); }
-  void example_trace_matches_torch_export() {
-    QFETCH(QString, name);
-    compare_outcome(name, run_exportlens(QStringList{"example", ports()[name], "--json"} + additional_args(name)));
-  }
+EL_TEST(example_trace_matches_torch_export) {
+  for_each_row(rows(), [](const std::string& name) {
+    compare_outcome(name, run_exportlens(std::vector<std::string>{"example", ports().at(name), "--json"} +
+                                         additional_args(name)));
+  });
+}
 
-  void a_spec_and_additional_inputs_together_are_a_usage_error() {
-    const auto r = run_exportlens({"check", cases_dir() + "/book_mlp_batch/program.pt2", "--spec",
-                                   "dynamic_shapes = None", "--additional-inputs",
-                                   cases_dir() + "/book_mlp_batch/extra_0.pt"});
-    QCOMPARE(r.code, 2);
-    QVERIFY2(r.err.contains("--additional-inputs infers the spec"), qPrintable(r.err));
-  }
-};
-
-QTEST_GUILESS_MAIN(TestAdditionalInputs)
-#include "test_additional_inputs.moc"
+EL_TEST(a_spec_and_additional_inputs_together_are_a_usage_error) {
+  const auto r = run_exportlens({"check", cases_dir() + "/book_mlp_batch/program.pt2", "--spec",
+                                 "dynamic_shapes = None", "--additional-inputs",
+                                 cases_dir() + "/book_mlp_batch/extra_0.pt"});
+  COMPARE(r.code, 2);
+  VERIFY_MSG(contains(r.err, "--additional-inputs infers the spec"), r.err);
+}

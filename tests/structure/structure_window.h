@@ -2,6 +2,9 @@
 // What the GUI suites of this folder share: the main window opened on one of
 // the repeated-structure oracle's programs (structure_fixtures.h) until its
 // analysis is shown, and the module paths of its nodes.
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMap>
 #include <QSignalSpy>
 #include <QtTest>
 
@@ -9,6 +12,7 @@
 
 #include "engine/ir/graph.h"
 #include "structure/structure_fixtures.h"
+#include "support/fixtures.h"
 #include "ui/core/program_model.h"
 #include "ui/shell/main_window.h"
 #include "ui/structure/structure_panel.h"
@@ -41,7 +45,7 @@ inline bool open_structure_program(ui::MainWindow& window, const QString& name) 
   ui::StructurePanel* panel = window.structurePanel();
   QSignalSpy analysed(panel, &ui::StructurePanel::analysed);
   QSignalSpy shown(&window, &ui::MainWindow::programShown);
-  window.openFile(structure_fixture(name, "program.pt2"));
+  window.openFile(QString::fromStdString(structure_fixture(name.toStdString(), "program.pt2")));
   if (!shown.wait(60000)) return false;
   return QTest::qWaitFor([&] { return !analysed.isEmpty() && panel->model()->snapshot() && !panel->isBusy(); }, 60000);
 }
@@ -57,6 +61,20 @@ class StructureWindowTest : public QObject {
   ui::StructurePanel* panel() const { return window_->structurePanel(); }
   const ir::Node* first_op_in(const QString& path) const {
     return testing::first_op_in(window_->programModel()->program()->graph(), path);
+  }
+
+  // structure_fixtures.h's record in Qt's types (members, so the suites' calls find these first).
+  static QJsonObject structure_record(const QString& name) {
+    return read_json(QString::fromStdString(structure_fixture(name.toStdString(), "structure.json")));
+  }
+  static QMap<QString, int> torch_op_counts(const QJsonObject& record, const QString& level, const QString& path) {
+    const auto counts = or_stop([&] {
+      return testing::torch_op_counts(nlohmann::json::parse(QJsonDocument(record).toJson().toStdString()),
+                                      level.toStdString(), path.toStdString());
+    });
+    QMap<QString, int> out;
+    for (const auto& [op, n] : counts) out[QString::fromStdString(op)] = n;
+    return out;
   }
 
  private slots:

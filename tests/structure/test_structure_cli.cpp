@@ -11,9 +11,21 @@
 #include "structure/structure_fixtures.h"
 #include "support/exportlens_process.h"
 
-using namespace exportlens::testing;
+using exportlens::testing::run_exportlens;
 
 namespace {
+
+// structure_fixtures.h's programs in Qt's types.
+QString structure_fixture(const QString& name, const QString& file) {
+  return QString::fromStdString(exportlens::testing::structure_fixture(name.toStdString(), file.toStdString()));
+}
+QStringList structure_fixture_names() {
+  return exportlens::testing::to_qt(
+      exportlens::testing::or_stop([] { return exportlens::testing::structure_fixture_names(); }));
+}
+QJsonObject structure_record(const QString& name) {
+  return exportlens::testing::read_json(structure_fixture(name, QStringLiteral("structure.json")));
+}
 
 QString class_of(const QJsonObject& record, const QString& path) {
   for (const auto& c : record["levels"]["training"]["calls"].toArray())

@@ -3,20 +3,22 @@
 // hierarchies exported by real torch, with torch's record of their module
 // calls (hierarchy.json). Suites that include this call
 // exportlens_uses_browse_fixtures() in their CMakeLists.txt.
-#include "support/fixture_folder.h"
+#include "support/unit/fixtures.h"
 
 namespace exportlens::testing {
 
-inline QString browse_fixture(const QString& name, const QString& file) {
-  return fixture_file(EXPORTLENS_BROWSE_FIXTURES, name, file);
+inline std::string browse_fixture(const std::string& name, const std::string& file) {
+  return unit::fixture_file(EXPORTLENS_BROWSE_FIXTURES, name, file);
 }
 
-/// The programs, in manifest order; a missing manifest stops the suite.
-inline QStringList browse_fixture_names() { return fixture_manifest(EXPORTLENS_BROWSE_FIXTURES, "browse_fixtures"); }
+/// The programs, in manifest order; a missing manifest fails the test.
+inline std::vector<std::string> browse_fixture_names() {
+  return unit::fixture_manifest(EXPORTLENS_BROWSE_FIXTURES, "browse_fixtures");
+}
 
 /// torch's record of one program's module calls (hierarchy.json).
-inline QJsonObject browse_hierarchy(const QString& name) {
-  return fixture_json(EXPORTLENS_BROWSE_FIXTURES, name, QStringLiteral("hierarchy.json"));
+inline nlohmann::json browse_hierarchy(const std::string& name) {
+  return unit::fixture_json(EXPORTLENS_BROWSE_FIXTURES, name, "hierarchy.json");
 }
 
 }  // namespace exportlens::testing

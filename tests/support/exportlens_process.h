@@ -1,10 +1,13 @@
 #pragma once
-// Runs the exportlens executable (EXPORTLENS_BINARY) headless, with no
-// display and no Qt platform: the CLI must not need one; and the oracle's
-// Python (EXPORTLENS_PYTHON), to ask torch about what the CLI wrote.
-#include <QProcess>
+// The exportlens executable and the oracle's Python for QtTest suites:
+// unit/process.h in Qt's types (run headless, with no display and no Qt
+// platform: the CLI must not need one).
+#include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
+
+#include "support/fixtures.h"
+#include "support/unit/process.h"
 
 namespace exportlens::testing {
 
@@ -13,7 +16,17 @@ struct ProcessResult {
   QString out, err;
 };
 
-/// This process's environment without a display or a Qt platform.
+inline std::vector<std::string> to_std(const QStringList& list) {
+  std::vector<std::string> out;
+  for (const auto& s : list) out.push_back(s.toStdString());
+  return out;
+}
+
+inline ProcessResult to_qt(const unit::ProcessResult& r) {
+  return {r.code, QString::fromStdString(r.out), QString::fromStdString(r.err)};
+}
+
+/// This process's environment without a display or a Qt platform (for a QProcess of one's own).
 inline QProcessEnvironment headless_environment() {
   auto env = QProcessEnvironment::systemEnvironment();
   env.remove("DISPLAY");
@@ -22,21 +35,15 @@ inline QProcessEnvironment headless_environment() {
   return env;
 }
 
+#ifdef EXPORTLENS_BINARY
 inline ProcessResult run_exportlens(const QStringList& args) {
-  QProcess p;
-  p.setProcessEnvironment(headless_environment());
-  p.start(EXPORTLENS_BINARY, args);
-  if (!p.waitForFinished(120000)) qFatal("exportlens %s did not finish", qPrintable(args.join(' ')));
-  return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
-          QString::fromUtf8(p.readAllStandardError())};
+  return to_qt(or_stop([&] { return unit::run_exportlens(to_std(args)); }));
 }
+#endif
 
 /// `python -c code args...` with the venv's Python (torch).
 inline ProcessResult run_python(const QString& code, const QStringList& args) {
-  QProcess p;
-  p.start(EXPORTLENS_PYTHON, QStringList{"-c", code} + args);
-  if (!p.waitForFinished(120000)) qFatal("python did not finish");
-  return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+  return to_qt(or_stop([&] { return unit::run_python(code.toStdString(), to_std(args)); }));
 }
 
 }  // namespace exportlens::testing

@@ -4,8 +4,7 @@
 // and why torch's own result cannot be matched. Nothing else in the suites may
 // skip a comparison with torch. Each entry is also checked to be needed: a
 // suite that finds the difference gone fails and asks for the entry to go.
-#include <QString>
-#include <QStringList>
+#include <string>
 #include <string_view>
 
 namespace exportlens::testing {
@@ -147,13 +146,13 @@ inline constexpr KnownDifference kKnownDifferences[] = {
 // clang-format on
 
 /// Whether entry `k` names `subject`; a subject "name/*" stands for every "name/<anything>".
-inline bool names_subject(const KnownDifference& k, const QString& subject) {
-  const QString s = QString::fromUtf8(k.subject);
-  return s == subject || (s.endsWith(QLatin1String("/*")) && subject.startsWith(s.chopped(1)));
+inline bool names_subject(const KnownDifference& k, std::string_view subject) {
+  const std::string_view s = k.subject;
+  return s == subject || (s.ends_with("/*") && subject.starts_with(s.substr(0, s.size() - 1)));
 }
 
 /// The entry for `subject` in `suite` about `aspect` (any aspect when empty).
-inline const KnownDifference* known_difference(std::string_view suite, const QString& subject,
+inline const KnownDifference* known_difference(std::string_view suite, std::string_view subject,
                                                std::string_view aspect = {}) {
   for (const auto& k : kKnownDifferences)
     if (suite == k.suite && (aspect.empty() || aspect == k.aspect) && names_subject(k, subject)) return &k;

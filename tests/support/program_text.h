@@ -2,50 +2,70 @@
 // Comparing program text and op lists with torch's: node numbering
 // normalised, torch's spelling of call targets, op multisets, the first line
 // where two texts differ. Shared by the lowering and corpus suites.
-#include <QJsonArray>
-#include <QRegularExpression>
-#include <QString>
+#include <algorithm>
+#include <cctype>
 #include <map>
+#include <regex>
 #include <set>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "engine/ir/exported_program.h"
 #include "engine/ir/op_key.h"
+#include "support/unit/strings.h"
 
 namespace exportlens::testing {
+
+namespace detail {
+inline bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+inline bool letter(char c) { return std::isalpha(static_cast<unsigned char>(c)); }
+inline bool all_digits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+}  // namespace detail
 
 /// `text` with every name's numbering replaced by its order of first use per
 /// base name (add_9, add_12 -> add#0, add#1; sym_size_int_8 -> sym_size_int#0;
 /// attribute names such as the op in aten.add.Tensor are left alone),
 /// so two programs that differ only in how the retrace numbered its nodes
 /// compare equal; with `symbols`, unbacked and backed symbols (u3, s0) too.
-inline QString renumbered(const QString& text, bool symbols) {
-  static const QRegularExpression ident(QStringLiteral(R"(\b[A-Za-z_][A-Za-z0-9_]*\b)"));
-  static const QRegularExpression numbered(QStringLiteral(R"(^(.*[A-Za-z])_\d+$)"));
-  static const QRegularExpression symbol(QStringLiteral(R"(^([su])\d+$)"));
-  std::map<QString, QString> seen;
-  std::map<QString, int> next;
-  QString out;
-  qsizetype at = 0;
-  for (auto it = ident.globalMatch(text); it.hasNext();) {
-    const auto m = it.next();
-    const QString token = m.captured();
-    if (m.capturedStart() > 0 && text[m.capturedStart() - 1] == QLatin1Char('.')) continue;  // aten.add: an op, not a node
-    QString base = token;
-    if (const auto n = numbered.match(token); n.hasMatch()) base = n.captured(1);
-    else if (const auto s = symbol.match(token); symbols && s.hasMatch()) base = s.captured(1);
-    auto [entry, fresh] = seen.emplace(token, QString());
-    if (fresh) entry->second = base + "#" + QString::number(next[base]++);
-    out += text.mid(at, m.capturedStart() - at) + entry->second;
-    at = m.capturedEnd();
+inline std::string renumbered(const std::string& text, bool symbols) {
+  std::map<std::string, std::string> seen;
+  std::map<std::string, int> next;
+  std::string out;
+  size_t at = 0;  // copied up to here
+  for (size_t i = 0; i < text.size();) {
+    if (!detail::word_char(text[i])) {
+      ++i;
+      continue;
+    }
+    size_t end = i;
+    while (end < text.size() && detail::word_char(text[end])) ++end;
+    const size_t start = i;
+    i = end;
+    // An identifier starts with a letter or '_'; after a '.' it is an attribute (aten.add: an op, not a node).
+    if (std::isdigit(static_cast<unsigned char>(text[start])) || (start > 0 && text[start - 1] == '.')) continue;
+    const std::string token = text.substr(start, end - start);
+    std::string base = token;
+    const size_t underscore = token.rfind('_');
+    if (underscore != std::string::npos && underscore > 0 && detail::letter(token[underscore - 1]) &&
+        detail::all_digits(std::string_view(token).substr(underscore + 1)))
+      base = token.substr(0, underscore);
+    else if (symbols && (token[0] == 's' || token[0] == 'u') && detail::all_digits(std::string_view(token).substr(1)))
+      base = token.substr(0, 1);
+    auto [entry, fresh] = seen.emplace(token, std::string());
+    if (fresh) entry->second = base + "#" + std::to_string(next[base]++);
+    out += text.substr(at, start - at) + entry->second;
+    at = end;
   }
-  return out + text.mid(at);
+  return out + text.substr(at);
 }
 
 /// `text` without the range-constraint entries of unbacked symbols (", u3: VR[...]").
-inline QString without_unbacked_ranges(QString text) {
-  static const QRegularExpression unbacked(QStringLiteral(R"((, )?u\d+: VR\[[^\]]*\])"));
-  return text.remove(unbacked);
+inline std::string without_unbacked_ranges(const std::string& text) {
+  static const std::regex unbacked(R"((, )?u\d+: VR\[[^\]]*\])");
+  return std::regex_replace(text, unbacked, "");
 }
 
 /// torch's str(node.target) for one of our targets.
@@ -70,18 +90,18 @@ inline std::string describe(const std::multiset<std::string>& ops) {
   return s;
 }
 
-inline std::multiset<std::string> json_ops(const QJsonArray& a) {
+inline std::multiset<std::string> json_ops(const nlohmann::json& a) {
   std::multiset<std::string> out;
-  for (const auto& v : a) out.insert(v.toString().toStdString());
+  for (const auto& v : a) out.insert(v.get<std::string>());
   return out;
 }
 
 /// The first line where two texts differ, for failure messages.
-inline QString first_difference(const QString& a, const QString& b) {
-  const auto la = a.split('\n'), lb = b.split('\n');
-  for (int i = 0; i < std::max(la.size(), lb.size()); ++i) {
-    const QString x = i < la.size() ? la[i] : "<end>", y = i < lb.size() ? lb[i] : "<end>";
-    if (x != y) return QString("line %1:\n  ours:  %2\n  torch: %3").arg(i + 1).arg(x, y);
+inline std::string first_difference(const std::string& a, const std::string& b) {
+  const auto la = unit::split(a, '\n'), lb = unit::split(b, '\n');
+  for (size_t i = 0; i < std::max(la.size(), lb.size()); ++i) {
+    const std::string x = i < la.size() ? la[i] : "<end>", y = i < lb.size() ? lb[i] : "<end>";
+    if (x != y) return "line " + std::to_string(i + 1) + ":\n  ours:  " + x + "\n  torch: " + y;
   }
   return {};
 }

@@ -23,6 +23,7 @@
 #include <set>
 
 #include "support/browse_fixtures.h"
+#include "support/fixtures.h"
 #include "support/screenshot.h"
 #include "ui/canvas/breadcrumb_bar.h"
 #include "ui/canvas/cluster_item.h"
@@ -46,8 +47,15 @@
 #include "ui/shell/main_window.h"
 
 using namespace exportlens;
-using exportlens::testing::browse_fixture;
-using exportlens::testing::browse_hierarchy;
+namespace {
+QString browse_fixture(const QString& name, const QString& file) {
+  return QString::fromStdString(exportlens::testing::browse_fixture(name.toStdString(), file.toStdString()));
+}
+/// torch's record of one program's module calls, in Qt's JSON.
+QJsonObject browse_hierarchy(const QString& name) {
+  return exportlens::testing::read_json(browse_fixture(name, QStringLiteral("hierarchy.json")));
+}
+}  // namespace
 using ui::LevelChoice;
 using ui::MainWindow;
 
