@@ -30,6 +30,8 @@
 #include <QElapsedTimer>
 #include <QTimer>
 
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 
 #include "ui/canvas/graph_scene.h"
@@ -448,5 +450,19 @@ class TestCompiledWindow : public QObject {
   }
 };
 
-QTEST_MAIN(TestCompiledWindow)
+// QTEST_MAIN's set-up, then out without static destructors, as exportlens
+// does (app/main.cpp): the compiled runs here start LibTorch's profiler,
+// whose thread races LibTorch's exit-time destructors.
+int main(int argc, char** argv) {
+  int code = 0;
+  {
+    QApplication app(argc, argv);
+    app.setAttribute(Qt::AA_Use96Dpi, true);
+    TestCompiledWindow tc;
+    QTEST_SET_MAIN_SOURCE_PATH
+    code = QTest::qExec(&tc, argc, argv);
+  }
+  std::fflush(nullptr);
+  std::_Exit(code);
+}
 #include "test_compiled_window.moc"
