@@ -25,8 +25,6 @@ std::optional<c10::OperatorHandle> find(const std::string& name, const std::stri
   return c10::Dispatcher::singleton().findSchema({name, overload});
 }
 
-/// A note in the suite's output.
-void info(const std::string& message) { std::printf("INFO   : %s\n", message.c_str()); }
 
 struct RiskyOp {
   std::string name;  // the row

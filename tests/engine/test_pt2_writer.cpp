@@ -41,8 +41,6 @@ using nlohmann::json;
 
 namespace {
 
-/// A note in the suite's output.
-void info(const std::string& message) { std::printf("INFO   : %s\n", message.c_str()); }
 
 struct Case {
   std::string label;

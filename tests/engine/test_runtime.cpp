@@ -27,8 +27,6 @@ using namespace exportlens::unit;
 
 namespace {
 
-/// A note in the suite's output.
-void info(const std::string& message) { std::printf("INFO   : %s\n", message.c_str()); }
 
 // What a run shows an observer, in order: "input:x", "begin:add", "end:add".
 class RecordingObserver final : public runtime::NodeObserver {

@@ -55,8 +55,6 @@ std::vector<std::string> case_names() {
   return out;
 }
 
-/// A note in the suite's output.
-void info(const std::string& message) { std::printf("INFO   : %s\n", message.c_str()); }
 
 /// Programs are read and prepared once per model.
 // As `exportlens check` reads a program: without its weights and example

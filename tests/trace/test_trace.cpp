@@ -45,8 +45,6 @@ using nlohmann::json;
 
 namespace {
 
-/// A note in the suite's output.
-void info(const std::string& message) { std::printf("INFO   : %s\n", message.c_str()); }
 
 /// The part of `text` before the first `sep` (all of it when there is none).
 std::string before(const std::string& text, const std::string& sep) { return text.substr(0, text.find(sep)); }

@@ -47,6 +47,8 @@ bool run_reporting(const std::string& who, const std::function<void()>& fn) {
 
 }  // namespace
 
+void info(const std::string& message) { std::cout << "INFO   : " << message << "\n"; }
+
 void fail(const char* file, int line, std::string message) { throw Failure{file, line, std::move(message)}; }
 
 Registrar::Registrar(const char* name, TestFunction fn) { registry().tests.emplace_back(name, fn); }

@@ -46,6 +46,9 @@ struct Registrar {
   Registrar(const char* name, TestFunction fn);
 };
 
+/// A note in the suite's output (QtTest's qInfo): "INFO   : message".
+void info(const std::string& message);
+
 /// Runs `fn` when the suite's tests are done, before the totals (a suite's
 /// summary; QtTest's cleanupTestCase): `const AtSuiteEnd summary([] {...});`
 struct AtSuiteEnd {
