@@ -358,20 +358,11 @@ EL_TEST(plainTraceLogs) {
 
 // Older torch releases' captures (made by tests/oracle/old_torch/make_old_capture_fixtures.sh).
 EL_TEST(olderReleases) {
-  // The sub-folders of `path` (links to folders too), by name.
-  const auto folders = [](const std::string& path) {
-    std::vector<std::string> names;
-    std::error_code ec;
-    for (const auto& e : std::filesystem::directory_iterator(path, ec))
-      if (e.is_directory()) names.push_back(e.path().filename().string());
-    std::sort(names.begin(), names.end());
-    return names;
-  };
   const std::string root = EXPORTLENS_SOURCE_DIR "/tests/fixtures/old_torch_capture";
-  const std::vector<std::string> releases = folders(root);
+  const std::vector<std::string> releases = subfolders(root);
   VERIFY(releases.size() >= 2);
   for (const std::string& release : releases) {
-    for (const std::string& name : folders(root + "/" + release)) {
+    for (const std::string& name : subfolders(root + "/" + release)) {
       const capture::Capture c = capture::read_capture(root + "/" + release + "/" + name);
       VERIFY(!c.attempts.empty());
       VERIFY_MSG(c.torch_version.starts_with(release), release + "/" + name);

@@ -42,15 +42,6 @@ struct Pair {
   std::string release, name;
 };
 
-// The folders in `dir`, by name.
-std::vector<std::string> subfolders(const std::string& dir) {
-  std::vector<std::string> out;
-  for (const auto& e : std::filesystem::directory_iterator(dir))
-    if (e.is_directory()) out.push_back(e.path().filename().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 // Every seed both an older release and 2.13 exported.
 std::vector<Pair> pairs() {
   const std::vector<std::string> current = fixtures_with_status("ok");

@@ -32,16 +32,6 @@ namespace {
 
 std::string old_torch_dir() { return EXPORTLENS_SOURCE_DIR "/tests/fixtures/old_torch"; }
 
-// The folders in `dir`, sorted by name.
-std::vector<std::string> subfolders(const std::string& dir) {
-  std::vector<std::string> out;
-  std::error_code ec;
-  for (const auto& e : std::filesystem::directory_iterator(dir, ec))
-    if (e.is_directory()) out.push_back(e.path().filename().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 struct OldFixture {
   std::string release, name, torch_version;
   std::string file(const std::string& f) const { return old_torch_dir() + "/" + release + "/" + name + "/" + f; }

@@ -1,5 +1,6 @@
 #include "files.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -29,6 +30,16 @@ nlohmann::json read_json(const std::string& path) {
 }
 
 bool exists(const std::string& path) { return std::filesystem::exists(path); }
+
+std::vector<std::string> subfolders(const std::string& path) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec))
+    if (it->is_directory()) names.push_back(it->path().filename().string());
+  if (ec) fail(__FILE__, __LINE__, "cannot list the folders in " + path + ": " + ec.message());
+  std::sort(names.begin(), names.end());
+  return names;
+}
 
 TempDir::TempDir() {
   std::string pattern = (std::filesystem::temp_directory_path() / "exportlens-test-XXXXXX").string();

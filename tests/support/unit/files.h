@@ -3,6 +3,7 @@
 // temporary folder that goes away with its owner (QTemporaryDir's job).
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -14,6 +15,9 @@ void write_text(const std::string& path, const std::string& text);
 /// The JSON document in `path` (any kind of value); unreadable or invalid fails the test.
 nlohmann::json read_json(const std::string& path);
 bool exists(const std::string& path);
+/// The names of the folders in `path` (links to folders too), sorted; a
+/// folder that cannot be listed fails the running test.
+std::vector<std::string> subfolders(const std::string& path);
 
 /// A fresh folder under the system's temporary folder, removed with its contents on destruction.
 class TempDir {
