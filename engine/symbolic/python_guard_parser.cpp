@@ -3,7 +3,7 @@
 #include <cctype>
 #include <charconv>
 
-#include "engine/symbolic/nesting_guard.h"
+#include "engine/symbolic/text_cursor.h"
 
 namespace exportlens::symbolic {
 
@@ -11,60 +11,30 @@ namespace {
 
 class Parser {
  public:
-  explicit Parser(std::string_view s) : s_(s) {}
+  explicit Parser(std::string_view s) : in_(s) {}
 
   Expr parse() {
     Expr e = or_expr();
-    skip();
-    if (p_ != s_.size()) fail("unexpected text");
+    in_.skip_space();
+    if (!in_.at_end()) in_.fail("unexpected text");
     return e;
   }
 
  private:
-  [[noreturn]] void fail(const std::string& what) const {
-    // A guard from a file can be any length: quote at most 80 characters of it.
-    const std::string shown = s_.size() <= 80 ? std::string(s_) : std::string(s_.substr(0, 77)) + "...";
-    throw GuardParseError("cannot read recorded guard \"" + shown + "\" at column " + std::to_string(p_ + 1) + ": " +
-                          what);
-  }
-  void skip() {
-    while (p_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[p_]))) ++p_;
-  }
-  bool eat(std::string_view tok) {
-    skip();
-    if (s_.substr(p_, tok.size()) != tok) return false;
-    // Keywords must not run into an identifier.
-    if (std::isalpha(static_cast<unsigned char>(tok.back())) && p_ + tok.size() < s_.size() &&
-        (std::isalnum(static_cast<unsigned char>(s_[p_ + tok.size()])) || s_[p_ + tok.size()] == '_'))
-      return false;
-    p_ += tok.size();
-    return true;
-  }
-  void expect(std::string_view tok) {
-    if (!eat(tok)) fail("expected '" + std::string(tok) + "'");
-  }
-
-  // Parentheses, not and unary minus recurse; each passes through here.
-  void check_nesting(const NestingGuard& nesting) const {
-    if (nesting.too_deep()) fail("nested more than " + std::to_string(kMaxParseNesting) + " levels deep");
-  }
-
   Expr or_expr() {
-    const NestingGuard nesting(depth_);
-    check_nesting(nesting);
+    const NestingGuard level = in_.nest();
     std::vector<Expr> terms{and_expr()};
-    while (eat("or")) terms.push_back(and_expr());
+    while (in_.eat("or")) terms.push_back(and_expr());
     return terms.size() == 1 ? terms[0] : Expr::logical_or(terms);
   }
   Expr and_expr() {
     std::vector<Expr> terms{not_expr()};
-    while (eat("and")) terms.push_back(not_expr());
+    while (in_.eat("and")) terms.push_back(not_expr());
     return terms.size() == 1 ? terms[0] : Expr::logical_and(terms);
   }
   Expr not_expr() {
-    const NestingGuard nesting(depth_);
-    check_nesting(nesting);
-    if (eat("not")) return Expr::logical_not(not_expr());
+    const NestingGuard level = in_.nest();
+    if (in_.eat("not")) return Expr::logical_not(not_expr());
     return comparison();
   }
   Expr comparison() {
@@ -72,12 +42,12 @@ class Parser {
     std::vector<Expr> parts;
     while (true) {
       Expr::Kind k;
-      if (eat("==")) k = Expr::Kind::Eq;
-      else if (eat("!=")) k = Expr::Kind::Ne;
-      else if (eat("<=")) k = Expr::Kind::Le;
-      else if (eat(">=")) k = Expr::Kind::Ge;
-      else if (eat("<")) k = Expr::Kind::Lt;
-      else if (eat(">")) k = Expr::Kind::Gt;
+      if (in_.eat("==")) k = Expr::Kind::Eq;
+      else if (in_.eat("!=")) k = Expr::Kind::Ne;
+      else if (in_.eat("<=")) k = Expr::Kind::Le;
+      else if (in_.eat(">=")) k = Expr::Kind::Ge;
+      else if (in_.eat("<")) k = Expr::Kind::Lt;
+      else if (in_.eat(">")) k = Expr::Kind::Gt;
       else break;
       Expr right = arith();
       parts.push_back(relation(k, left, right));
@@ -99,61 +69,59 @@ class Parser {
   Expr arith() {
     Expr e = term();
     while (true) {
-      if (eat("+")) e = e + term();
-      else if (eat("-")) e = e - term();
+      if (in_.eat("+")) e = e + term();
+      else if (in_.eat("-")) e = e - term();
       else return e;
     }
   }
   Expr term() {
     Expr e = unary();
     while (true) {
-      if (eat("//")) e = Expr::floordiv(e, unary());
-      else if (eat("**")) fail("'**' is not supported");
-      else if (eat("*")) e = e * unary();
-      else if (eat("%")) e = Expr::mod(e, unary());
+      if (in_.eat("//")) e = Expr::floordiv(e, unary());
+      else if (in_.eat("**")) in_.fail("'**' is not supported");
+      else if (in_.eat("*")) e = e * unary();
+      else if (in_.eat("%")) e = Expr::mod(e, unary());
       else return e;
     }
   }
   Expr unary() {
-    const NestingGuard nesting(depth_);
-    check_nesting(nesting);
-    if (eat("-")) return -unary();
-    if (eat("+")) return unary();
+    const NestingGuard level = in_.nest();
+    if (in_.eat("-")) return -unary();
+    if (in_.eat("+")) return unary();
     return atom();
   }
   Expr atom() {
-    skip();
-    if (p_ >= s_.size()) fail("unexpected end");
-    if (eat("(")) {
+    in_.skip_space();
+    if (in_.at_end()) in_.fail("unexpected end");
+    if (in_.eat("(")) {
       Expr e = or_expr();
-      expect(")");
+      in_.expect(")");
       return e;
     }
-    if (std::isdigit(static_cast<unsigned char>(s_[p_]))) {
-      size_t q = p_;
-      while (q < s_.size() && std::isdigit(static_cast<unsigned char>(s_[q]))) ++q;
-      int64_t v = 0;
-      for (size_t k = p_; k < q; ++k)
-        if (__builtin_mul_overflow(v, int64_t(10), &v) || __builtin_add_overflow(v, int64_t(s_[k] - '0'), &v))
-          fail("an integer that does not fit in 64 bits");
-      p_ = q;
-      return Expr(v);
+    if (is_digit(in_.peek())) {
+      const size_t start = in_.offset();
+      const auto value = decimal_integer(in_.take_while(is_digit));
+      if (!value) {
+        in_.move_to(start);
+        in_.fail("an integer that does not fit in 64 bits");
+      }
+      return Expr(*value);
     }
-    if (s_.substr(p_, 2) == "L[") return source();
-    if (eat("IntInfinity()")) return Expr::infinity();
-    if (eat("NegativeIntInfinity()")) return Expr::infinity(true);
-    if (eat("True")) return Expr::boolean(true);
-    if (eat("False")) return Expr::boolean(false);
+    if (in_.looking_at("L[")) return source();
+    if (in_.eat("IntInfinity()")) return Expr::infinity();
+    if (in_.eat("NegativeIntInfinity()")) return Expr::infinity(true);
+    if (in_.eat("True")) return Expr::boolean(true);
+    if (in_.eat("False")) return Expr::boolean(false);
     for (const char* fn : {"max", "min"}) {
-      if (eat(fn)) {
-        expect("(");
+      if (in_.eat(fn)) {
+        in_.expect("(");
         Expr e = or_expr();
-        while (eat(",")) e = std::string(fn) == "max" ? Expr::max(e, or_expr()) : Expr::min(e, or_expr());
-        expect(")");
+        while (in_.eat(",")) e = std::string(fn) == "max" ? Expr::max(e, or_expr()) : Expr::min(e, or_expr());
+        in_.expect(")");
         return e;
       }
     }
-    fail("unsupported syntax");
+    in_.fail("unsupported syntax");
   }
   /// Sizes and strides are non-negative: torch's size symbols are positive
   /// integers, so Python's % reads as Mod (not PythonMod) as it does in torch.
@@ -162,44 +130,54 @@ class Parser {
   }
 
   Expr source() {
-    const size_t start = p_;
-    p_ += 1;  // 'L'
+    const std::string_view s = in_.text();
+    const size_t start = in_.offset();
+    size_t p = start + 1;  // 'L'
     // L['x'][0]['a'].field: subscripts and a registered dataclass's fields
-    while (p_ < s_.size()) {
-      if (s_[p_] == '[') {
-        const size_t close = s_.find(']', p_);
-        if (close == std::string_view::npos) fail("unterminated subscript");
-        p_ = close + 1;
+    while (p < s.size()) {
+      if (s[p] == '[') {
+        const size_t close = s.find(']', p);
+        if (close == std::string_view::npos) throw TextFailure(p, "unterminated subscript");
+        p = close + 1;
         continue;
       }
-      if (s_[p_] != '.' || p_ + 1 >= s_.size() || !(std::isalpha(static_cast<unsigned char>(s_[p_ + 1])) || s_[p_ + 1] == '_'))
+      if (s[p] != '.' || p + 1 >= s.size() || !(std::isalpha(static_cast<unsigned char>(s[p + 1])) || s[p + 1] == '_'))
         break;
-      size_t end = p_ + 1;
-      while (end < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[end])) || s_[end] == '_')) ++end;
-      const std::string_view field = s_.substr(p_ + 1, end - p_ - 1);
-      if (end < s_.size() && s_[end] == '(' && (field == "size" || field == "stride" || field == "storage_offset")) break;
-      p_ = end;
+      size_t end = p + 1;
+      while (end < s.size() && is_name_char(s[end])) ++end;
+      const std::string_view field = s.substr(p + 1, end - p - 1);
+      if (end < s.size() && s[end] == '(' && (field == "size" || field == "stride" || field == "storage_offset")) break;
+      p = end;
     }
+    in_.move_to(p);
     for (const char* prop : {".size()[", ".stride()["}) {
-      if (s_.substr(p_, std::string_view(prop).size()) == prop) {
-        const size_t close = s_.find(']', p_);
-        if (close == std::string_view::npos) fail("unterminated index");
-        p_ = close + 1;
-        return size_symbol(s_.substr(start, p_ - start));
+      if (in_.looking_at(prop)) {
+        const size_t close = s.find(']', p);
+        if (close == std::string_view::npos) throw TextFailure(p, "unterminated index");
+        in_.move_to(close + 1);
+        return size_symbol(s.substr(start, in_.offset() - start));
       }
     }
-    if (s_.substr(p_, 17) == ".storage_offset()") p_ += 17;
-    return Expr::symbol(std::string(s_.substr(start, p_ - start)));
+    constexpr std::string_view kStorageOffset = ".storage_offset()";
+    if (in_.looking_at(kStorageOffset)) in_.advance(kStorageOffset.size());
+    return Expr::symbol(std::string(s.substr(start, in_.offset() - start)));
   }
 
-  std::string_view s_;
-  size_t p_ = 0;
-  int depth_ = 0;
+  TextCursor in_;
 };
 
 }  // namespace
 
-Expr parse_python_guard(std::string_view text) { return Parser(text).parse(); }
+Expr parse_python_guard(std::string_view text) {
+  try {
+    return Parser(text).parse();
+  } catch (const TextFailure& failure) {
+    // A guard from a file can be any length: quote at most 80 characters of it.
+    const std::string shown = text.size() <= 80 ? std::string(text) : std::string(text.substr(0, 77)) + "...";
+    throw GuardParseError("cannot read recorded guard \"" + shown + "\" at column " +
+                          std::to_string(failure.offset() + 1) + ": " + failure.what());
+  }
+}
 
 bool split_source_name(std::string_view source, SourceName& out) {
   out = {};

@@ -1,228 +1,157 @@
-// Recursive-descent reader for sympy's srepr form:
+// sympy's srepr form read as an integer expression:
 //   Mul(Integer(2), Symbol('s0', positive=True, integer=True)), int_oo, true, ...
-// Every node is rebuilt through the canonicalizing constructors, exactly as
-// sympy re-evaluates srepr text when torch loads a .pt2.
-#include <cctype>
-#include <functional>
+// srepr_reader.h reads the syntax; every term is rebuilt here through the
+// canonicalizing constructors, exactly as sympy re-evaluates srepr text when
+// torch loads a .pt2.
 #include <map>
 #include <stdexcept>
 
 #include "engine/symbolic/expr_node.h"
-#include "engine/symbolic/nesting_guard.h"
 #include "engine/symbolic/parsers.h"
+#include "engine/symbolic/srepr_reader.h"
+#include "engine/symbolic/text_cursor.h"
 
 namespace exportlens::symbolic {
 
 namespace {
 
 using K = Expr::Kind;
+using Term = SreprTerm;
 
-class SreprParser {
+class ExprOfSrepr {
  public:
-  explicit SreprParser(std::string_view text) : text_(text) {}
+  explicit ExprOfSrepr(std::string_view text) : text_(text) {}
 
-  Expr parse_all() {
-    Expr e = expression();
-    skip_space();
-    if (pos_ != text_.size()) fail("end of input");
-    return e;
+  /// The tree is no deeper than read_srepr allows, so neither is this recursion.
+  Expr build(const Term& t) {
+    switch (t.kind) {
+      case Term::Kind::Number: return ExprBuilder::number(Num::integer(integer(t)));
+      case Term::Kind::String: fail_expected(text_, t.offset, "an expression");
+      case Term::Kind::Negated: {
+        const Expr operand = build(t.args[0]);
+        return arithmetic_at(t.offset, [&] { return multiply_by(Num::integer(-1), operand); });
+      }
+      case Term::Kind::Name: break;
+    }
+    const std::string_view name = t.text;
+    if (!t.called) {
+      if (name == "int_oo" || name == "oo") return ExprBuilder::number(Num::infinite(1));
+      if (name == "true" || name == "True") return ExprBuilder::boolean(true);
+      if (name == "false" || name == "False") return ExprBuilder::boolean(false);
+      fail_expected(text_, t.end, "'('");
+    }
+    if (name == "Symbol") return symbol(t);
+    if (name == "Integer") {
+      if (t.args.empty()) fail_expected(text_, t.end - 1, "an integer");
+      require_arity(t, 1);
+      return ExprBuilder::number(Num::integer(integer(t.args[0])));
+    }
+    if (name == "IntInfinity" || name == "Infinity" || name == "NegativeIntInfinity" || name == "NegativeInfinity") {
+      require_arity(t, 0);
+      return ExprBuilder::number(Num::infinite(name.starts_with("Negative") ? -1 : 1));
+    }
+    std::vector<Expr> args;
+    args.reserve(t.args.size());
+    for (const Term& a : t.args) args.push_back(build(a));
+    if (!t.keywords.empty())
+      throw TextFailure(t.keywords[0].offset, "expected no keyword arguments to " + std::string(name));
+    return arithmetic_at(t.offset, [&] { return call(t, std::move(args)); });
   }
 
  private:
-  std::string_view text_;
-  size_t pos_ = 0;
-  int depth_ = 0;
-
-  [[noreturn]] void fail(const std::string& expected, size_t at) const {
-    std::string found = at < text_.size() ? "'" + std::string(text_.substr(at, 12)) + "'" : "end of input";
-    throw std::invalid_argument("parse_srepr: at offset " + std::to_string(at) + ": expected " +
-                                expected + ", found " + found);
-  }
-  [[noreturn]] void fail(const std::string& expected) const { fail(expected, pos_); }
-
-  void skip_space() {
-    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
-  }
-  bool accept(char c) {
-    skip_space();
-    if (pos_ < text_.size() && text_[pos_] == c) {
-      ++pos_;
-      return true;
+  int64_t integer(const Term& t) const {
+    if (t.kind == Term::Kind::Number) {
+      if (const auto value = decimal_integer(t.text)) return *value;
+      const size_t digits = t.text.front() == '-' || t.text.front() == '+' ? 1 : 0;
+      if (t.text.find_first_not_of("0123456789", digits) == std::string_view::npos)
+        fail_expected(text_, t.offset, "an integer that fits in 64 bits");
     }
-    return false;
-  }
-  void expect(char c) {
-    if (!accept(c)) fail(std::string("'") + c + "'");
+    fail_expected(text_, t.offset, "an integer");
   }
 
-  std::string identifier() {
-    skip_space();
-    const size_t start = pos_;
-    while (pos_ < text_.size() &&
-           (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_'))
-      ++pos_;
-    if (start == pos_ || std::isdigit(static_cast<unsigned char>(text_[start]))) {
-      pos_ = start;
-      fail("an expression");
-    }
-    return std::string(text_.substr(start, pos_ - start));
-  }
-
-  int64_t integer_literal() {
-    skip_space();
-    const size_t start = pos_;
-    if (pos_ < text_.size() && (text_[pos_] == '-' || text_[pos_] == '+')) ++pos_;
-    const size_t digits = pos_;
-    while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) ++pos_;
-    if (digits == pos_) fail("an integer", start);
-    try {
-      return std::stoll(std::string(text_.substr(start, pos_ - start)));
-    } catch (const std::out_of_range&) {
-      fail("an integer that fits in 64 bits", start);
-    }
-  }
-
-  std::string string_literal() {
-    skip_space();
-    if (pos_ >= text_.size() || (text_[pos_] != '\'' && text_[pos_] != '"'))
-      fail("a quoted symbol name");
-    const char quote = text_[pos_++];
-    std::string out;
-    while (pos_ < text_.size() && text_[pos_] != quote) {
-      if (text_[pos_] == '\\' && pos_ + 1 < text_.size()) ++pos_;
-      out += text_[pos_++];
-    }
-    if (pos_ >= text_.size()) fail(std::string("closing ") + quote);
-    ++pos_;
-    return out;
-  }
-
-  Expr symbol() {
-    std::string name = string_literal();
+  Expr symbol(const Term& t) {
+    if (t.args.size() != 1 || t.args[0].kind != Term::Kind::String)
+      fail_expected(text_, t.args.empty() ? t.end - 1 : t.args[0].offset, "a quoted symbol name");
     Assumptions assumptions;
-    while (accept(',')) {
-      std::string key = identifier();
-      expect('=');
-      const size_t at = pos_;
-      const std::string value = identifier();
-      if (value != "True" && value != "False") fail("True or False", at);
-      assumptions.emplace_back(std::move(key), value == "True");
+    for (const SreprKeyword& k : t.keywords) {
+      const bool is_true = k.value.is_call("True") && !k.value.called;
+      if (!is_true && !(k.value.is_call("False") && !k.value.called))
+        fail_expected(text_, k.value.offset, "True or False");
+      assumptions.emplace_back(std::string(k.key), is_true);
     }
-    expect(')');
-    return ExprBuilder::symbol(std::move(name), std::move(assumptions));
+    return ExprBuilder::symbol(string_value(t.args[0]), std::move(assumptions));
   }
 
-  std::vector<Expr> argument_list() {
-    std::vector<Expr> args;
-    if (accept(')')) return args;
-    do {
-      args.push_back(expression());
-    } while (accept(','));
-    expect(')');
-    return args;
-  }
-
-  Expr expression() {
-    const NestingGuard nesting(depth_);
-    if (nesting.too_deep())
-      throw std::invalid_argument("parse_srepr: at offset " + std::to_string(pos_) + ": nested more than " +
-                                  std::to_string(kMaxParseNesting) + " levels deep");
-    skip_space();
-    const size_t start = pos_;
-    if (accept('-')) {
-      const Expr operand = expression();
-      return wrap_errors(start, [&] { return multiply_by(Num::integer(-1), operand); });
-    }
-    if (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_])))
-      return ExprBuilder::number(Num::integer(integer_literal()));
-    const std::string name = identifier();
-    if (name == "int_oo" || name == "oo") return ExprBuilder::number(Num::infinite(1));
-    if (name == "true" || name == "True") return ExprBuilder::boolean(true);
-    if (name == "false" || name == "False") return ExprBuilder::boolean(false);
-    expect('(');
-    if (name == "Integer") {
-      const int64_t v = integer_literal();
-      expect(')');
-      return ExprBuilder::number(Num::integer(v));
-    }
-    if (name == "Symbol") return symbol();
-    if (name == "IntInfinity" || name == "Infinity" || name == "NegativeIntInfinity" ||
-        name == "NegativeInfinity") {
-      expect(')');
-      return ExprBuilder::number(Num::infinite(name.rfind("Negative", 0) == 0 ? -1 : 1));
-    }
-    std::vector<Expr> args = argument_list();
-    return wrap_errors(start, [&] { return build(name, std::move(args), start); });
-  }
-
-  /// Arithmetic errors (division by zero, overflow) become parse errors at
-  /// the node that caused them.
+  /// Arithmetic errors (division by zero, overflow) become failures at the
+  /// term that caused them.
   template <class F>
-  Expr wrap_errors(size_t at, F&& f) {
+  static Expr arithmetic_at(size_t offset, F&& f) {
     try {
       return f();
     } catch (const std::invalid_argument&) {
       throw;
     } catch (const std::exception& error) {
-      throw std::invalid_argument("parse_srepr: at offset " + std::to_string(at) + ": " +
-                                  error.what());
+      throw TextFailure(offset, error.what());
     }
   }
 
-  void require_arity(const std::string& name, const std::vector<Expr>& args, size_t n,
-                     size_t at) const {
-    if (args.size() != n)
-      throw std::invalid_argument("parse_srepr: at offset " + std::to_string(at) + ": expected " +
-                                  std::to_string(n) + " arguments to " + name + ", found " +
-                                  std::to_string(args.size()));
+  static void require_arity(const Term& t, size_t n) {
+    if (t.args.size() != n)
+      throw TextFailure(t.offset, "expected " + std::to_string(n) + " arguments to " + std::string(t.text) +
+                                      ", found " + std::to_string(t.args.size()));
   }
 
-  Expr build(const std::string& name, std::vector<Expr> args, size_t at) {
-    static const std::map<std::string, K> relations = {
+  Expr call(const Term& t, std::vector<Expr> args) const {
+    static const std::map<std::string_view, K> relations = {
         {"Equality", K::Eq}, {"Eq", K::Eq}, {"Unequality", K::Ne}, {"Ne", K::Ne},
         {"StrictLessThan", K::Lt}, {"Lt", K::Lt}, {"LessThan", K::Le}, {"Le", K::Le},
         {"StrictGreaterThan", K::Gt}, {"Gt", K::Gt}, {"GreaterThan", K::Ge}, {"Ge", K::Ge}};
+    const std::string_view name = t.text;
     if (name == "Add") return ExprBuilder::add(std::move(args));
     if (name == "Mul") return ExprBuilder::mul(std::move(args));
     if (name == "Max" || name == "Min") {
-      if (args.empty()) require_arity(name, args, 1, at);
+      if (args.empty()) require_arity(t, 1);
       return ExprBuilder::min_max(name == "Max" ? K::Max : K::Min, std::move(args));
     }
     if (name == "And" || name == "Or")
       return ExprBuilder::logic(name == "And" ? K::And : K::Or, std::move(args));
     if (name == "Not") {
-      require_arity(name, args, 1, at);
+      require_arity(t, 1);
       return ExprBuilder::logical_not(args[0]);
     }
     if (auto it = relations.find(name); it != relations.end()) {
-      require_arity(name, args, 2, at);
+      require_arity(t, 2);
       return ExprBuilder::relation(it->second, args[0], args[1]);
     }
     if (name == "Pow") {
-      require_arity(name, args, 2, at);
-      if (!args[1].is_integer())
-        throw std::invalid_argument("parse_srepr: at offset " + std::to_string(at) +
-                                    ": expected an integer exponent, found " + args[1].str());
+      require_arity(t, 2);
+      if (!args[1].is_integer()) throw TextFailure(t.offset, "expected an integer exponent, found " + args[1].str());
       return ExprBuilder::pow(args[0], *args[1].as_integer());
     }
     if (name == "FloorDiv" || name == "CleanDiv") {
-      require_arity(name, args, 2, at);
-      return ExprBuilder::floordiv(args[0], args[1],
-                                   name == "CleanDiv" ? Flavor::CleanDiv : Flavor::Plain);
+      require_arity(t, 2);
+      return ExprBuilder::floordiv(args[0], args[1], name == "CleanDiv" ? Flavor::CleanDiv : Flavor::Plain);
     }
     if (name == "Mod" || name == "PythonMod") {
-      require_arity(name, args, 2, at);
-      return ExprBuilder::mod(args[0], args[1],
-                              name == "PythonMod" ? Flavor::PythonMod : Flavor::Plain);
+      require_arity(t, 2);
+      return ExprBuilder::mod(args[0], args[1], name == "PythonMod" ? Flavor::PythonMod : Flavor::Plain);
     }
-    fail("a supported sympy class (Integer, Symbol, Add, Mul, Pow, FloorDiv, Mod, Max, Min, a "
-         "relation, And, Or, Not), not '" + name + "'",
-         at);
+    fail_expected(text_, t.offset,
+                  "a supported sympy class (Integer, Symbol, Add, Mul, Pow, FloorDiv, Mod, Max, Min, a "
+                  "relation, And, Or, Not), not '" + std::string(name) + "'");
   }
+
+  std::string_view text_;
 };
 
 }  // namespace
 
-Expr parse_srepr_text(std::string_view text) { return SreprParser(text).parse_all(); }
+Expr parse_srepr_text(std::string_view text) {
+  try {
+    return ExprOfSrepr(text).build(read_srepr(text));
+  } catch (const TextFailure& failure) {
+    throw std::invalid_argument("parse_srepr: at offset " + std::to_string(failure.offset()) + ": " + failure.what());
+  }
+}
 
 }  // namespace exportlens::symbolic

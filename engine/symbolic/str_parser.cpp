@@ -2,13 +2,14 @@
 // (+ - * // % ** < <= > >= == != & | ~, unary minus), parentheses, the
 // functions sympy prints (Eq, Ne, Max, Min, Mod, PythonMod, FloorDiv, ...),
 // int_oo, True/False and symbol names.
+#include <algorithm>
 #include <cctype>
 #include <map>
 #include <stdexcept>
 
 #include "engine/symbolic/expr_node.h"
-#include "engine/symbolic/nesting_guard.h"
 #include "engine/symbolic/parsers.h"
+#include "engine/symbolic/text_cursor.h"
 
 namespace exportlens::symbolic {
 
@@ -23,41 +24,24 @@ struct Token {
 };
 
 std::vector<Token> tokenize(std::string_view text) {
-  static const char* const kOperators[] = {"**", "//", "<=", ">=", "==", "!=", "+", "-", "*",
-                                           "%",  "<",  ">",  "&",  "|",  "~",  "(", ")", ","};
+  static const std::string_view kOperators[] = {"**", "//", "<=", ">=", "==", "!=", "+", "-", "*",
+                                                "%",  "<",  ">",  "&",  "|",  "~",  "(", ")", ","};
   std::vector<Token> tokens;
-  size_t i = 0;
-  while (i < text.size()) {
-    const unsigned char c = text[i];
-    if (std::isspace(c)) {
-      ++i;
-      continue;
+  TextCursor in(text);
+  for (in.skip_space(); !in.at_end(); in.skip_space()) {
+    const size_t start = in.offset();
+    const char c = in.peek();
+    if (is_digit(c)) {
+      tokens.push_back({Token::Type::Number, std::string(in.take_while(is_digit)), start});
+    } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+      tokens.push_back({Token::Type::Name, std::string(in.take_while(is_name_char)), start});
+    } else {
+      const auto op = std::find_if(std::begin(kOperators), std::end(kOperators),
+                                   [&](std::string_view o) { return in.looking_at(o); });
+      if (op == std::end(kOperators)) in.fail("unexpected character '" + std::string(1, c) + "'");
+      in.advance(op->size());
+      tokens.push_back({Token::Type::Operator, std::string(*op), start});
     }
-    const size_t start = i;
-    if (std::isdigit(c)) {
-      while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
-      tokens.push_back({Token::Type::Number, std::string(text.substr(start, i - start)), start});
-      continue;
-    }
-    if (std::isalpha(c) || c == '_') {
-      while (i < text.size() &&
-             (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_'))
-        ++i;
-      tokens.push_back({Token::Type::Name, std::string(text.substr(start, i - start)), start});
-      continue;
-    }
-    bool matched = false;
-    for (const char* op : kOperators) {
-      if (text.substr(i).rfind(op, 0) == 0) {
-        tokens.push_back({Token::Type::Operator, op, start});
-        i += std::char_traits<char>::length(op);
-        matched = true;
-        break;
-      }
-    }
-    if (!matched)
-      throw std::invalid_argument("parse: at offset " + std::to_string(i) +
-                                  ": unexpected character '" + std::string(1, text[i]) + "'");
   }
   tokens.push_back({Token::Type::End, "", text.size()});
   return tokens;
@@ -100,9 +84,8 @@ class StrParser {
   }
   [[noreturn]] void fail(const std::string& expected) const {
     const Token& t = peek();
-    throw std::invalid_argument("parse: at offset " + std::to_string(t.offset) + ": expected " +
-                                expected + ", found " +
-                                (t.type == Token::Type::End ? "end of input" : "'" + t.text + "'"));
+    throw TextFailure(t.offset, "expected " + expected + ", found " +
+                                    (t.type == Token::Type::End ? "end of input" : "'" + t.text + "'"));
   }
   void expect(const char* op) {
     if (!accept(op)) fail(std::string("'") + op + "'");
@@ -127,12 +110,9 @@ class StrParser {
   Expr prefix() {
     const Token t = next();
     if (t.type == Token::Type::Number) {
-      try {
-        return ExprBuilder::number(Num::integer(std::stoll(t.text)));
-      } catch (const std::out_of_range&) {
-        --at_;
-        fail("an integer that fits in 64 bits");
-      }
+      if (const auto value = decimal_integer(t.text)) return ExprBuilder::number(Num::integer(*value));
+      --at_;
+      fail("an integer that fits in 64 bits");
     }
     if (t.type == Token::Type::Name) return name(t);
     if (t.type == Token::Type::Operator) {
@@ -171,9 +151,8 @@ class StrParser {
         {"Eq", K::Eq}, {"Ne", K::Ne}, {"Lt", K::Lt}, {"Le", K::Le}, {"Gt", K::Gt}, {"Ge", K::Ge}};
     auto arity = [&](size_t n) {
       if (args.size() != n)
-        throw std::invalid_argument("parse: at offset " + std::to_string(t.offset) + ": " +
-                                    t.text + " takes " + std::to_string(n) + " arguments, found " +
-                                    std::to_string(args.size()));
+        throw TextFailure(t.offset, t.text + " takes " + std::to_string(n) + " arguments, found " +
+                                        std::to_string(args.size()));
     };
     if (auto it = relations.find(t.text); it != relations.end()) {
       arity(2);
@@ -199,8 +178,7 @@ class StrParser {
       arity(1);
       return ExprBuilder::logical_not(args[0]);
     }
-    throw std::invalid_argument("parse: at offset " + std::to_string(t.offset) +
-                                ": unknown function '" + t.text + "'");
+    throw TextFailure(t.offset, "unknown function '" + t.text + "'");
   }
 
   Expr apply(const Token& op, const Expr& a, const Expr& b) {
@@ -212,8 +190,7 @@ class StrParser {
     if (o == "%") return ExprBuilder::torch_mod(a, b);
     if (o == "**") {
       if (!b.is_integer())
-        throw std::invalid_argument("parse: at offset " + std::to_string(op.offset) +
-                                    ": expected an integer exponent, found " + b.str());
+        throw TextFailure(op.offset, "expected an integer exponent, found " + b.str());
       return ExprBuilder::pow(a, *b.as_integer());
     }
     if (o == "&") return ExprBuilder::logic(K::And, {a, b});
@@ -230,6 +207,8 @@ class StrParser {
 Expr parse_str_text(std::string_view text) {
   try {
     return StrParser(text).parse_all();
+  } catch (const TextFailure& failure) {
+    throw std::invalid_argument("parse: at offset " + std::to_string(failure.offset()) + ": " + failure.what());
   } catch (const std::invalid_argument&) {
     throw;
   } catch (const std::exception& error) {  // arithmetic errors while folding

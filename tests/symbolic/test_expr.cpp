@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/symbolic/expr.h"
+#include "engine/symbolic/srepr_text.h"
 #include "support/unit/files.h"
 #include "support/unit/json.h"
 #include "support/unit/process.h"
@@ -21,6 +22,7 @@
 #include "support/unit/unit.h"
 
 using exportlens::symbolic::Expr;
+using exportlens::symbolic::sympy_str_of_srepr;
 using namespace exportlens::unit;
 using json = nlohmann::json;
 
@@ -515,6 +517,41 @@ EL_TEST(sreprErrorsNameTheOffset) {
   for (const auto& [text, message] : bad) {
     try {
       Expr::parse_srepr(text);
+      FAIL("accepted malformed srepr: " + text);
+    } catch (const std::invalid_argument& e) {
+      VERIFY_MSG(std::string(e.what()).find(message) != std::string::npos, text + " -> " + e.what());
+    }
+  }
+}
+
+// The srepr of float-valued expressions (.item() of a float tensor) is kept as
+// sympy's str; it is read by the same srepr reader as the integer expressions.
+EL_TEST(sreprTextPrintsSympyStr) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"StrictGreaterThan(Symbol('zuf0'), Float('0.0', precision=53))", "zuf0 > 0.0"},
+      {"Unequality(Symbol('zuf0'), Float('3.0', precision=53))", "Ne(zuf0, 3.0)"},
+      {"Add(Mul(Symbol('zuf0'), Symbol('zuf1')), Float('-2.0', precision=53))", "zuf0*zuf1 - 2.0"},
+      {"Add(Mul(Integer(-1), Symbol('zuf0')), Symbol('zuf1'))", "-zuf0 + zuf1"},
+      {"Mul(Integer(2), Symbol('zuf0'), Add(Symbol('zuf1'), Integer(1)))", "2*zuf0*(zuf1 + 1)"},
+      {"Pow(Add(Symbol('zuf0'), Integer(1)), Integer(2))", "(zuf0 + 1)**2"},
+      {"Mul(Rational(1, 2), Symbol('zuf0'))", "1/2*zuf0"},
+      {"And(Equality(Symbol('zuf0'), Float('1.0', precision=53)), LessThan(Symbol('zuf0'), Integer(0)))",
+       "(Eq(zuf0, 1.0)) & (zuf0 <= 0)"},
+      {"Or(StrictGreaterThan(Symbol('zuf0'), Integer(0)), StrictLessThan(Symbol('zuf1'), Integer(1)))",
+       "(zuf0 > 0) | (zuf1 < 1)"},
+      {"-oo", "-oo"},
+      {"true", "True"},
+      {"Min(Float('1.0', precision=53), Symbol('zuf0'))", "Min(1.0, zuf0)"},
+  };
+  for (const auto& [srepr, str] : cases) COMPARE(sympy_str_of_srepr(srepr), str);
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"Symbol('x'", "srepr text: at offset 10: expected ')'"},
+      {"Float('1.0') x", "srepr text: at offset 13: expected end of input"},
+      {std::string(300, '-') + "oo", "nested more than 200 levels deep"},
+  };
+  for (const auto& [text, message] : bad) {
+    try {
+      sympy_str_of_srepr(text);
       FAIL("accepted malformed srepr: " + text);
     } catch (const std::invalid_argument& e) {
       VERIFY_MSG(std::string(e.what()).find(message) != std::string::npos, text + " -> " + e.what());

@@ -267,6 +267,24 @@ EL_TEST(python_printer_matches_torch) {
   }
 }
 
+EL_TEST(recordedGuardErrorsNameTheColumn) {
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"(L['x'].size()[0] <= 16", "at column 24: expected ')'"},
+      {"L['x'].size()[0] ** 2", "at column 20: '**' is not supported"},
+      {"L['x'].size()[0] <= 99999999999999999999", "at column 21: an integer that does not fit in 64 bits"},
+      {"L['x'].size()[0] <= 16 nothing", "at column 24: unexpected text"},
+      {std::string(300, '(') + "L['x'].size()[0]" + std::string(300, ')'), "nested more than 200 levels deep"},
+  };
+  for (const auto& [text, message] : bad) {
+    try {
+      parse_python_guard(text);
+      FAIL("accepted a malformed guard: " + text);
+    } catch (const GuardParseError& e) {
+      VERIFY_MSG(std::string(e.what()).find(message) != std::string::npos, text + " -> " + e.what());
+    }
+  }
+}
+
 // ---- the dynamic_shapes spec ------------------------------------------------
 EL_TEST(spec_syntax) {
   const std::vector<SpecRow> rows = {
