@@ -88,31 +88,38 @@ Expr scaled_term(const Num& coefficient, const Expr& body) {
   return ExprBuilder::raw(K::Mul, std::move(args));
 }
 
+/// sympy's flatten of an n-ary Add or Mul: operands of the same `kind`
+/// opened up, numbers handed to `fold`, every other operand to `collect`, in order.
+template <class Fold, class Collect>
+void flatten_operands(std::vector<Expr> operands, K kind, const char* op, Fold fold, Collect collect) {
+  for (size_t i = 0; i < operands.size(); ++i) {
+    const Expr e = operands[i];
+    require_integer_valued(e, op);
+    if (e.kind() == kind)
+      operands.insert(operands.end(), e.args().begin(), e.args().end());
+    else if (is_number(e))
+      fold(num(e));
+    else
+      collect(e);
+  }
+}
+
 }  // namespace
 
 Expr ExprBuilder::add(std::vector<Expr> terms) {
   Num constant = Num::integer(0);
   std::vector<std::pair<Expr, Num>> collected;  // body, coefficient
   std::unordered_map<Expr, size_t> index;
-  std::vector<Expr> pending = std::move(terms);
-  for (size_t i = 0; i < pending.size(); ++i) {
-    const Expr t = pending[i];
-    require_integer_valued(t, "+");
-    if (t.kind() == K::Add) {
-      pending.insert(pending.end(), t.args().begin(), t.args().end());
-      continue;
-    }
-    if (is_number(t)) {
-      constant = symbolic::add(constant, num(t));
-      continue;
-    }
-    auto [coefficient, body] = split_coefficient(t);
-    auto [it, inserted] = index.emplace(body, collected.size());
-    if (inserted)
-      collected.emplace_back(body, coefficient);
-    else
-      collected[it->second].second = symbolic::add(collected[it->second].second, coefficient);
-  }
+  flatten_operands(
+      std::move(terms), K::Add, "+", [&](const Num& n) { constant = symbolic::add(constant, n); },
+      [&](const Expr& t) {
+        auto [coefficient, body] = split_coefficient(t);
+        auto [it, inserted] = index.emplace(body, collected.size());
+        if (inserted)
+          collected.emplace_back(body, coefficient);
+        else
+          collected[it->second].second = symbolic::add(collected[it->second].second, coefficient);
+      });
   std::vector<Expr> out;
   for (const auto& [body, coefficient] : collected)
     if (!coefficient.is_zero()) out.push_back(scaled_term(coefficient, body));
@@ -127,27 +134,17 @@ Expr ExprBuilder::mul(std::vector<Expr> factors) {
   Num coefficient = Num::integer(1);
   std::vector<std::pair<Expr, int64_t>> powers;
   std::unordered_map<Expr, size_t> index;
-  std::vector<Expr> pending = std::move(factors);
-  for (size_t i = 0; i < pending.size(); ++i) {
-    const Expr f = pending[i];
-    require_integer_valued(f, "*");
-    if (f.kind() == K::Mul) {
-      pending.insert(pending.end(), f.args().begin(), f.args().end());
-      continue;
-    }
-    if (is_number(f)) {
-      coefficient = multiply(coefficient, num(f));
-      continue;
-    }
-    auto [base, exponent] = split_power(f);
-    auto [it, inserted] = index.emplace(base, powers.size());
-    if (inserted) {
-      powers.emplace_back(base, exponent);
-    } else if (__builtin_add_overflow(powers[it->second].second, exponent,
-                                      &powers[it->second].second)) {
-      throw std::overflow_error("symbolic exponent overflow");
-    }
-  }
+  flatten_operands(
+      std::move(factors), K::Mul, "*", [&](const Num& n) { coefficient = multiply(coefficient, n); },
+      [&](const Expr& f) {
+        auto [base, exponent] = split_power(f);
+        auto [it, inserted] = index.emplace(base, powers.size());
+        if (inserted) {
+          powers.emplace_back(base, exponent);
+        } else if (__builtin_add_overflow(powers[it->second].second, exponent, &powers[it->second].second)) {
+          throw std::overflow_error("symbolic exponent overflow");
+        }
+      });
   if (coefficient.is_zero()) return number(coefficient);
   std::vector<Expr> out;
   for (const auto& [base, exponent] : powers)

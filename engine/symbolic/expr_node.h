@@ -80,6 +80,9 @@ inline const Facts& facts(const Expr& e) { return N(e).facts; }
 inline bool contains_kind(const Expr& e, Expr::Kind kind) { return (N(e).kinds >> unsigned(kind)) & 1u; }
 inline bool is_true(const Fuzzy& f) { return f.has_value() && *f; }
 inline bool is_false(const Fuzzy& f) { return f.has_value() && !*f; }
+inline Fuzzy negated(Fuzzy f) { return f ? Fuzzy(!*f) : std::nullopt; }
+/// The relation that holds exactly when one of `kind` does not (Lt -> Ge).
+Expr::Kind negation(Expr::Kind kind);
 
 /// term = coefficient * body (sympy's as_coeff_Mul); body is 1 for numbers.
 std::pair<Num, Expr> split_coefficient(const Expr& term);

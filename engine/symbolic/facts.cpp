@@ -16,6 +16,7 @@ namespace {
 
 using K = Expr::Kind;
 
+/// sympy's fuzzy_or: true when one is true, false when all are false.
 template <class Pick>
 Fuzzy fuzzy_or(const std::vector<Expr>& args, Pick pick) {
   bool all_false = true;
@@ -27,15 +28,10 @@ Fuzzy fuzzy_or(const std::vector<Expr>& args, Pick pick) {
   return all_false ? Fuzzy(false) : std::nullopt;
 }
 
+/// sympy's fuzzy_and, by De Morgan: not (one of them is not).
 template <class Pick>
 Fuzzy fuzzy_and(const std::vector<Expr>& args, Pick pick) {
-  bool all_true = true;
-  for (const Expr& a : args) {
-    const Fuzzy f = pick(facts(a));
-    if (is_false(f)) return false;
-    if (!is_true(f)) all_true = false;
-  }
-  return all_true ? Fuzzy(true) : std::nullopt;
+  return negated(fuzzy_or(args, [&](const Facts& f) { return negated(pick(f)); }));
 }
 
 /// True if all true, False if all false, else unknown (sympy's _torf).

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "engine/symbolic/expr.h"
+#include "engine/symbolic/expr_node.h"
 #include "engine/symbolic/number.h"
 
 namespace exportlens::symbolic::constraints {
@@ -52,32 +53,24 @@ inline std::optional<bool> truth_for_positive_symbol(const LinearRelation& r) {
   const bool nonnegative = increasing && !at_one.negative();
   const bool negative = !increasing && at_one.negative();
   const bool nonpositive = !increasing && (at_one.negative() || at_one.zero());
-  switch (r.kind) {
+  // Ne, Le and Lt are decided as the negations of Eq, Gt and Ge.
+  const bool negative_form = r.kind == K::Ne || r.kind == K::Le || r.kind == K::Lt;
+  std::optional<bool> holds;
+  switch (negative_form ? negation(r.kind) : r.kind) {
     case K::Eq:
-      if (positive || negative) return false;
-      break;
-    case K::Ne:
-      if (positive || negative) return true;
+      if (positive || negative) holds = false;
       break;
     case K::Ge:
-      if (nonnegative) return true;
-      if (negative) return false;
+      if (nonnegative) holds = true;
+      else if (negative) holds = false;
       break;
     case K::Gt:
-      if (positive) return true;
-      if (nonpositive) return false;
-      break;
-    case K::Le:
-      if (nonpositive) return true;
-      if (positive) return false;
-      break;
-    case K::Lt:
-      if (negative) return true;
-      if (nonnegative) return false;
+      if (positive) holds = true;
+      else if (nonpositive) holds = false;
       break;
     default: break;
   }
-  return std::nullopt;
+  return negative_form ? negated(holds) : holds;
 }
 
 }  // namespace exportlens::symbolic::constraints

@@ -34,8 +34,6 @@ Fuzzy is_ge(const Expr& a, const Expr& b) {
   return facts(difference(a, b)).nonnegative;
 }
 
-Fuzzy negated(Fuzzy f) { return f ? Fuzzy(!*f) : std::nullopt; }
-
 Fuzzy decide(K kind, const Expr& a, const Expr& b) {
   switch (kind) {
     case K::Eq: return is_eq(a, b);
@@ -56,6 +54,13 @@ Fuzzy decide_booleans(K kind, const Expr& a, const Expr& b) {
   return equal;
 }
 
+bool is_relation(K kind) {
+  return kind == K::Eq || kind == K::Ne || kind == K::Lt || kind == K::Le || kind == K::Gt ||
+         kind == K::Ge;
+}
+
+}  // namespace
+
 K negation(K kind) {
   switch (kind) {
     case K::Eq: return K::Ne;
@@ -67,13 +72,6 @@ K negation(K kind) {
     default: throw std::logic_error("not a relation");
   }
 }
-
-bool is_relation(K kind) {
-  return kind == K::Eq || kind == K::Ne || kind == K::Lt || kind == K::Le || kind == K::Gt ||
-         kind == K::Ge;
-}
-
-}  // namespace
 
 Expr ExprBuilder::relation(K kind, const Expr& a, const Expr& b) {
   Fuzzy result;

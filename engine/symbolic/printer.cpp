@@ -197,9 +197,17 @@ const char* sympy_class_name(const Expr& e) {
       return v == 0 ? "Zero" : v == 1 ? "One" : v == -1 ? "NegativeOne" : "Integer";
     }
     case K::Infinity: return e == Expr::infinity(true) ? "NegativeIntInfinity" : "IntInfinity";
+    default: return sympy_class_name(e.kind(), N(e).flavor);
+  }
+}
+
+const char* sympy_class_name(K kind, Flavor flavor) {
+  switch (kind) {
+    case K::Integer: return "Integer";
+    case K::Infinity: return "IntInfinity";
     case K::Symbol: return "Symbol";
-    case K::FloorDiv: return N(e).flavor == Flavor::CleanDiv ? "CleanDiv" : "FloorDiv";
-    case K::Mod: return N(e).flavor == Flavor::PythonMod ? "PythonMod" : "Mod";
+    case K::FloorDiv: return flavor == Flavor::CleanDiv ? "CleanDiv" : "FloorDiv";
+    case K::Mod: return flavor == Flavor::PythonMod ? "PythonMod" : "Mod";
     case K::Max: return "Max";
     case K::Min: return "Min";
     case K::Pow: return "Pow";

@@ -2,9 +2,11 @@
 // sympy's StrPrinter and ReprPrinter for our node kinds.
 #include <string>
 
+#include "engine/symbolic/expr.h"
+
 namespace exportlens::symbolic {
 
-class Expr;
+enum class Flavor : uint8_t;  // expr_node.h
 
 std::string to_str(const Expr& e);
 std::string to_srepr(const Expr& e);
@@ -13,5 +15,8 @@ std::string to_srepr(const Expr& e);
 /// "PythonMod" by the node's flavour, "Zero" / "One" / "NegativeOne" /
 /// "Integer" for an integer.
 const char* sympy_class_name(const Expr& e);
+/// The class name of every node of `kind` and `flavor`: an integer's is
+/// "Integer", infinity's "IntInfinity" (their values name the rest).
+const char* sympy_class_name(Expr::Kind kind, Flavor flavor);
 
 }  // namespace exportlens::symbolic

@@ -41,17 +41,24 @@ struct SymbolRecord {
   std::optional<Provenance> lower_origin, upper_origin;
 };
 
-/// "Could not guard on data-dependent expression ..." (torch's GuardOnDataDependentSymNode).
-class DataDependentError : public Error {
+/// An error about one expression, with where that expression came from.
+class ExpressionError : public Error {
  public:
-  DataDependentError(Expr expr, Provenance origin, const std::string& message)
-      : Error(ErrorKind::DataDependent, {}, message), expr_(std::move(expr)), origin_(std::move(origin)) {}
+  ExpressionError(ErrorKind kind, Expr expr, Provenance origin, const std::string& message)
+      : Error(kind, {}, message), expr_(std::move(expr)), origin_(std::move(origin)) {}
   const Expr& expr() const { return expr_; }
   const Provenance& origin() const { return origin_; }
 
  private:
   Expr expr_;
   Provenance origin_;
+};
+
+/// "Could not guard on data-dependent expression ..." (torch's GuardOnDataDependentSymNode).
+class DataDependentError : public ExpressionError {
+ public:
+  DataDependentError(Expr expr, Provenance origin, const std::string& message)
+      : ExpressionError(ErrorKind::DataDependent, std::move(expr), std::move(origin), message) {}
 };
 
 /// An example input that contradicts its spec ("10 not in range [11, 18]").
@@ -61,16 +68,10 @@ class ConstraintViolationError : public Error {
 };
 
 /// A torch._check / size check that is false for the example values.
-class CheckFailedError : public Error {
+class CheckFailedError : public ExpressionError {
  public:
   CheckFailedError(Expr expr, Provenance origin, const std::string& message)
-      : Error(ErrorKind::Check, {}, message), expr_(std::move(expr)), origin_(std::move(origin)) {}
-  const Expr& expr() const { return expr_; }
-  const Provenance& origin() const { return origin_; }
-
- private:
-  Expr expr_;
-  Provenance origin_;
+      : ExpressionError(ErrorKind::Check, std::move(expr), std::move(origin), message) {}
 };
 
 class ShapeEnv {

@@ -3,6 +3,7 @@
 #include "engine/symbolic/sort_key.h"
 
 #include "engine/symbolic/expr_node.h"
+#include "engine/symbolic/printer.h"
 
 namespace exportlens::symbolic {
 
@@ -30,34 +31,35 @@ SortKeyPtr tuple(std::vector<SortKeyPtr> items) {
 }
 
 /// sympy class_key(): (1, 0, 'Number'), (2, 0, 'Symbol'), (3, 0, 'Mul'),
-/// (3, 1, 'Add'), (3, 2, 'Pow'), (4, 10000, <Function>), (5, 0, <Basic>).
+/// (3, 1, 'Add'), (3, 2, 'Pow'), (4, 10000, <Function>), (5, 0, <Basic>),
+/// each named by its class (printer.h).
 SortKeyPtr make_class_key(K kind, Flavor flavor) {
+  const auto key = [&](int64_t rank, int64_t order) {
+    const bool number = kind == K::Integer || kind == K::Infinity;
+    return tuple({int_leaf(rank), int_leaf(order), string_leaf(number ? "Number" : sympy_class_name(kind, flavor))});
+  };
   switch (kind) {
     case K::Integer:
-    case K::Infinity: return tuple({int_leaf(1), int_leaf(0), string_leaf("Number")});
-    case K::Symbol: return tuple({int_leaf(2), int_leaf(0), string_leaf("Symbol")});
-    case K::Mul: return tuple({int_leaf(3), int_leaf(0), string_leaf("Mul")});
-    case K::Add: return tuple({int_leaf(3), int_leaf(1), string_leaf("Add")});
-    case K::Pow: return tuple({int_leaf(3), int_leaf(2), string_leaf("Pow")});
+    case K::Infinity: return key(1, 0);
+    case K::Symbol: return key(2, 0);
+    case K::Mul: return key(3, 0);
+    case K::Add: return key(3, 1);
+    case K::Pow: return key(3, 2);
     case K::FloorDiv:
-      return tuple({int_leaf(4), int_leaf(10000),
-                    string_leaf(flavor == Flavor::CleanDiv ? "CleanDiv" : "FloorDiv")});
-    case K::Mod:
-      return tuple({int_leaf(4), int_leaf(10000),
-                    string_leaf(flavor == Flavor::PythonMod ? "PythonMod" : "Mod")});
-    case K::Max: return tuple({int_leaf(5), int_leaf(0), string_leaf("Max")});
-    case K::Min: return tuple({int_leaf(5), int_leaf(0), string_leaf("Min")});
-    case K::True: return tuple({int_leaf(5), int_leaf(0), string_leaf("BooleanTrue")});
-    case K::False: return tuple({int_leaf(5), int_leaf(0), string_leaf("BooleanFalse")});
-    case K::Eq: return tuple({int_leaf(5), int_leaf(0), string_leaf("Equality")});
-    case K::Ne: return tuple({int_leaf(5), int_leaf(0), string_leaf("Unequality")});
-    case K::Lt: return tuple({int_leaf(5), int_leaf(0), string_leaf("StrictLessThan")});
-    case K::Le: return tuple({int_leaf(5), int_leaf(0), string_leaf("LessThan")});
-    case K::Gt: return tuple({int_leaf(5), int_leaf(0), string_leaf("StrictGreaterThan")});
-    case K::Ge: return tuple({int_leaf(5), int_leaf(0), string_leaf("GreaterThan")});
-    case K::And: return tuple({int_leaf(5), int_leaf(0), string_leaf("And")});
-    case K::Or: return tuple({int_leaf(5), int_leaf(0), string_leaf("Or")});
-    case K::Not: return tuple({int_leaf(5), int_leaf(0), string_leaf("Not")});
+    case K::Mod: return key(4, 10000);
+    case K::Max:
+    case K::Min:
+    case K::True:
+    case K::False:
+    case K::Eq:
+    case K::Ne:
+    case K::Lt:
+    case K::Le:
+    case K::Gt:
+    case K::Ge:
+    case K::And:
+    case K::Or:
+    case K::Not: return key(5, 0);
   }
   return tuple({});
 }
