@@ -72,29 +72,9 @@ SymValue split_pieces(RuleContext& ctx, const SymTensor& self, size_t dim, const
   return SymValue::list(std::move(parts));
 }
 
-SymValue split(RuleContext& ctx) {
-  const SymTensor self = ctx.tensor(0, "self");
-  const size_t dim = size_t(ctx.wrap_dim(ctx.static_integer_or(2, "dim", 0), self.rank()));
-  const SymValue s = ctx.value(1, "split_size");
-  if (s.kind == SymValue::Kind::List) {  // split.sizes overload
-    std::vector<SymValue> parts;
-    Expr total(0);
-    for (const auto& item : s.items) total = total + item.scalar;
-    ctx.check(Expr::eq(total, self.sizes[dim]), "split_with_sizes: sizes sum to the dim");
-    for (const auto& item : s.items) {
-      SymTensor p = self;
-      p.sizes[dim] = item.scalar;
-      parts.push_back(SymValue::of(std::move(p)));
-    }
-    return SymValue::list(std::move(parts));
-  }
-  return split_pieces(ctx, self, dim, ctx.integer(1, "split_size"));
-}
-
-SymValue split_with_sizes(RuleContext& ctx) {
-  const SymTensor self = ctx.tensor(0, "self");
-  const size_t dim = size_t(ctx.wrap_dim(ctx.static_integer_or(2, "dim", 0), self.rank()));
-  const std::vector<Expr> sizes = ctx.integers(1, "split_sizes");
+/// split_with_sizes: `self` cut along `dim` into pieces of the given sizes,
+/// which must add up to the dimension.
+SymValue pieces_of_sizes(RuleContext& ctx, const SymTensor& self, size_t dim, const std::vector<Expr>& sizes) {
   Expr total(0);
   for (const Expr& e : sizes) total = total + e;
   ctx.check(Expr::eq(total, self.sizes[dim]), "split_with_sizes: sizes sum to the dim");
@@ -105,6 +85,24 @@ SymValue split_with_sizes(RuleContext& ctx) {
     parts.push_back(SymValue::of(std::move(p)));
   }
   return SymValue::list(std::move(parts));
+}
+
+SymValue split(RuleContext& ctx) {
+  const SymTensor self = ctx.tensor(0, "self");
+  const size_t dim = size_t(ctx.wrap_dim(ctx.static_integer_or(2, "dim", 0), self.rank()));
+  const SymValue s = ctx.value(1, "split_size");
+  if (s.kind == SymValue::Kind::List) {  // split.sizes overload
+    std::vector<Expr> sizes;
+    for (const auto& item : s.items) sizes.push_back(item.scalar);
+    return pieces_of_sizes(ctx, self, dim, sizes);
+  }
+  return split_pieces(ctx, self, dim, ctx.integer(1, "split_size"));
+}
+
+SymValue split_with_sizes(RuleContext& ctx) {
+  const SymTensor self = ctx.tensor(0, "self");
+  const size_t dim = size_t(ctx.wrap_dim(ctx.static_integer_or(2, "dim", 0), self.rank()));
+  return pieces_of_sizes(ctx, self, dim, ctx.integers(1, "split_sizes"));
 }
 
 SymValue chunk(RuleContext& ctx) {

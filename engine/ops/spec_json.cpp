@@ -159,6 +159,18 @@ Json dim_json(const DimSpec& d) {
   return o;
 }
 
+/// [{label: key, ...to_json(value)}] for the (key, value) pairs of `entries`, in order.
+template <class Entries, class ToJson>
+Json labelled_array(const char* label, const Entries& entries, ToJson to_json) {
+  Json out = Json::array();
+  for (const auto& [key, value] : entries) {
+    Json o = {{label, key}};
+    o.update(to_json(value));
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
 // One input's spec: {"form", "dims"} for a tensor, {"form", "items"} for a
 // container (each item an input object, with "key" in a dict), {"scalar"}
 // for a bare dimension value.
@@ -179,13 +191,7 @@ Json input_json(const InputShapeSpec& in) {
     i["items"] = items;
     return i;
   }
-  Json ds = Json::array();
-  for (const auto& [index, d] : in.dims) {
-    Json o = {{"index", index}};
-    o.update(dim_json(d));
-    ds.push_back(o);
-  }
-  i["dims"] = ds;
+  i["dims"] = labelled_array("index", in.dims, dim_json);
   return i;
 }
 
@@ -272,13 +278,7 @@ std::string spec_to_json(const DynamicShapesSpec& spec) {
     dims[n] = o;
   }
   j["dims"] = dims;
-  Json inputs = Json::array();
-  for (const auto& [name, in] : spec.inputs) {
-    Json i = {{"name", name}};
-    i.update(input_json(in));
-    inputs.push_back(i);
-  }
-  j["inputs"] = inputs;
+  j["inputs"] = labelled_array("name", spec.inputs, input_json);
   return j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 

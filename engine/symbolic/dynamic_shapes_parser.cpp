@@ -477,7 +477,7 @@ class Evaluator {
 
   CallArgs call_args() {
     CallArgs a;
-    while (!is_op(")")) {
+    comma_separated(")", " in the call", [&] {
       if (peek().type == Token::Type::Name && is_op("=", 1)) {
         const Token key = next();
         ++pos_;
@@ -486,14 +486,31 @@ class Evaluator {
         if (!a.keyword.empty()) fail(peek(), "positional argument after a keyword argument");
         a.positional.push_back(expression());
       }
-      if (is_op(",")) {
+    });
+    return a;
+  }
+
+  /// Python's comma-separated items up to `close` (taken), a trailing comma
+  /// allowed; whether there was one.
+  template <class ReadItem>
+  bool comma_separated(const char* close, const char* where, ReadItem read_item) {
+    bool trailing_comma = false;
+    while (!is_op(close)) {
+      read_item();
+      trailing_comma = is_op(",");
+      if (trailing_comma) {
         ++pos_;
         continue;
       }
-      if (!is_op(")")) fail(peek(), "expected ',' or ')' in the call, got " + shown(peek()));
+      if (!is_op(close)) fail(peek(), std::string("expected ',' or '") + close + "'" + where + ", got " + shown(peek()));
     }
     ++pos_;
-    return a;
+    return trailing_comma;
+  }
+
+  void refuse_comprehension() const {
+    if (peek().type == Token::Type::Name && peek().text == "for")
+      fail(peek(), "comprehensions are not supported; list the dimensions explicitly");
   }
 
   static std::optional<int64_t> bound_argument(const Evaluator& self, const Token& key, const Value& v) {
@@ -589,20 +606,10 @@ class Evaluator {
     v.type = type;
     v.line = open.line;
     v.column = open.column;
-    bool trailing_comma = false;
-    while (!is_op(close)) {
+    const bool trailing_comma = comma_separated(close, "", [&] {
       v.items.push_back(expression());
-      if (peek().type == Token::Type::Name && peek().text == "for")
-        fail(peek(), "comprehensions are not supported; list the dimensions explicitly");
-      trailing_comma = false;
-      if (is_op(",")) {
-        ++pos_;
-        trailing_comma = true;
-        continue;
-      }
-      if (!is_op(close)) fail(peek(), std::string("expected ',' or '") + close + "', got " + shown(peek()));
-    }
-    ++pos_;
+      refuse_comprehension();
+    });
     if (type == Value::Type::Tuple && v.items.size() == 1 && !trailing_comma) return v.items[0];  // (x) is x
     return v;
   }
@@ -612,22 +619,15 @@ class Evaluator {
     v.type = Value::Type::Dict;
     v.line = open.line;
     v.column = open.column;
-    while (!is_op("}")) {
+    comma_separated("}", "", [&] {
       Value key = expression();
       if (key.type != Value::Type::Str && key.type != Value::Type::Int)
         fail(peek(), "dict keys must be argument names (strings) or dimension indices (ints), got " + describe(key));
       expect_op(":", "after a dict key");
       Value val = expression();
-      if (peek().type == Token::Type::Name && peek().text == "for")
-        fail(peek(), "comprehensions are not supported; list the dimensions explicitly");
+      refuse_comprehension();
       v.entries.push_back({key, val});
-      if (is_op(",")) {
-        ++pos_;
-        continue;
-      }
-      if (!is_op("}")) fail(peek(), "expected ',' or '}', got " + shown(peek()));
-    }
-    ++pos_;
+    });
     return v;
   }
 

@@ -15,8 +15,7 @@ class Parser {
 
   Expr parse() {
     Expr e = or_expr();
-    in_.skip_space();
-    if (!in_.at_end()) in_.fail("unexpected text");
+    in_.expect_end();
     return e;
   }
 

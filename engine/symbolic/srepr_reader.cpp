@@ -18,8 +18,7 @@ class SreprReader {
 
   SreprTerm read_all() {
     SreprTerm term = read();
-    in_.skip_space();
-    if (!in_.at_end()) in_.expected("end of input");
+    in_.expect_end();
     return term;
   }
 

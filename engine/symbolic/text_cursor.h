@@ -77,6 +77,11 @@ class TextCursor {
   void expect(std::string_view token) {
     if (!eat(token)) expected("'" + std::string(token) + "'");
   }
+  /// The end of the text, after space: a reader has read all of it.
+  void expect_end() {
+    skip_space();
+    if (!at_end()) expected("end of input");
+  }
   /// The run of characters from the cursor that `accept` takes, taken.
   template <class Accept>
   std::string_view take_while(Accept accept) {

@@ -272,7 +272,7 @@ EL_TEST(recordedGuardErrorsNameTheColumn) {
       {"(L['x'].size()[0] <= 16", "at column 24: expected ')'"},
       {"L['x'].size()[0] ** 2", "at column 20: '**' is not supported"},
       {"L['x'].size()[0] <= 99999999999999999999", "at column 21: an integer that does not fit in 64 bits"},
-      {"L['x'].size()[0] <= 16 nothing", "at column 24: unexpected text"},
+      {"L['x'].size()[0] <= 16 nothing", "at column 24: expected end of input, found 'nothing'"},
       {std::string(300, '(') + "L['x'].size()[0]" + std::string(300, ')'), "nested more than 200 levels deep"},
   };
   for (const auto& [text, message] : bad) {
