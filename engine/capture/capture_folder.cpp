@@ -35,6 +35,21 @@ std::string read_json_text(const fs::path& file, const std::string& shown, const
   return text;
 }
 
+/// A capture's JSON file, read whole and parsed; the document points into the text it keeps.
+struct JsonFile {
+  JsonFile(const fs::path& file, const serde::ReadLimits& limits)
+      : shown(file.string()),
+        text(read_json_text(file, shown, limits)),
+        doc(serde::JsonDocument::parse(text, shown, limits)) {}
+  JsonFile(const JsonFile&) = delete;
+  JsonFile& operator=(const JsonFile&) = delete;
+  JsonCursor root() const { return JsonCursor(doc, shown); }
+
+  const std::string shown;
+  const std::string text;
+  const serde::JsonDocument doc;
+};
+
 // Lenient typed access: a missing or null field is its default; a field of
 // the wrong type is an error that names its JSON path.
 std::string str(const JsonCursor& o, const char* key) {
@@ -137,12 +152,19 @@ CapturedError read_error(const JsonCursor& c) {
   return e;
 }
 
-void read_attempt_file(Attempt& a, const JsonCursor& c, const FolderPaths& paths) {
-  c.expect_object();
+// What the manifest and attempt.json both say of an attempt; attempt.json, read last, has the last word.
+void read_summary(Attempt& a, const JsonCursor& c) {
   a.index = static_cast<int>(integer(c, "index", a.index));
   a.function = str(c, "function");
-  if (c.has("call_site")) a.call_site = frame(c.at("call_site"));
+  a.ok = boolean(c, "ok");
   a.model_class = str(c, "model_class");
+  if (c.has("call_site")) a.call_site = frame(c.at("call_site"));
+  a.seconds = number(c, "seconds");
+}
+
+void read_attempt_file(Attempt& a, const JsonCursor& c, const FolderPaths& paths) {
+  c.expect_object();
+  read_summary(a, c);
   a.strict = optional_boolean(c, "strict");
   a.torch_version = str(c, "torch_version");
   if (c.has("inputs"))
@@ -156,8 +178,6 @@ void read_attempt_file(Attempt& a, const JsonCursor& c, const FolderPaths& paths
   }
   a.spec_override = boolean(c, "spec_override");
   a.started = str(c, "started");
-  a.seconds = number(c, "seconds");
-  a.ok = boolean(c, "ok");
   a.program = paths.inside(c, "program", a.dir);
   a.program_text = paths.inside(c, "program_text", a.dir);
   a.save_error = str(c, "save_error");
@@ -182,22 +202,15 @@ void read_attempt_file(Attempt& a, const JsonCursor& c, const FolderPaths& paths
 Attempt read_attempt(const JsonCursor& entry, const FolderPaths& paths, const serde::ReadLimits& limits) {
   entry.expect_object();
   Attempt a;
-  a.index = static_cast<int>(integer(entry, "index"));
-  a.function = str(entry, "function");
-  a.ok = boolean(entry, "ok");
-  a.model_class = str(entry, "model_class");
-  if (entry.has("call_site")) a.call_site = frame(entry.at("call_site"));
-  a.seconds = number(entry, "seconds");
+  read_summary(a, entry);
   a.dir = paths.inside(entry, "dir", paths.dir());
   if (a.dir.empty()) entry.fail("an attempt without its folder ('dir')");
   const std::string failure_class = str(entry, "failure_class");
   const fs::path file = a.dir / "attempt.json";
   std::error_code ec;
   if (fs::exists(file, ec)) {
-    const std::string shown = file.string();
-    const std::string text = read_json_text(file, shown, limits);
-    const auto doc = serde::JsonDocument::parse(text, shown, limits);
-    read_attempt_file(a, JsonCursor(doc, shown), paths);
+    const JsonFile json(file, limits);
+    read_attempt_file(a, json.root(), paths);
   } else if (!a.ok) {
     // The script was stopped inside this call: the manifest is all there is.
     a.error = CapturedError{};
@@ -235,11 +248,9 @@ Capture read_capture(const fs::path& path, const serde::ReadLimits& limits) {
   const fs::path manifest = manifest_of(path);
   Capture c;
   c.dir = manifest.parent_path().empty() ? fs::path(".") : manifest.parent_path();
-  const std::string shown = manifest.string();
-  const std::string text = read_json_text(manifest, shown, limits);
   try {
-    const auto doc = serde::JsonDocument::parse(text, shown, limits);
-    const JsonCursor m(doc, shown);
+    const JsonFile json(manifest, limits);
+    const JsonCursor m = json.root();
     m.expect_object();
     if (str(m, "format") != kFormat) m.fail(std::string("not a capture manifest (its format is not '") + kFormat + "')");
     c.format_version = static_cast<int>(integer(m, "format_version"));

@@ -231,8 +231,9 @@ class ExprParser {
     Py v;
     switch (tok.type) {
       case Token::Type::Name:
+      case Token::Type::String:
         ++pos_;
-        v.kind = Py::Kind::Name;
+        v.kind = tok.type == Token::Type::Name ? Py::Kind::Name : Py::Kind::Str;
         v.text = tok.text;
         return v;
       case Token::Type::Number:
@@ -246,11 +247,6 @@ class ExprParser {
           v.integer = std::strtoll(tok.text.c_str(), nullptr, 10);
           if (errno == ERANGE) throw ReadError("integer out of range: " + tok.text);
         }
-        return v;
-      case Token::Type::String:
-        ++pos_;
-        v.kind = Py::Kind::Str;
-        v.text = tok.text;
         return v;
       case Token::Type::Op:
         if (accept("(") || accept("[")) {

@@ -6,6 +6,7 @@
 #include "engine/base/error.h"
 #include "engine/compiled/kernel_provenance.h"
 #include "engine/compiled/wrapper_source.h"
+#include "engine/serde/archive_layout.h"
 #include "engine/serde/json_document.h"
 #include "engine/serde/pt2_reader.h"
 #include "engine/serde/zip_archive.h"
@@ -120,13 +121,7 @@ ArchiveContents read_archive_contents(const std::filesystem::path& path, const s
     const ZipArchive zip(path, limits);
     ArchiveContents out;
     out.path = path;
-    for (const auto& e : zip.entries()) {
-      const auto slash = e.name.find('/');
-      if (slash != std::string::npos && e.name.substr(slash + 1) == "archive_format") {
-        out.folder = e.name.substr(0, slash + 1);
-        break;
-      }
-    }
+    out.folder = serde::archive_folder(zip);
     if (out.folder.empty()) {
       // torch <= 2.7: one program, serialized_exported_program.json at the top or under one folder.
       for (const auto& e : zip.entries())
@@ -147,12 +142,10 @@ ArchiveContents read_archive_contents(const std::filesystem::path& path, const s
       while (!out.archive_version.empty() && std::isspace(static_cast<unsigned char>(out.archive_version.back())))
         out.archive_version.pop_back();
     }
-    const std::string models = out.folder + "models/", compiled = out.folder + std::string(kCompiledDir);
+    out.programs = serde::archive_programs(zip, out.folder);
+    const std::string compiled = out.folder + std::string(kCompiledDir);
     std::vector<std::string> compiled_names;
     for (const auto& e : zip.entries()) {
-      if (e.name.starts_with(models) && e.name.ends_with(".json") && e.name.size() > models.size() + 5 &&
-          e.name.find('/', models.size()) == std::string::npos)
-        out.programs.push_back(e.name.substr(models.size(), e.name.size() - models.size() - 5));
       if (e.name.starts_with(compiled)) {
         const auto slash = e.name.find('/', compiled.size());
         if (slash == std::string::npos || slash == compiled.size()) continue;

@@ -173,36 +173,44 @@ class JsonReader {
     return std::nullopt;
   }
 
-  std::optional<PyValue> array() {
+  // The comma-separated items of an array or object after its opening
+  // bracket, through `close`; false when `read_item` fails or a separator is missing.
+  template <class ReadItem>
+  bool items(std::string_view close, ReadItem read_item) {
     ++pos_;
-    PyValue v;
-    v.kind = PyValue::Kind::List;
     skip_ws();
-    if (eat("]")) return v;
+    if (eat(close)) return true;
     while (true) {
-      auto item = value();
-      if (!item) return std::nullopt;
-      v.items.push_back(std::move(*item));
+      if (!read_item()) return false;
       skip_ws();
-      if (eat("]")) return v;
-      if (!eat(",")) return std::nullopt;
+      if (eat(close)) return true;
+      if (!eat(",")) return false;
     }
   }
 
+  std::optional<PyValue> array() {
+    PyValue v;
+    v.kind = PyValue::Kind::List;
+    const bool read = items("]", [&] {
+      auto item = value();
+      if (item) v.items.push_back(std::move(*item));
+      return item.has_value();
+    });
+    if (!read) return std::nullopt;
+    return v;
+  }
+
   std::optional<PyValue> object() {
-    ++pos_;
     PyValue v;
     v.kind = PyValue::Kind::Dict;
-    skip_ws();
-    if (eat("}")) return v;
-    while (true) {
+    const bool read = items("}", [&] {
       skip_ws();
-      if (pos_ >= s_.size() || s_[pos_] != '"') return std::nullopt;
+      if (pos_ >= s_.size() || s_[pos_] != '"') return false;
       auto key = string();
       skip_ws();
-      if (!key || !eat(":")) return std::nullopt;
+      if (!key || !eat(":")) return false;
       auto item = value();
-      if (!item) return std::nullopt;
+      if (!item) return false;
       // A repeated key keeps its first place and takes the last value, as in a dict.
       bool replaced = false;
       for (auto& [k, existing] : v.fields) {
@@ -212,10 +220,10 @@ class JsonReader {
         }
       }
       if (!replaced) v.fields.emplace_back(std::move(*key), std::move(*item));
-      skip_ws();
-      if (eat("}")) return v;
-      if (!eat(",")) return std::nullopt;
-    }
+      return true;
+    });
+    if (!read) return std::nullopt;
+    return v;
   }
 
   std::string_view s_;

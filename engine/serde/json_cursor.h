@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "engine/base/error.h"
 #include "engine/serde/json_document.h"
@@ -58,11 +59,13 @@ class JsonCursor {
     return doc_->count(i_);
   }
 
+  template <bool kMembers>
+  class Children;
   /// The elements of an array, in order: `for (const JsonCursor& e : c.elements())`.
-  class Elements;
+  using Elements = Children<false>;
   Elements elements() const;
   /// The members of an object: `for (const auto& [key, value] : c.members())`.
-  class Members;
+  using Members = Children<true>;
   Members members() const;
 
   std::string str() const { return std::string(view()); }
@@ -125,14 +128,20 @@ class JsonCursor {
   Index i_;
 };
 
-class JsonCursor::Elements {
+/// The values directly inside an array (its elements) or an object (its
+/// members: a key, then its value), in order; each one's subtree is skipped.
+template <bool kMembers>
+class JsonCursor::Children {
  public:
   class iterator {
    public:
     iterator(JsonCursor c, Index at) : c_(c), at_(at) {}
-    JsonCursor operator*() const { return c_.child(at_); }
+    auto operator*() const {
+      if constexpr (kMembers) return std::pair<std::string_view, JsonCursor>{c_.doc_->string(at_), c_.child(at_ + 1)};
+      else return c_.child(at_);
+    }
     iterator& operator++() {
-      at_ = c_.doc_->skip(at_);
+      at_ = c_.doc_->skip(kMembers ? at_ + 1 : at_);  // a member: its value's subtree, after the key
       return *this;
     }
     bool operator!=(const iterator& o) const { return at_ != o.at_; }
@@ -141,44 +150,18 @@ class JsonCursor::Elements {
     JsonCursor c_;
     Index at_;
   };
-  explicit Elements(JsonCursor array) : array_(array) {}
-  iterator begin() const { return {array_, array_.i_ + 1}; }
-  iterator end() const { return {array_, array_.doc_->skip(array_.i_)}; }
+  explicit Children(JsonCursor container) : container_(container) {}
+  iterator begin() const { return {container_, container_.i_ + 1}; }
+  iterator end() const { return {container_, container_.doc_->skip(container_.i_)}; }
 
  private:
-  JsonCursor array_;
+  JsonCursor container_;
 };
 
 inline JsonCursor::Elements JsonCursor::elements() const {
   if (!is_array()) fail("expected an array");
   return Elements(*this);
 }
-
-class JsonCursor::Members {
- public:
-  class iterator {
-   public:
-    iterator(JsonCursor c, Index key) : c_(c), key_(key) {}
-    std::pair<std::string_view, JsonCursor> operator*() const {
-      return {c_.doc_->string(key_), c_.child(key_ + 1)};
-    }
-    iterator& operator++() {
-      key_ = c_.doc_->skip(key_ + 1);
-      return *this;
-    }
-    bool operator!=(const iterator& o) const { return key_ != o.key_; }
-
-   private:
-    JsonCursor c_;
-    Index key_;
-  };
-  explicit Members(JsonCursor object) : object_(object) {}
-  iterator begin() const { return {object_, object_.i_ + 1}; }
-  iterator end() const { return {object_, object_.doc_->skip(object_.i_)}; }
-
- private:
-  JsonCursor object_;
-};
 
 inline JsonCursor::Members JsonCursor::members() const {
   expect_object();

@@ -14,6 +14,7 @@
 #include <set>
 
 #include "engine/ir/verifier.h"
+#include "engine/serde/archive_layout.h"
 #include "engine/serde/archive_weights.h"
 #include "engine/serde/json_cursor.h"
 #include "engine/serde/json_document.h"
@@ -51,13 +52,7 @@ std::optional<Layout> find_flat_layout(const ZipArchive& zip) {
 
 Layout find_layout(const ZipArchive& zip) {
   Layout layout;
-  for (const auto& e : zip.entries()) {
-    const auto slash = e.name.find('/');
-    if (slash != std::string::npos && e.name.substr(slash + 1) == "archive_format") {
-      layout.prefix = e.name.substr(0, slash + 1);
-      break;
-    }
-  }
+  layout.prefix = archive_folder(zip);
   if (layout.prefix.empty()) {
     if (auto flat = find_flat_layout(zip)) return *flat;
     throw Pt2Error(zip.path().string() +
@@ -66,12 +61,7 @@ Layout find_layout(const ZipArchive& zip) {
   const auto format = zip.read_text(layout.prefix + "archive_format");
   if (format.rfind("pt2", 0) != 0)
     throw Pt2Error(zip.path().string() + ": archive_format is '" + format + "', expected 'pt2'");
-  const std::string models_dir = layout.prefix + "models/";
-  for (const auto& e : zip.entries()) {
-    if (e.name.rfind(models_dir, 0) == 0 && e.name.size() > 5 && e.name.ends_with(".json") &&
-        e.name.find('/', models_dir.size()) == std::string::npos)
-      layout.models.push_back(e.name.substr(models_dir.size(), e.name.size() - models_dir.size() - 5));
-  }
+  layout.models = archive_programs(zip, layout.prefix);
   if (layout.models.empty())
     throw Pt2Error(zip.path().string() + ": the archive holds no exported program (models/*.json)");
   return layout;

@@ -2,6 +2,7 @@
 
 #include <zlib.h>
 
+#include <optional>
 #include <stdexcept>
 #include <system_error>
 
@@ -20,6 +21,33 @@ void put32(std::string& b, uint32_t v) {
 }
 void put64(std::string& b, uint64_t v) {
   for (int i = 0; i < 8; ++i) b.push_back(char((v >> (8 * i)) & 0xff));
+}
+
+// What a local header and its central directory record both hold, from
+// "version needed" to the name's length (APPNOTE 4.3.7 and 4.3.12); the
+// sizes go to a zip64 extra field when they do not fit.
+void put_entry_fields(std::string& h, uint32_t crc, uint64_t size, size_t name_size, bool zip64) {
+  put16(h, zip64 ? 45 : 20);  // version needed
+  put16(h, 0x0800);           // UTF-8 names
+  put16(h, 0);                // stored
+  put16(h, 0);
+  put16(h, 0x21);             // 1980-01-01, as torch writes
+  put32(h, crc);
+  put32(h, zip64 ? k32 : uint32_t(size));
+  put32(h, zip64 ? k32 : uint32_t(size));
+  put16(h, uint16_t(name_size));
+}
+
+// The zip64 extra field (APPNOTE 4.5.3): both sizes, and in the central
+// directory the local header's offset too.
+std::string zip64_field(uint64_t size, std::optional<uint64_t> offset = std::nullopt) {
+  std::string f;
+  put16(f, 0x0001);
+  put16(f, offset ? 24 : 16);
+  put64(f, size);
+  put64(f, size);
+  if (offset) put64(f, *offset);
+  return f;
 }
 
 uint32_t crc_of(std::span<const std::byte> data) {
@@ -71,25 +99,10 @@ void ZipWriter::add(const std::string& name, std::span<const std::byte> data) {
   if (contains(name)) throw std::logic_error("zip entry written twice: " + name);
   Entry e{name, pos_, data.size(), crc_of(data)};
   const bool zip64 = e.size >= k32 || e.offset >= k32;
-  // Local header; sizes go to a zip64 extra field when they do not fit.
   std::string h;
-  put32(h, 0x04034b50);
-  put16(h, zip64 ? 45 : 20);  // version needed
-  put16(h, 0x0800);           // UTF-8 names
-  put16(h, 0);                // stored
-  put16(h, 0);
-  put16(h, 0x21);             // 1980-01-01, as torch writes
-  put32(h, e.crc);
-  put32(h, zip64 ? k32 : uint32_t(e.size));
-  put32(h, zip64 ? k32 : uint32_t(e.size));
-  put16(h, uint16_t(name.size()));
-  std::string extra;
-  if (zip64) {
-    put16(extra, 0x0001);
-    put16(extra, 16);
-    put64(extra, e.size);
-    put64(extra, e.size);
-  }
+  put32(h, 0x04034b50);  // local header
+  put_entry_fields(h, e.crc, e.size, name.size(), zip64);
+  std::string extra = zip64 ? zip64_field(e.size) : "";
   // Padding so the data starts on a 64-byte boundary (torch's "FB" field).
   const uint64_t unpadded = pos_ + 30 + name.size() + extra.size() + 4;
   const uint64_t pad = (kAlignment - unpadded % kAlignment) % kAlignment;
@@ -111,23 +124,8 @@ void ZipWriter::finish() {
     std::string c;
     put32(c, 0x02014b50);
     put16(c, zip64 ? 45 : 20);  // made by
-    put16(c, zip64 ? 45 : 20);  // needed
-    put16(c, 0x0800);
-    put16(c, 0);
-    put16(c, 0);
-    put16(c, 0x21);
-    put32(c, e.crc);
-    put32(c, zip64 ? k32 : uint32_t(e.size));
-    put32(c, zip64 ? k32 : uint32_t(e.size));
-    put16(c, uint16_t(e.name.size()));
-    std::string extra;
-    if (zip64) {
-      put16(extra, 0x0001);
-      put16(extra, 24);
-      put64(extra, e.size);
-      put64(extra, e.size);
-      put64(extra, e.offset);
-    }
+    put_entry_fields(c, e.crc, e.size, e.name.size(), zip64);
+    const std::string extra = zip64 ? zip64_field(e.size, e.offset) : "";
     put16(c, uint16_t(extra.size()));
     put16(c, 0);  // comment
     put16(c, 0);  // disk

@@ -46,18 +46,18 @@ std::vector<Example> basic_examples() {
       {def<MyModule>("my_module",
                      "MyModule: relu(lin(x + y), inplace=True) with Linear(100, 10); the in-place relu stays "
                      "aten.relu_ in the training IR.",
-                     {"x", "y"}, [] { return el::Inputs{torch::randn({8, 100}), torch::randn({8, 100})}; }),
-       "basics", "000", "ok", "my_module", ""},
+                     {"x", "y"}, random_inputs({{8, 100}, {8, 100}})),
+       "basics", "000"},
       {def<BookMLP>("book_mlp", "The book's model: Linear(10, 5) -> ReLU -> Linear(5, 2) on randn(2, 10).", {"x"},
-                    [] { return el::Inputs{torch::randn({2, 10})}; }),
-       "basics", "003", "ok", "book_mlp", ""},
+                    random_inputs({{2, 10}})),
+       "basics", "003"},
       {def<MLinear<3, 4>>("m_linear", "M with Linear(3, 4) (the decompositions example), input randn(2, 3).", {"x"},
-                          [] { return el::Inputs{torch::randn({2, 3})}; }),
-       "basics", "000", "ok", "m_linear", ""},
+                          random_inputs({{2, 3}})),
+       "basics", "000"},
       {def<MLinear<3, 3>>("m_linear3",
                           "M with Linear(3, 3) (running the exported program), on the CPU, input randn(2, 3).",
-                          {"x"}, [] { return el::Inputs{torch::randn({2, 3})}; }),
-       "basics", "000", "ok", "m_linear3", ""},
+                          {"x"}, random_inputs({{2, 3}})),
+       "basics", "000"},
   };
 }
 

@@ -44,22 +44,23 @@ std::vector<Example> control_flow_examples() {
       {def<Bad1Fixed>("bad1_fixed",
                       "Bad1Fixed: cond(x.sum() > 0, sin, cos, {x}); both branches become subgraphs "
                       "(true_graph_0, false_graph_0).",
-                      {"x"}, [] { return el::Inputs{torch::randn({3, 3})}; }),
-       "control flow", "002", "ok", "bad1_fixed", ""},
+                      {"x"}, random_inputs({{3, 3}})),
+       "control flow", "002"},
       {def<MapModule>("map_module", "MapModule: map(body, xs, y, z) with body(x, y, z) = x + y + z over xs (6, 4).",
                       {"xs", "y", "z"},
                       [] { return el::Inputs{torch::ones({6, 4}), torch::tensor(int64_t{5}), torch::tensor(int64_t{4})}; }),
-       "control flow", "002", "ok", "map_module", ""},
+       "control flow", "002"},
       {def<CondClosure>("cond_closure",
                         "A cond branch that reads a tensor outside its operands: refused with a clear error.",
-                        {"x", "y"}, [] { return el::Inputs{torch::randn({3}), torch::randn({3})}; }),
-       "control flow", "", "unsupported", "",
+                        {"x", "y"}, random_inputs({{3}, {3}})),
+       "control flow", "", "unsupported",
        "Not in the tutorials. torch 2.13 lifts such closures into extra operands; the C++ tracer asks for them as "
-       "operands."},
+       "operands.",
+       /*oracle=*/""},
       {def<CondShapeMismatch>("cond_shape_mismatch",
                               "cond branches that return tensors of different shapes: refused.", {"x"},
-                              [] { return el::Inputs{torch::randn({3, 3})}; }),
-       "control flow", "", "unsupported", "", "Not in the tutorials (their stated restriction on cond)."},
+                              random_inputs({{3, 3}})),
+       "control flow", "", "unsupported", "Not in the tutorials (their stated restriction on cond).", /*oracle=*/""},
   };
 }
 

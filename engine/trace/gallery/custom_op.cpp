@@ -29,8 +29,6 @@ namespace exportlens::trace::gallery {
 
 namespace {
 
-namespace el = exportlens::sdk;
-
 struct CustomOpExample : torch::nn::Module {
   torch::Tensor forward(torch::Tensor x) {
     static const auto op = c10::Dispatcher::singleton()
@@ -50,8 +48,8 @@ std::vector<Example> custom_op_examples() {
       {def<CustomOpExample>("custom_op",
                             "CustomOpExample: sin -> my_custom_library::custom_op (TORCH_LIBRARY, relu on the CPU, "
                             "empty_like as its Meta kernel) -> cos.",
-                            {"x"}, [] { return el::Inputs{torch::randn({3, 3})}; }),
-       "custom ops", "002", "ok", "custom_op", ""},
+                            {"x"}, random_inputs({{3, 3}})),
+       "custom ops", "002"},
   };
 }
 

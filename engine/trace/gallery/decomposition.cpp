@@ -82,31 +82,31 @@ std::vector<Example> decomposition_examples() {
       {def<DecompExample>("decomp_example",
                           "DecompExample: Conv2d(1, 3, 1, 1) + BatchNorm2d(3) in training mode (export_for_training "
                           "/ the default training IR).",
-                          {"x"}, [] { return el::Inputs{torch::randn({1, 1, 3, 3})}; }),
-       "decompositions", "002", "ok", "decomp_example", ""},
+                          {"x"}, random_inputs({{1, 1, 3, 3}})),
+       "decompositions", "002"},
       {in_mode(def<DecompExample>("decomp_example_eval",
                                   "DecompExample in eval mode: aten.batch_norm with training=False, nothing is "
                                   "mutated.",
-                                  {"x"}, [] { return el::Inputs{torch::randn({1, 1, 3, 3})}; }),
+                                  {"x"}, random_inputs({{1, 1, 3, 3}})),
                false),
-       "decompositions", "002", "ok", "decomp_example_eval", ""},
+       "decompositions", "002"},
       {in_mode(def<TransformerBlock>("transformer_block",
                                      "A pre-norm transformer block in eval mode: layer norm, causal "
                                      "scaled_dot_product_attention, dropout, GELU MLP, softmax.",
-                                     {"x"}, [] { return el::Inputs{torch::randn({2, 5, 16})}; }),
+                                     {"x"}, random_inputs({{2, 5, 16}})),
                false),
-       "decompositions", "002", "ok", "transformer_block", ""},
+       "decompositions", "002"},
       {in_mode(def<SmallCNN>("small_cnn",
                              "A small CNN in eval mode: conv2d, batch norm, relu, max_pool2d, avg_pool2d, "
                              "adaptive_avg_pool2d, flatten, linear.",
-                             {"x"}, [] { return el::Inputs{torch::randn({2, 3, 16, 16})}; }),
+                             {"x"}, random_inputs({{2, 3, 16, 16}})),
                false),
-       "decompositions", "002", "ok", "small_cnn", ""},
+       "decompositions", "002"},
       {in_mode(def<SmallCNN>("small_cnn_train",
                              "The small CNN in train mode: batch norm updates its running statistics.", {"x"},
-                             [] { return el::Inputs{torch::randn({2, 3, 16, 16})}; }),
+                             random_inputs({{2, 3, 16, 16}})),
                true),
-       "decompositions", "002", "ok", "small_cnn_train", ""},
+       "decompositions", "002"},
   };
 }
 

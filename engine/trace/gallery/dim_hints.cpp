@@ -64,10 +64,6 @@ struct FooConstraintViolation : torch::nn::Module {
   }
 };
 
-el::Inputs dynamic_model_inputs() {
-  return {torch::randn({6, 5}), torch::randn({4}), torch::randn({8, 4}), torch::randn({32})};
-}
-
 const char* kAuto = R"(dynamic_shapes = {
     "w": (Dim.AUTO, Dim.AUTO),
     "x": (Dim.AUTO,),
@@ -122,46 +118,45 @@ dynamic_shapes = {
 
 std::vector<Example> dim_hint_examples() {
   const std::vector<std::string> wxyz = {"w", "x", "y", "z"};
+  const auto dynamic_model_inputs = random_inputs({{6, 5}, {4}, {8, 4}, {32}});
   return {
       {def<DynamicModel>("dynamic_model_static", "DynamicModel with no dynamic_shapes: a static program.", wxyz,
                          dynamic_model_inputs),
-       "dim hints", "002", "ok", "dynamic_model_static", ""},
+       "dim hints", "002"},
       {def<DynamicModel>("dynamic_model_auto",
                          "DynamicModel with every dim Dim.AUTO: w [s, 5], x [s2], y [s3, s2], z [s2*s3].", wxyz,
                          dynamic_model_inputs, kAuto),
-       "dim hints", "002", "ok", "dynamic_model_auto", ""},
+       "dim hints", "002"},
       {def<DynamicModel>("dynamic_model_dynamic_error",
                          "DynamicModel with w: (AUTO, DYNAMIC): the Linear specializes w.shape[1] to 5, which "
                          "Dim.DYNAMIC forbids.",
                          wxyz, dynamic_model_inputs, kAutoWDynamic),
-       "dim hints", "002", "constraint", "dynamic_model_dynamic_error", ""},
+       "dim hints", "002", "constraint"},
       {def<DynamicModel>("dynamic_model_static_dynamic_conflict",
                          "DynamicModel with x: (STATIC,), y: (AUTO, DYNAMIC): x + y makes y.shape[1] == 4.", wxyz,
                          dynamic_model_inputs, kStaticDynamicConflict),
-       "dim hints", "002", "constraint", "dynamic_model_static_dynamic_conflict", ""},
+       "dim hints", "002", "constraint"},
       {def<DynamicModelV2>("dynamic_model_v2_auto",
                            "DynamicModelV2 (assert, torch._check, if on sizes) with every dim Dim.AUTO: w.shape[0] "
                            "becomes s + 2 and the ranges get bounds.",
                            wxyz, dynamic_model_inputs, kAuto),
-       "dim hints", "002", "ok", "dynamic_model_v2_auto", ""},
+       "dim hints", "002"},
       {def<LinearOnly>("linear_batch1",
                        "nn.Linear(4, 3) on randn(1, 4) with input: (AUTO, STATIC): 0/1 specialization makes dim 0 the "
                        "constant 1.",
-                       {"input"}, [] { return el::Inputs{torch::randn({1, 4})}; }, kLinearBatch1),
-       "dim hints", "002", "ok", "linear_batch1",
-       ""},
+                       {"input"}, random_inputs({{1, 4}}), kLinearBatch1),
+       "dim hints", "002"},
       {def<NamedDims2dx>("named_dims_2dx", "Named Dims x: (dx in [4, 256], None), y: (2 * dx, dh <= 512).", {"x", "y"},
-                         [] { return el::Inputs{torch::randn({8, 3}), torch::randn({16, 5})}; }, kNamed2dx),
-       "named dims", "002", "ok", "named_dims_2dx", "The tutorial gives only the spec; the model is the oracle's."},
+                         random_inputs({{8, 3}, {16, 5}}), kNamed2dx),
+       "named dims", "002", "ok", "The tutorial gives only the spec; the model is the oracle's."},
       {def<NamedDims4dx>("named_dims_4dx", "Named Dims x: (4 * dx, None), dx in [4, 512].", {"x"},
-                         [] { return el::Inputs{torch::randn({32, 3})}; }, kNamed4dx),
-       "named dims", "002", "ok", "named_dims_4dx", "The tutorial gives only the spec; the model is the oracle's."},
+                         random_inputs({{32, 3}}), kNamed4dx),
+       "named dims", "002", "ok", "The tutorial gives only the spec; the model is the oracle's."},
       {def<FooConstraintViolation>("foo_constraint_violation",
                                    "Foo (x + y + ones(4)) with x: (dx, d1), y: (dy, d1): the model needs dx == dy and "
                                    "d1 == 4; the error holds the suggested fixes.",
-                                   {"x", "y"}, [] { return el::Inputs{torch::randn({6, 4}), torch::randn({6, 4})}; },
-                                   kFoo),
-       "named dims", "002", "constraint", "foo_constraint_violation", ""},
+                                   {"x", "y"}, random_inputs({{6, 4}, {6, 4}}), kFoo),
+       "named dims", "002", "constraint"},
   };
 }
 

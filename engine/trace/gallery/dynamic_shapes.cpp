@@ -96,42 +96,40 @@ dy = dx * 3 + 1
 dynamic_shapes = ({0: dz}, {0: dy})
 )";
 
-el::Inputs inputs1() { return {torch::randn({10, 10, 2})}; }
-el::Inputs inputs3() { return {torch::randn({8, 16}), torch::randn({16, 32})}; }
-
 }  // namespace
 
 std::vector<Example> dynamic_shape_examples() {
+  const auto inputs1 = random_inputs({{10, 10, 2}});
+  const auto inputs3 = random_inputs({{8, 16}, {16, 32}});
   return {
       {def<DynamicShapesExample1>("dynamic_shapes_example1",
                                   "DynamicShapesExample1: x[:, 2:] then relu; dim 0 unbounded, dim 1 in [4, 18].",
                                   {"x"}, inputs1, kExample1),
-       "dynamic shapes", "000", "ok", "dynamic_shapes_example1", ""},
+       "dynamic shapes", "000"},
       {def<DynamicShapesExample1>("dynamic_shapes_example1_bad",
                                   "DynamicShapesExample1 with dim 1 in [11, 18] while the example has 10: the "
                                   "example input violates the spec.",
                                   {"x"}, inputs1, kExample1Bad),
-       "dynamic shapes", "000", "constraint", "dynamic_shapes_example1_bad", ""},
+       "dynamic shapes", "000", "constraint"},
       {def<DynamicShapesExample2>("dynamic_shapes_example2", "DynamicShapesExample2: x @ y with a shared inner_dim Dim.",
-                                  {"x", "y"}, [] { return el::Inputs{torch::randn({4, 8}), torch::randn({8, 2})}; },
-                                  kExample2),
-       "dynamic shapes", "000", "ok", "dynamic_shapes_example2", ""},
+                                  {"x", "y"}, random_inputs({{4, 8}, {8, 2}}), kExample2),
+       "dynamic shapes", "000"},
       {def<DynamicShapesExample3>("dynamic_shapes_example3_unfixed",
                                   "DynamicShapesExample3 (if x.shape[0] <= 16) with every dim a fresh Dim: constraint "
                                   "violations with suggested fixes.",
                                   {"x", "y"}, inputs3, kExample3),
-       "dynamic shapes", "000", "constraint", "dynamic_shapes_example3_unfixed", ""},
+       "dynamic shapes", "000", "constraint"},
       {def<DynamicShapesExample3>("dynamic_shapes_example3_fixed",
                                   "DynamicShapesExample3 with the tutorial's suggested_fixes() spec.", {"x", "y"}, inputs3,
                                   kExample3Fixed),
-       "dynamic shapes", "000", "ok", "dynamic_shapes_example3_fixed", ""},
+       "dynamic shapes", "000"},
       {def<DerivedDimExample1>("derived_dim_example1", "DerivedDimExample1: x + y[1:] with dimy = dimx + 1, dimx in [3, 6].",
-                               {"x", "y"}, [] { return el::Inputs{torch::randn({5}), torch::randn({6})}; }, kDerived1),
-       "dynamic shapes", "000", "ok", "derived_dim_example1", ""},
+                               {"x", "y"}, random_inputs({{5}, {6}}), kDerived1),
+       "dynamic shapes", "000"},
       {def<DerivedDimExample2>("derived_dim_example2",
                                "DerivedDimExample2: z[1:] + y[1::3] with dz = dx + 1, dy = 3 * dx + 1, dx in [3, 6].",
-                               {"z", "y"}, [] { return el::Inputs{torch::randn({4}), torch::randn({10})}; }, kDerived2),
-       "dynamic shapes", "000", "ok", "derived_dim_example2", ""},
+                               {"z", "y"}, random_inputs({{4}, {10}}), kDerived2),
+       "dynamic shapes", "000"},
   };
 }
 

@@ -19,4 +19,12 @@ const Example* find(const std::string& name) {
   return nullptr;
 }
 
+std::function<sdk::Inputs()> random_inputs(std::vector<std::vector<int64_t>> shapes) {
+  return [shapes = std::move(shapes)] {
+    sdk::Inputs inputs;
+    for (const auto& shape : shapes) inputs.push_back(torch::randn(shape));
+    return inputs;
+  };
+}
+
 }  // namespace exportlens::trace::gallery

@@ -12,13 +12,15 @@
 
 namespace exportlens::trace::gallery {
 
+/// One example; a row says only what differs from the defaults (torch exports
+/// it, no notes, its oracle fixture named after it).
 struct Example {
   sdk::ModelDef def;
-  std::string family;    // "basics", "graph breaks", "control flow", ...
-  std::string seed;      // "000", "002", "003": the seed document
-  std::string expected;  // "ok", or the error kind ("data_dependent", "constraint", ...)
-  std::string oracle;    // the oracle fixture with torch's result ("" if none)
-  std::string notes;     // how the C++ port differs from the Python original, if it does
+  std::string family;           // "basics", "graph breaks", "control flow", ...
+  std::string seed;             // "000", "002", "003": the seed document
+  std::string expected = "ok";  // "ok", or the error kind ("data_dependent", "constraint", ...)
+  std::string notes;            // how the C++ port differs from the Python original, if it does
+  std::string oracle = def.name;  // the oracle fixture with torch's result, named after the example ("" if none)
 };
 
 /// Every example, in gallery order.
@@ -35,6 +37,9 @@ std::vector<Example> dim_hint_examples();
 std::vector<Example> data_dependent_examples();
 std::vector<Example> custom_op_examples();
 std::vector<Example> decomposition_examples();
+
+/// Example inputs: one torch::randn tensor of each shape, in order.
+std::function<sdk::Inputs()> random_inputs(std::vector<std::vector<int64_t>> shapes);
 
 /// The ModelDef for module type M: name, description, argument names, inputs, spec.
 template <class M>

@@ -10,8 +10,6 @@ namespace exportlens::trace::gallery {
 
 namespace {
 
-namespace el = exportlens::sdk;
-
 struct Bad1 : torch::nn::Module {
   torch::Tensor forward(torch::Tensor x) {
     if ((x.sum() > 0).item<bool>()) {  // if x.sum() > 0:
@@ -47,8 +45,6 @@ struct Bad4 : torch::nn::Module {
   }
 };
 
-el::Inputs x33() { return {torch::randn({3, 3})}; }
-
 const char* kBad1 = "Bad1: `if (x.sum() > 0)` on the tensor's value: data-dependent control flow fails export.";
 const char* kBad2 = "Bad2: x.data()[0][0] = 3 writes through .data.";
 const char* kBad3 = "Bad3: x + id(x) (here: the TensorImpl's address).";
@@ -57,33 +53,31 @@ const char* kBad4 = "Bad4: try { x + 1; throw } catch (...) { x + 2 }: traced th
 }  // namespace
 
 std::vector<Example> graph_break_examples() {
+  const auto x33 = random_inputs({{3, 3}});
   return {
       {def<Bad1>("bad1_strict", std::string(kBad1) + " strict=True: Dynamo's \"dynamic control flow\" error.", {"x"},
                  x33, "", true),
-       "graph breaks", "000", "dynamic_control_flow", "bad1_strict", ""},
+       "graph breaks", "000", "dynamic_control_flow"},
       {def<Bad1>("bad1_nonstrict",
                  std::string(kBad1) + " strict=False: could not guard on data-dependent expression Eq(u0, 1).", {"x"},
                  x33),
-       "graph breaks", "000", "data_dependent", "bad1_nonstrict", ""},
+       "graph breaks", "000", "data_dependent"},
       {def<Bad2>("bad2_strict", std::string(kBad2) + " strict=True.", {"x"}, x33, "", true), "graph breaks", "000",
-       "ok", "bad2_strict",
+       "ok",
        "Differs from torch 2.13: torch lifts the .data write to a constant copy (the program returns x unchanged); "
        "the C++ tracer records select, select, fill_ on x itself (the program writes x[0, 0] like eager code)."},
       {def<Bad2>("bad2_nonstrict", std::string(kBad2) + " strict=False.", {"x"}, x33), "graph breaks", "000", "ok",
-       "bad2_nonstrict",
        "Differs from torch 2.13, which fails ('We found a fake tensor in the exported program constant's list'); "
        "the C++ tracer exports select, select, fill_ on x."},
       {def<Bad3>("bad3_strict", std::string(kBad3) + " strict=True.", {"x"}, x33, "", true), "graph breaks", "000",
-       "ok", "bad3_strict",
+       "ok",
        "Differs from torch 2.13: Dynamo rejects id(); C++ has no bytecode analysis, so the address is an int "
        "constant in the graph in strict mode too."},
       {def<Bad3>("bad3_nonstrict", std::string(kBad3) + " strict=False: the address is an int constant in the graph.",
                  {"x"}, x33),
-       "graph breaks", "000", "ok", "bad3_nonstrict", ""},
-      {def<Bad4>("bad4_strict", std::string(kBad4) + " strict=True.", {"x"}, x33, "", true), "graph breaks", "000",
-       "ok", "bad4_strict", ""},
-      {def<Bad4>("bad4_nonstrict", std::string(kBad4) + " strict=False.", {"x"}, x33), "graph breaks", "000", "ok",
-       "bad4_nonstrict", ""},
+       "graph breaks", "000"},
+      {def<Bad4>("bad4_strict", std::string(kBad4) + " strict=True.", {"x"}, x33, "", true), "graph breaks", "000"},
+      {def<Bad4>("bad4_nonstrict", std::string(kBad4) + " strict=False.", {"x"}, x33), "graph breaks", "000"},
   };
 }
 
