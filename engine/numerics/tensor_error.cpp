@@ -22,6 +22,21 @@ namespace {
 #define EXPORTLENS_AVX2_CLONE
 #endif
 
+// Four doubles as one vector (GCC's and Clang's vector extension): one AVX2
+// register, or two SSE2 ones in the baseline clone. The helpers are inlined
+// into the loops, so how a 32-byte vector is passed never matters (GCC's
+// -Wpsabi note is off for this file: CMakeLists.txt).
+using Lanes = double __attribute__((vector_size(32)));
+using LaneMask = int64_t __attribute__((vector_size(32)));  // a comparison's lanes: all ones or all zeros
+inline Lanes splat(double v) { return Lanes{v, v, v, v}; }
+inline Lanes select(LaneMask m, Lanes yes, Lanes no) { return Lanes((LaneMask(yes) & m) | (LaneMask(no) & ~m)); }
+inline Lanes abs(Lanes v) {
+  constexpr int64_t kMagnitude = std::numeric_limits<int64_t>::max();  // every bit but the sign
+  return Lanes(LaneMask(v) & LaneMask{kMagnitude, kMagnitude, kMagnitude, kMagnitude});
+}
+// std::max's choice in each lane: `a` unless a < b.
+inline Lanes max(Lanes a, Lanes b) { return select(a < b, b, a); }
+
 // Elements of any dtype as doubles, a block at a time (one loop per dtype, not per pair).
 constexpr int64_t kBlock = 1024;
 
@@ -189,21 +204,24 @@ struct Accumulator {
   // four lanes of partial sums and maxima, folded at the end (the order of a
   // float sum is ours to pick). Whether the block is finite is found in the
   // same pass (x * 0 is 0 for finite x, NaN for NaN and Inf); if it is not,
-  // nothing is folded and false says to read it element by element.
+  // nothing is folded and false says to read it element by element. The
+  // lanes are explicit vectors: written as four scalars, they stayed scalar.
   EXPORTLENS_AVX2_CLONE bool finite_pairs(const double* a, const double* b, int64_t count) {
-    double mx[4] = {}, rel[4] = {}, sd[4] = {}, sa[4] = {}, sb[4] = {}, ab[4] = {}, over[4] = {}, zero[4] = {};
-    const double atol = tol.atol, rtol = tol.rtol;
+    Lanes mx{}, rel{}, sd{}, sa{}, sb{}, ab{}, over{}, zero{};
+    const Lanes atol = splat(tol.atol), rtol = splat(tol.rtol), one = splat(1.0), none{};
     int64_t i = 0;
-    for (; i + 4 <= count; i += 4)
-      for (int k = 0; k < 4; ++k) {
-        const double x = a[i + k], y = b[i + k], d = std::abs(y - x), ax = std::abs(x);
-        zero[k] += x * 0.0 + y * 0.0;  // 0 where finite, NaN for NaN and Inf
-        mx[k] = std::max(mx[k], d);
-        const double q = d / (ax > 0 ? ax : 1.0);  // d / ax where ax > 0: no branch
-        rel[k] = std::max(rel[k], ax > 0 ? q : 0.0);
-        sd[k] += d * d, sa[k] += x * x, sb[k] += y * y, ab[k] += x * y;
-        over[k] = std::max(over[k], d > atol + rtol * ax ? 1.0 : 0.0);
-      }
+    for (; i + 4 <= count; i += 4) {
+      Lanes x, y;
+      std::memcpy(&x, a + i, sizeof x);
+      std::memcpy(&y, b + i, sizeof y);
+      const Lanes d = abs(y - x), ax = abs(x);
+      zero += x * none + y * none;  // 0 where finite, NaN for NaN and Inf
+      mx = max(mx, d);
+      const LaneMask positive = ax > none;
+      rel = max(rel, select(positive, d / select(positive, ax, one), none));  // d / ax where ax > 0: no branch
+      sd += d * d, sa += x * x, sb += y * y, ab += x * y;
+      over = max(over, select(d > atol + rtol * ax, one, none));
+    }
     for (int k = 0; k < 4; ++k)
       if (zero[k] != 0) return false;
     for (int64_t j = i; j < count; ++j)
