@@ -171,6 +171,8 @@ class Lockstep {
     pair_index_.assign(gb.size(), -1);
     region_seen_.assign(gb.size(), 0);
     holds_b_.assign(gb.size(), 0);
+    cast_readers_.assign(gb.size(), 0);
+    cast_.assign(gb.size(), IValue());
     if (r_.a.program) holds_a_.assign(r_.a.program->graph().size(), 0);
     for (const NodePair& np : r_.pairing.pairs) {
       Pair p;
@@ -184,7 +186,11 @@ class Lockstep {
       pair_index_[size_t(p.b->index())] = int(pairs_.size());
       pairs_.push_back(std::move(p));
     }
-    for (Pair& p : pairs_) p.region = region_of(p.b);
+    for (Pair& p : pairs_) {
+      p.region = region_of(p.b);
+      if (p.region.evaluable)
+        for (const ir::Node* in : p.region.from_a) ++cast_readers_[size_t(in->index())];
+    }
     movement_b_.resize(gb.size(), Movement::None);
     for (const ir::Node* n : gb.nodes()) movement_b_[size_t(n->index())] = movement_of(*n);
     if (r_.a.program && !r_.reference && r_.a.program == r_.b.program) {
@@ -289,7 +295,10 @@ class Lockstep {
   void release_pair(Pair& p, runtime::RunStepper& b) {
     p.done = true;
     if (a_ && p.a) hold_a(*a_, p.a, false);
-    if (!r_.introduced || !p.region.evaluable) return;
+    if (!p.region.evaluable) return;
+    for (const ir::Node* in : p.region.from_a)
+      if (--cast_readers_[size_t(in->index())] == 0) cast_[size_t(in->index())] = IValue();
+    if (!r_.introduced) return;
     for (const ir::Node* in : p.region.own) hold_b(b, in, false);
     if (a_)
       for (const ir::Node* in : p.region.from_a) hold_a(*a_, pairs_[size_t(paired(*in))].a, false);
@@ -346,8 +355,10 @@ class Lockstep {
       if (const auto it = scratch.find(&in); it != scratch.end()) return it->second;
       if (const int pi = paired(in); pi >= 0) {
         const Pair& q = pairs_[size_t(pi)];
+        IValue& cast = cast_[size_t(in.index())];
+        if (!cast.isNone()) return cast;
         const IValue* va = a_ ? (q.a ? a_->value(*q.a) : nullptr) : ref(q.a_name);
-        if (va) return to_b(*va, in);
+        if (va) return cast = to_b(*va, in);
       }
       return std::nullopt;  // B's own value
     };
@@ -515,6 +526,10 @@ class Lockstep {
   std::vector<int> region_seen_;           // by B node index: the region walk that last saw it
   int region_stamp_ = 0;
   std::vector<int> holds_a_, holds_b_;     // by node index: the pairs holding its value
+  // By B node index: A's value as B reads it (to_b), made once for every
+  // region reading it and dropped after the last (cast_readers_ counts them).
+  std::vector<IValue> cast_;
+  std::vector<int> cast_readers_;
   std::unordered_map<std::string, IValue> reference_;
   std::optional<c10::ScalarType> b_dtype_;
   c10::Device b_device_{c10::kCPU};

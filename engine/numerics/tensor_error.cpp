@@ -2,6 +2,7 @@
 
 #include <ATen/ATen.h>
 
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -51,12 +52,33 @@ EXPORTLENS_AVX2_CLONE void load_block(const void* data, int64_t stride, int64_t 
   }
 }
 
+// A value rounded to To's precision, as c10's conversion rounds it.
+template <class From, class To>
+inline double rounded(From v) {
+  return static_cast<double>(static_cast<To>(v));
+}
+// float to bfloat16 as c10::BFloat16 rounds it (to nearest, ties to even; a
+// NaN to the quiet NaN), without its branch, so that the loop vectorizes.
+template <>
+inline double rounded<float, c10::BFloat16>(float v) {
+  const uint32_t bits = std::bit_cast<uint32_t>(v);
+  const uint32_t nearest = (bits + 0x7fffu + ((bits >> 16) & 1u)) & 0xffff0000u;
+  // NaN found and chosen with integer masks: GCC turns a float compare or a
+  // ?: here into a branch, and the loop stays scalar.
+  const uint32_t nan = 0u - uint32_t((bits & 0x7fffffffu) > 0x7f800000u);
+  return std::bit_cast<float>((nearest & ~nan) | (0x7fc00000u & nan));
+}
+
 // The same elements as they would be after `.to(To)`: each rounded to To's
 // precision in a register, as ATen's copy kernel rounds it (no tensor made).
 template <class From, class To>
 EXPORTLENS_AVX2_CLONE void load_block_as(const void* data, int64_t stride, int64_t count, double* out) {
   const From* p = static_cast<const From*>(data);
-  for (int64_t i = 0; i < count; ++i) out[i] = static_cast<double>(static_cast<To>(p[i * stride]));
+  if (stride == 1) {
+    for (int64_t i = 0; i < count; ++i) out[i] = rounded<From, To>(p[i]);
+  } else {
+    for (int64_t i = 0; i < count; ++i) out[i] = rounded<From, To>(p[i * stride]);
+  }
 }
 
 using Loader = void (*)(const void*, int64_t, int64_t, double*);
