@@ -229,23 +229,23 @@ struct Accumulator {
   // nothing is folded and false says to read it element by element. The
   // lanes are explicit vectors: written as four scalars, they stayed scalar.
   EXPORTLENS_AVX2_CLONE bool finite_pairs(const double* a, const double* b, int64_t count) {
-    Lanes mx{}, rel{}, sd{}, sa{}, sb{}, ab{}, over{}, zero{};
-    const Lanes atol = splat(tol.atol), rtol = splat(tol.rtol), one = splat(1.0), none{};
+    Lanes mx{}, rel{}, sd{}, sa{}, sb{}, ab{}, over{}, nonfinite{};
+    const Lanes atol = splat(tol.atol), rtol = splat(tol.rtol), one = splat(1.0), zeros{};
     int64_t i = 0;
     for (; i + 4 <= count; i += 4) {
       Lanes x, y;
       std::memcpy(&x, a + i, sizeof x);
       std::memcpy(&y, b + i, sizeof y);
       const Lanes d = abs(y - x), ax = abs(x);
-      zero += x * none + y * none;  // 0 where finite, NaN for NaN and Inf
+      nonfinite += x * zeros + y * zeros;  // 0 where finite, NaN for NaN and Inf
       mx = max(mx, d);
-      const LaneMask positive = ax > none;
-      rel = max(rel, select(positive, d / select(positive, ax, one), none));  // d / ax where ax > 0: no branch
+      const LaneMask positive = ax > zeros;
+      rel = max(rel, select(positive, d / select(positive, ax, one), zeros));  // d / ax where ax > 0: no branch
       sd += d * d, sa += x * x, sb += y * y, ab += x * y;
-      over = max(over, select(d > atol + rtol * ax, one, none));
+      over = max(over, select(d > atol + rtol * ax, one, zeros));
     }
     for (int k = 0; k < 4; ++k)
-      if (zero[k] != 0) return false;
+      if (nonfinite[k] != 0) return false;
     for (int64_t j = i; j < count; ++j)
       if (!std::isfinite(a[j]) || !std::isfinite(b[j])) return false;
     for (; i < count; ++i) element(a[i], b[i]);
