@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -56,7 +57,12 @@ class Graph {
   // first index() after an edit renumbers under the lock, the others wait.
   mutable std::atomic<bool> order_stale_{false};
   mutable std::mutex order_mutex_;
-  std::map<std::string, Node*, std::less<>> by_name_;
+  // Hashed: looking a name up (readers, passes, numerics' pairing) is on hot paths.
+  struct NameHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_map<std::string, Node*, NameHash, std::equal_to<>> by_name_;
 };
 
 struct GraphModule {

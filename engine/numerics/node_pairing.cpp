@@ -25,8 +25,9 @@ bool comparable(const ir::Node& node) {
 NodePairing same_graph(const ir::ExportedProgram& program) {
   NodePairing p;
   p.basis = "the same graph";
+  p.a_graph = p.b_graph = &program.graph();
   for (const ir::Node* n : program.graph().nodes())
-    if (comparable(*n)) p.pairs.push_back({n->name, n->name});
+    if (comparable(*n)) p.pairs.push_back({n->name, n->name, n, n});
   return p;
 }
 
@@ -41,10 +42,12 @@ NodePairing by_provenance(const ir::ExportedProgram& exported, const ir::Exporte
   }
   NodePairing p;
   p.basis = "provenance (B lowered from A)";
+  p.a_graph = &exported.graph();
+  p.b_graph = &lowered.graph();
   for (const ir::Node* n : exported.graph().nodes()) {
     if (!comparable(*n)) continue;
     if (const auto it = last_of.find(n->name); it != last_of.end())
-      p.pairs.push_back({n->name, it->second->name});
+      p.pairs.push_back({n->name, it->second->name, n, it->second});
     else
       ++p.unpaired;
   }
@@ -67,13 +70,15 @@ NodePairing by_matching(const ir::ExportedProgram& a, const ir::ExportedProgram&
   const matching::ProgramMatching m = matching::match_programs(ia, ib);
   NodePairing p;
   p.basis = "the node matching of exportlens diff (module calls, structure, alignment)";
+  p.a_graph = &a.graph();
+  p.b_graph = &b.graph();
   for (size_t i = 0; i < ia.size(); ++i) {
     const ir::Node* n = ia.nodes()[i];
     if (!comparable(*n)) continue;
     const matching::NodeMatch& match = m.a_to_b[i];
     const ir::Node* other = match.matched() ? ib.nodes()[static_cast<size_t>(match.node)] : nullptr;
     // Only values that can be compared element by element: a widened dim is a change, not an error.
-    if (other && comparable(*other) && same_shape(n->value, other->value)) p.pairs.push_back({n->name, other->name});
+    if (other && comparable(*other) && same_shape(n->value, other->value)) p.pairs.push_back({n->name, other->name, n, other});
     else ++p.unpaired;
   }
   return p;
@@ -83,9 +88,10 @@ NodePairing by_name(const ir::ExportedProgram& program, const std::vector<std::s
   const std::set<std::string> names(recorded.begin(), recorded.end());
   NodePairing p;
   p.basis = "node names (recorded values)";
+  p.b_graph = &program.graph();
   for (const ir::Node* n : program.graph().nodes()) {
     if (!comparable(*n)) continue;
-    if (names.count(n->name)) p.pairs.push_back({n->name, n->name});
+    if (names.count(n->name)) p.pairs.push_back({n->name, n->name, nullptr, n});
     else ++p.unpaired;
   }
   return p;

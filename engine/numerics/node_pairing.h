@@ -14,12 +14,19 @@ namespace exportlens::numerics {
 
 struct NodePair {
   std::string a, b;  // node names in A's and B's graphs
+  // The nodes themselves, where the pairing read them from the graphs
+  // NodePairing names (a run then finds them without a name lookup).
+  const ir::Node* a_node = nullptr;
+  const ir::Node* b_node = nullptr;
 };
 
 struct NodePairing {
   std::vector<NodePair> pairs;  // in A's graph order
   std::string basis;            // how they were paired, for the report
   int unpaired = 0;             // A nodes with a value and no counterpart in B
+  // The graphs the pairs' nodes are in (null: names only, as for recorded values).
+  const ir::Graph* a_graph = nullptr;
+  const ir::Graph* b_graph = nullptr;
 };
 
 /// Whether a node's value is something a numerics run compares: a tensor or a symbolic scalar.

@@ -59,13 +59,16 @@ struct Known {
 
 struct Pair {
   const ir::Node* a = nullptr;  // null in reference mode
-  std::string a_name;
+  std::string a_name;  // the recorded value's name (reference values; else p.a names it)
   const ir::Node* b = nullptr;
   Region region;
   bool done = false;
   Shortcut shortcut = Shortcut::None;
   const ir::Node* moved = nullptr;  // RoundsA, RoundsInput: the A input x the region moves
   bool keeps_order = false;         // a single KeepsOrder node reading `moved`: the total is x's
+  // A later shortcut needs this pair's A value against its cast to B's
+  // precision as this node reads it: computed in the same pass as its total.
+  const ir::Node* rounding_as = nullptr;
   Known total;     // B against A, when read in one pass on the CPU (streamed)
   Known rounding;  // A's value against its cast to B's precision, once computed
 };
@@ -105,31 +108,34 @@ class Lockstep {
     const c10::Device device_b(r_.b.device);
     std::optional<c10::DeviceGuard> on_b;
     if (!device_b.is_cpu()) on_b.emplace(device_b);
-    runtime::Interpreter ib(pb_, device_b, r_.b.precision);
-    configure(ib);
-    std::optional<runtime::Interpreter> ia;
+    std::optional<runtime::Interpreter> ia, ib;
     if (!r_.reference) {
       ia.emplace(*r_.a.program, c10::Device(r_.a.device), r_.a.precision);
       configure(*ia);
     }
+    // One program on one device both ways (a precision against another): B shares A's set-up.
+    if (ia && r_.a.program == r_.b.program && ia->device() == device_b) ib.emplace(*ia, r_.b.precision);
+    else ib.emplace(pb_, device_b, r_.b.precision);
+    configure(*ib);
     b_dtype_ = precision_dtype(r_.b.precision);
     b_device_ = device_b;
     pair_nodes();
-    runtime::RunStepper b = ib.start(inputs);
+    runtime::RunStepper b = ib->start(inputs);
     std::optional<runtime::RunStepper> a;
     if (ia) a.emplace(ia->start(inputs));
     a_ = a ? &*a : nullptr;
     hold_region_inputs(b, a_, true);
 
-    b_finite_.assign(pb_.graph().size(), 1);
-    if (r_.a.program) a_finite_.assign(r_.a.program->graph().size(), 1);
+    finite_[kB].assign(pb_.graph().size(), kFinite);
+    if (r_.a.program) finite_[kA].assign(r_.a.program->graph().size(), kFinite);
     const int total = int(pb_.graph().size());
     int done = 0;
     while (const ir::Node* m = b.step()) {
       if (r_.cancel) r_.cancel->check();
       if (r_.progress) r_.progress(++done, total);
-      note_finiteness(*m, b, b_finite_, /*b_side=*/true);
-      if (const int pi = paired(*m); pi >= 0) {
+      const int pi = paired(*m);
+      note_finiteness(*m, b, kB, /*compared=*/pi >= 0);
+      if (pi >= 0) {
         Pair& p = pairs_[size_t(pi)];
         const IValue* va = a_value(p);
         compare(p, va, b);
@@ -174,16 +180,21 @@ class Lockstep {
     cast_readers_.assign(gb.size(), 0);
     cast_.assign(gb.size(), IValue());
     if (r_.a.program) holds_a_.assign(r_.a.program->graph().size(), 0);
+    if (r_.a.program) compared_a_.assign(r_.a.program->graph().size(), 0);
+    const ir::Graph* ga = r_.a.program && !r_.reference ? &r_.a.program->graph() : nullptr;
+    const bool a_nodes = ga && r_.pairing.a_graph == ga, b_nodes = r_.pairing.b_graph == &gb;
+    pairs_.reserve(r_.pairing.pairs.size());
     for (const NodePair& np : r_.pairing.pairs) {
       Pair p;
-      p.a_name = np.a;
-      p.b = gb.find(np.b);
-      if (r_.a.program && !r_.reference) p.a = r_.a.program->graph().find(np.a);
+      p.b = b_nodes && np.b_node ? np.b_node : gb.find(np.b);
+      if (ga) p.a = a_nodes && np.a_node ? np.a_node : ga->find(np.a);
+      else p.a_name = np.a;
       if (!p.b || (!r_.reference && !p.a)) {
         ++result_.report.skipped;
         continue;
       }
       pair_index_[size_t(p.b->index())] = int(pairs_.size());
+      if (p.a) compared_a_[size_t(p.a->index())] = 1;
       pairs_.push_back(std::move(p));
     }
     for (Pair& p : pairs_) {
@@ -236,6 +247,7 @@ class Lockstep {
     p.moved = moved;
     p.shortcut = keeps_order ? Shortcut::RoundsInput : Shortcut::RoundsA;
     p.keeps_order = keeps_order && region.nodes.size() == 1;
+    if (r_.introduced) (keeps_order ? pairs_[size_t(paired(*moved))] : p).rounding_as = moved;
   }
 
   // The pair of a B node (its index in pairs_), or -1.
@@ -310,7 +322,7 @@ class Lockstep {
     while (!a_->value(*p.a) && !a_->done()) {
       const ir::Node* n = a_->step();
       if (r_.cancel) r_.cancel->check();
-      if (n) note_finiteness(*n, *a_, a_finite_, /*b_side=*/false);
+      if (n) note_finiteness(*n, *a_, kA, /*compared=*/compared_a_[size_t(n->index())]);
       a_->release();
     }
     return a_->value(*p.a);
@@ -319,19 +331,45 @@ class Lockstep {
   // Finite inputs, NaN or Inf out: where non-finite values start in a run.
   // (The report points at the origin when it is a compared node; else a note names it.)
   // Data movement (data_movement.h) makes no NaN/Inf: finite inputs, finite output, no pass over it.
-  void note_finiteness(const ir::Node& n, const runtime::RunStepper& s, std::vector<char>& finite, bool b_side) {
+  // A compared node is settled by its comparison, whose pass counts NaN and Inf anyway.
+  void note_finiteness(const ir::Node& n, const runtime::RunStepper& s, int side, bool compared) {
     const IValue* v = s.value(n);
     if (!v) return;
-    bool inputs_finite = true;
-    n.for_each_input([&](const ir::Node* in) { inputs_finite = inputs_finite && finite[size_t(in->index())]; });
-    const std::vector<Movement>& movement = b_side ? movement_b_ : movement_a_;
+    const bool inputs_finite = inputs_finite_of(n, side);
+    const std::vector<Movement>& movement = side == kB ? movement_b_ : movement_a_;
     if (r_.shortcuts && inputs_finite && size_t(n.index()) < movement.size() &&
         movement[size_t(n.index())] != Movement::None) {
-      finite[size_t(n.index())] = 1;
+      finite_[side][size_t(n.index())] = kFinite;
       return;
     }
-    finite[size_t(n.index())] = all_finite(*v);
-    if (inputs_finite && !finite[size_t(n.index())] && pending_origin_[b_side].empty()) pending_origin_[b_side] = n.name;
+    if (compared) finite_[side][size_t(n.index())] = kAtCompare;
+    else settle(n, side, all_finite(*v));
+  }
+
+  bool inputs_finite_of(const ir::Node& n, int side) {
+    bool finite = true;
+    n.for_each_input([&](const ir::Node* in) {
+      char& state = finite_[side][size_t(in->index())];
+      if (state == kAtCompare) {  // read before its comparison (A ran ahead): settled here
+        const IValue* v = side == kB ? nullptr : a_->value(*in);
+        settle(*in, side, !v || all_finite(*v));
+      }
+      finite = finite && state == kFinite;
+    });
+    return finite;
+  }
+
+  void settle(const ir::Node& n, int side, bool finite) {
+    finite_[side][size_t(n.index())] = finite ? kFinite : kNotFinite;
+    if (!finite && pending_origin_[side].empty() && inputs_finite_of(n, side)) pending_origin_[side] = n.name;
+  }
+
+  // A compared node's finiteness, from its comparison's counts (or a pass of its own).
+  void settle_compared(const Pair& p, const IValue* va, const IValue* vb, const std::optional<ErrorStats>& total) {
+    if (finite_[kB][size_t(p.b->index())] == kAtCompare)
+      settle(*p.b, kB, total ? total->nan_b + total->inf_b == 0 : !vb || all_finite(*vb));
+    if (p.a && a_ && finite_[kA][size_t(p.a->index())] == kAtCompare)
+      settle(*p.a, kA, total ? total->nan_a + total->inf_a == 0 : !va || all_finite(*va));
   }
 
   // A's value as B's computation reads it: on B's device, floating ones in B's precision (elementwise).
@@ -350,9 +388,11 @@ class Lockstep {
 
   std::optional<IValue> introduced_value(const Pair& p, const runtime::RunStepper& b) {
     if (!r_.introduced || !p.region.evaluable) return std::nullopt;
-    std::unordered_map<const ir::Node*, IValue> scratch;
+    std::vector<std::pair<const ir::Node*, IValue>> scratch;  // the region's values so far (a few)
+    scratch.reserve(p.region.nodes.size());
     auto input = [&](const ir::Node& in) -> std::optional<IValue> {
-      if (const auto it = scratch.find(&in); it != scratch.end()) return it->second;
+      for (const auto& [node, value] : scratch)
+        if (node == &in) return value;
       if (const int pi = paired(in); pi >= 0) {
         const Pair& q = pairs_[size_t(pi)];
         IValue& cast = cast_[size_t(in.index())];
@@ -363,11 +403,11 @@ class Lockstep {
       return std::nullopt;  // B's own value
     };
     try {
-      for (const ir::Node* n : p.region.nodes) scratch[n] = b.evaluate(*n, input);
+      for (const ir::Node* n : p.region.nodes) scratch.emplace_back(n, b.evaluate(*n, input));
     } catch (const std::exception&) {
       return std::nullopt;  // not runnable on A's values (a dtype B's op refuses, say): total only
     }
-    return scratch.at(p.b);
+    return scratch.back().second;  // the pair's B node is the region's last
   }
 
   const IValue* ref(const std::string& name) const {
@@ -389,6 +429,14 @@ class Lockstep {
       const Known& in = pairs_[size_t(paired(*p.moved))].total;
       if (in.stats && in.a_dtype == ta && in.b_dtype == tb && va.toTensor().sizes() == vb.toTensor().sizes())
         total = in.stats;
+    }
+    if (!total && p.rounding_as && b_device_.is_cpu() && ta != c10::ScalarType::Undefined &&
+        tb != c10::ScalarType::Undefined) {
+      const c10::ScalarType to = b_dtype_of(va.toTensor(), *p.rounding_as);
+      if (auto both = error_and_rounding_stats(va.toTensor(), vb.toTensor(), to)) {
+        total = both->first;
+        p.rounding = {both->second, ta, to};
+      }
     }
     if (!total) total = error_stats(va, vb);
     if (total && ta != c10::ScalarType::Undefined && tb != c10::ScalarType::Undefined) p.total = {total, ta, tb};
@@ -461,10 +509,12 @@ class Lockstep {
   void compare(Pair& p, const IValue* va, const runtime::RunStepper& b) {
     const IValue* vb = b.value(*p.b);
     if (!va || !vb) {
+      settle_compared(p, va, vb, std::nullopt);
       ++result_.report.skipped;
       return;
     }
     const auto total = total_of(p, *va, *vb);
+    settle_compared(p, va, vb, total);
     if (!total) {
       ++result_.report.skipped;
       return;
@@ -534,7 +584,11 @@ class Lockstep {
   std::optional<c10::ScalarType> b_dtype_;
   c10::Device b_device_{c10::kCPU};
   runtime::RunStepper* a_ = nullptr;  // A's run (null: reference values)
-  std::vector<char> a_finite_, b_finite_;
+  // By node index, in A (kA) and in B (kB): whether its value is finite.
+  static constexpr int kA = 0, kB = 1;
+  enum : char { kNotFinite, kFinite, kAtCompare };
+  std::vector<char> finite_[2];
+  std::vector<char> compared_a_;   // by A node index: the A node of a pair
   std::string pending_origin_[2];  // the first node making NaN/Inf from finite inputs, in A and in B
   NumericsResult result_;
 };

@@ -69,16 +69,13 @@ inline double rounded<float, c10::BFloat16>(float v) {
   return std::bit_cast<float>((nearest & ~nan) | (0x7fc00000u & nan));
 }
 
-// The same elements as they would be after `.to(To)`: each rounded to To's
-// precision in a register, as ATen's copy kernel rounds it (no tensor made).
+// A block of From's elements, already read as doubles, as they would be
+// after `.to(To)`: each rounded to To's precision in a register, as ATen's
+// copy kernel rounds it (no tensor made). Each double holds a From exactly,
+// so casting it back to From first loses nothing.
 template <class From, class To>
-EXPORTLENS_AVX2_CLONE void load_block_as(const void* data, int64_t stride, int64_t count, double* out) {
-  const From* p = static_cast<const From*>(data);
-  if (stride == 1) {
-    for (int64_t i = 0; i < count; ++i) out[i] = rounded<From, To>(p[i]);
-  } else {
-    for (int64_t i = 0; i < count; ++i) out[i] = rounded<From, To>(p[i * stride]);
-  }
+EXPORTLENS_AVX2_CLONE void reround_block(const double* in, int64_t count, double* out) {
+  for (int64_t i = 0; i < count; ++i) out[i] = rounded<From, To>(static_cast<From>(in[i]));
 }
 
 using Loader = void (*)(const void*, int64_t, int64_t, double*);
@@ -99,25 +96,29 @@ Loader loader_for(at::ScalarType t) {
   }
 }
 
+using Rerounder = void (*)(const double*, int64_t, double*);
+
+void same_block(const double* in, int64_t count, double* out) { std::memcpy(out, in, size_t(count) * sizeof(double)); }
+
 template <class From>
-Loader rounding_loader_from(at::ScalarType to) {
+Rerounder rerounder_from(at::ScalarType to) {
   switch (to) {
-    case at::kFloat: return load_block_as<From, float>;
-    case at::kDouble: return load_block_as<From, double>;
-    case at::kHalf: return load_block_as<From, c10::Half>;
-    case at::kBFloat16: return load_block_as<From, c10::BFloat16>;
+    case at::kFloat: return reround_block<From, float>;
+    case at::kDouble: return reround_block<From, double>;
+    case at::kHalf: return reround_block<From, c10::Half>;
+    case at::kBFloat16: return reround_block<From, c10::BFloat16>;
     default: return nullptr;
   }
 }
 
-// A floating dtype's elements read as if cast to `to`; the same dtype reads as is.
-Loader rounding_loader(at::ScalarType from, at::ScalarType to) {
-  if (from == to) return loader_for(from);
+// A floating dtype's elements as if cast to `to`; the same dtype stays as is.
+Rerounder rerounder(at::ScalarType from, at::ScalarType to) {
+  if (from == to) return loader_for(from) ? same_block : nullptr;
   switch (from) {
-    case at::kFloat: return rounding_loader_from<float>(to);
-    case at::kDouble: return rounding_loader_from<double>(to);
-    case at::kHalf: return rounding_loader_from<c10::Half>(to);
-    case at::kBFloat16: return rounding_loader_from<c10::BFloat16>(to);
+    case at::kFloat: return rerounder_from<float>(to);
+    case at::kDouble: return rerounder_from<double>(to);
+    case at::kHalf: return rerounder_from<c10::Half>(to);
+    case at::kBFloat16: return rerounder_from<c10::BFloat16>(to);
     default: return nullptr;
   }
 }
@@ -201,13 +202,6 @@ struct Accumulator {
     return true;
   }
 
-  // `a` against itself cast to `to` (error_stats(a, a.to(to)), to the bit).
-  void add_rounding(const at::Tensor& a, at::ScalarType to, Loader la, Loader rounded) {
-    widen_tolerance(a.scalar_type(), to);
-    elements += a.numel();
-    add_cpu(a, la, a, rounded);
-  }
-
   void add_cpu(const at::Tensor& a, Loader la, const at::Tensor& b, Loader lb) {
     double xa[kBlock], xb[kBlock];
     const int64_t n = a.numel();
@@ -217,9 +211,38 @@ struct Accumulator {
       const int64_t count = std::min(kBlock, n - first);
       ra.read(count, xa);
       rb.read(count, xb);
-      if (!finite_pairs(xa, xb, count))
-        for (int64_t i = 0; i < count; ++i) element(xa[i], xb[i]);
+      fold_block(xa, xb, count);
     }
+  }
+
+  // A CPU tensor `a` against itself cast to `to` (error_stats(a, a.to(to)),
+  // to the bit) into `rounding`; given `b`, also `a` against `b` into this
+  // (as add_cpu), in the same pass over `a`.
+  void add_rounding(const at::Tensor& a, Loader la, at::ScalarType to, Rerounder reround, Accumulator& rounding,
+                    const at::Tensor* b = nullptr, Loader lb = nullptr) {
+    rounding.widen_tolerance(a.scalar_type(), to);
+    rounding.elements += a.numel();
+    double xa[kBlock], xb[kBlock], xr[kBlock];
+    const int64_t n = a.numel();
+    if (n == 0) return;
+    Reader ra(a, la);
+    std::optional<Reader> rb;
+    if (b) rb.emplace(*b, lb);
+    for (int64_t first = 0; first < n; first += kBlock) {
+      const int64_t count = std::min(kBlock, n - first);
+      ra.read(count, xa);
+      if (rb) {
+        rb->read(count, xb);
+        fold_block(xa, xb, count);
+      }
+      reround(xa, count, xr);
+      rounding.fold_block(xa, xr, count);
+    }
+  }
+
+  void fold_block(const double* xa, const double* xb, int64_t count) {
+    if (!finite_pairs(xa, xb, count))
+      for (int64_t i = 0; i < count; ++i) element(xa[i], xb[i]);
   }
 
   // The common case, a block with no NaN or Inf, with no branch per element:
@@ -396,11 +419,25 @@ std::optional<ErrorStats> error_stats(const c10::IValue& a, const c10::IValue& b
 std::optional<ErrorStats> rounding_stats(const at::Tensor& a, c10::ScalarType to) {
   if (!a.defined() || !a.device().is_cpu()) return std::nullopt;
   const Loader la = loader_for(a.scalar_type());
-  const Loader rounded = rounding_loader(a.scalar_type(), to);
-  if (!la || !rounded) return std::nullopt;
-  Accumulator acc;
-  acc.add_rounding(a, to, la, rounded);
-  return acc.stats();
+  const Rerounder reround = rerounder(a.scalar_type(), to);
+  if (!la || !reround) return std::nullopt;
+  Accumulator rounding;
+  rounding.add_rounding(a, la, to, reround, rounding);
+  return rounding.stats();
+}
+
+std::optional<std::pair<ErrorStats, ErrorStats>> error_and_rounding_stats(const at::Tensor& a, const at::Tensor& b,
+                                                                          c10::ScalarType to) {
+  if (!a.defined() || !b.defined() || !a.device().is_cpu() || !b.device().is_cpu() || a.sizes() != b.sizes())
+    return std::nullopt;
+  const Loader la = loader_for(a.scalar_type()), lb = loader_for(b.scalar_type());
+  const Rerounder reround = rerounder(a.scalar_type(), to);
+  if (!la || !lb || !reround) return std::nullopt;
+  Accumulator error, rounding;
+  error.widen_tolerance(a.scalar_type(), b.scalar_type());
+  error.elements += a.numel();
+  error.add_rounding(a, la, to, reround, rounding, &b, lb);
+  return std::pair{error.stats(), rounding.stats()};
 }
 
 bool streamed(const at::Tensor& t) { return t.defined() && t.device().is_cpu() && loader_for(t.scalar_type()); }

@@ -6,6 +6,7 @@
 #include <ATen/core/ivalue.h>
 
 #include <optional>
+#include <utility>
 
 #include "engine/numerics/numerics_report.h"
 #include "engine/numerics/tensor_snapshot.h"
@@ -20,6 +21,10 @@ std::optional<ErrorStats> error_stats(const c10::IValue& a, const c10::IValue& b
 /// exactly as error_stats(a, a.to(to)) but with no cast made: each element is
 /// rounded where it is read. nullopt off the CPU or for other dtypes.
 std::optional<ErrorStats> rounding_stats(const at::Tensor& a, c10::ScalarType to);
+/// error_stats(a, b) and rounding_stats(a, to) of two CPU tensors, the same
+/// figures to the bit, in one pass over `a`; nullopt where either would be.
+std::optional<std::pair<ErrorStats, ErrorStats>> error_and_rounding_stats(const at::Tensor& a, const at::Tensor& b,
+                                                                          c10::ScalarType to);
 
 /// Whether error_stats reads `t` on the CPU a block at a time, folding its
 /// row-major sequence of elements in order: two pairs with equal sequences

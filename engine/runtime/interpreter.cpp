@@ -213,6 +213,7 @@ class ObserverChain final : public NodeObserver {
 struct GraphRunner {
   const ir::GraphModule& gm;
   c10::Device device;
+  std::vector<Node*> order;  // the graph's nodes, walked once here rather than per run
   // By node index: how a call runs, the resolved op, and the values whose
   // last reader the node is.
   std::vector<Handler> handlers;
@@ -227,8 +228,8 @@ struct GraphRunner {
   };
   std::vector<UnsafeCall> unsafe;  // ops that do more than compute (op_safety.h)
 
-  GraphRunner(const ir::GraphModule& g, c10::Device dev) : gm(g), device(dev) {
-    const auto nodes = gm.graph.nodes();
+  GraphRunner(const ir::GraphModule& g, c10::Device dev) : gm(g), device(dev), order(g.graph.nodes()) {
+    const auto& nodes = order;
     handlers.resize(nodes.size());
     ops.resize(nodes.size());
     frees.resize(nodes.size());
@@ -262,10 +263,12 @@ struct GraphRunner {
     /// enters too: a long while_loop or scan stops at its next node.
     const CancelToken* cancel = nullptr;
     /// Values given from outside (RunStepper::evaluate: a node fed another run's inputs), looked up first.
-    const std::unordered_map<const Node*, IValue>* given = nullptr;
+    /// (A node reads a few values: a list searched in order beats a hash.)
+    const std::vector<std::pair<const Node*, IValue>>* given = nullptr;
     const IValue& get(const Node* n) const {
       if (given)
-        if (const auto it = given->find(n); it != given->end()) return it->second;
+        for (const auto& [node, value] : *given)
+          if (node == n) return value;
       return values.at(n->index());
     }
   };
@@ -627,7 +630,7 @@ class GraphRun {
  public:
   GraphRun(const GraphRunner& runner, const std::vector<IValue>& placeholders, NodeObserver* observer,
            NodeObserver* nested, Progress progress)
-      : r_(runner), nodes_(runner.gm.graph.nodes()), placeholders_(placeholders), observer_(observer),
+      : r_(runner), nodes_(runner.order), placeholders_(placeholders), observer_(observer),
         progress_(std::move(progress)) {
     env_.nested = nested;
     env_.cancel = progress_.cancel;
@@ -694,7 +697,7 @@ class GraphRun {
   }
 
   const GraphRunner& r_;
-  std::vector<Node*> nodes_;
+  const std::vector<Node*>& nodes_;
   const std::vector<IValue>& placeholders_;
   NodeObserver* observer_;
   Progress progress_;
@@ -714,8 +717,8 @@ std::vector<IValue> GraphRunner::run(const std::vector<IValue>& placeholders, No
 }
 
 struct Interpreter::Impl {
-  std::unique_ptr<GraphRunner> runner;
-  std::map<std::string, at::Tensor> state;  // parameters, buffers, constants by target
+  std::shared_ptr<const GraphRunner> runner;  // shared by the interpreters of one program on one device
+  std::map<std::string, at::Tensor, std::less<>> state;  // parameters, buffers, constants by target
 };
 
 namespace {
@@ -739,16 +742,45 @@ bool is_cast(const at::Tensor& t, std::optional<c10::ScalarType> dtype) {
 
 Interpreter::Interpreter(const ir::ExportedProgram& ep, c10::Device device, Precision precision)
     : impl_(std::make_unique<Impl>()), ep_(ep), device_(device), precision_(precision) {
-  impl_->runner = std::make_unique<GraphRunner>(ep.graph_module, device);
+  impl_->runner = std::make_shared<GraphRunner>(ep.graph_module, device);
   for (const auto& [key, payload] : ep.state_dict) impl_->state[key] = payload_to_tensor(payload, key, device);
   for (const auto& [key, payload] : ep.constants) impl_->state[key] = payload_to_tensor(payload, key, device);
-  // As nn.Module.to(dtype): parameters and buffers (persistent or not), not
-  // lifted tensor constants.
-  if (const auto dtype = precision_dtype(precision))
-    for (const auto& spec : ep.signature.inputs)
+  cast_weights();
+}
+
+Interpreter::Interpreter(const Interpreter& same, Precision precision)
+    : impl_(std::make_unique<Impl>()), ep_(same.ep_), device_(same.device_), precision_(precision) {
+  impl_->runner = same.impl_->runner;
+  if (same.precision_ != Precision::AsExported) {  // its weights are not the archive's any more
+    for (const auto& [key, payload] : ep_.state_dict) impl_->state[key] = payload_to_tensor(payload, key, device_);
+    for (const auto& [key, payload] : ep_.constants) impl_->state[key] = payload_to_tensor(payload, key, device_);
+  } else {
+    // Copies, never the same tensors: a run updates its mutated buffers in
+    // place. A weight this precision casts is cast from `same`'s directly.
+    const auto dtype = precision_dtype(precision);
+    const std::set<std::string_view> cast = weights_cast();
+    for (const auto& [key, t] : same.impl_->state)
+      impl_->state[key] = cast.count(key) && is_cast(t, dtype) ? t.to(*dtype) : t.clone();
+  }
+  cast_weights();
+}
+
+// As nn.Module.to(dtype): parameters and buffers (persistent or not), not
+// lifted tensor constants.
+std::set<std::string_view> Interpreter::weights_cast() const {
+  std::set<std::string_view> targets;
+  if (precision_dtype(precision_))
+    for (const auto& spec : ep_.signature.inputs)
       if ((spec.kind == ir::InputKind::Parameter || spec.kind == ir::InputKind::Buffer) && spec.target)
-        if (auto it = impl_->state.find(*spec.target); it != impl_->state.end() && is_cast(it->second, dtype))
-          it->second = it->second.to(*dtype);
+        targets.insert(*spec.target);
+  return targets;
+}
+
+void Interpreter::cast_weights() {
+  const auto dtype = precision_dtype(precision_);
+  for (const std::string_view target : weights_cast())
+    if (auto it = impl_->state.find(target); it != impl_->state.end() && is_cast(it->second, dtype))
+      it->second = it->second.to(*dtype);
 }
 
 std::vector<IValue> Interpreter::prepare_inputs(const std::vector<IValue>& user_inputs) const {
@@ -923,11 +955,12 @@ const IValue* RunStepper::value(const ir::Node& n) const {
 void RunStepper::hold(const ir::Node& n, bool on) { s_->run->hold(&n, on); }
 
 IValue RunStepper::evaluate(const ir::Node& node, const std::function<std::optional<IValue>(const ir::Node&)>& input) const {
-  std::unordered_map<const Node*, IValue> given;
+  std::vector<std::pair<const Node*, IValue>> given;
   node.for_each_input([&](const Node* in) {
-    if (given.count(in)) return;
-    if (auto v = input(*in)) given.emplace(in, std::move(*v));
-    else if (const IValue* own = value(*in)) given.emplace(in, *own);
+    for (const auto& g : given)
+      if (g.first == in) return;
+    if (auto v = input(*in)) given.emplace_back(in, std::move(*v));
+    else if (const IValue* own = value(*in)) given.emplace_back(in, *own);
     else throw RunError("cannot evaluate node '" + node.name + "': no value for its input '" + in->name + "'");
   });
   GraphRunner::Env env;

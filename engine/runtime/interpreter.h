@@ -77,6 +77,11 @@ class Interpreter {
   /// With a precision other than as-exported, every floating weight is
   /// cast to it, and so is every floating user input of a run.
   Interpreter(const ir::ExportedProgram& ep, c10::Device device, Precision precision = Precision::AsExported);
+  /// Another interpreter of `same`'s program on its device, in `precision`
+  /// (numerics' B beside A): the resolved ops are shared, and the weights
+  /// copied from `same`'s where it holds them as the archive does (cast
+  /// where `precision` casts), not read from the archive again.
+  Interpreter(const Interpreter& same, Precision precision);
   ~Interpreter();
 
   /// Runs with the user inputs (tensors, ints, ...) in signature order and
@@ -110,6 +115,9 @@ class Interpreter {
  private:
   friend class RunStepper;
   void check_runnable() const;
+  /// The parameters and buffers the precision casts (by target), and casting them.
+  std::set<std::string_view> weights_cast() const;
+  void cast_weights();
   /// The placeholders' values: user inputs on the device in the run's precision, then the weights.
   std::vector<c10::IValue> placeholders(const std::vector<c10::IValue>& user_inputs) const;
   void update_buffers(const std::vector<c10::IValue>& graph_outputs);

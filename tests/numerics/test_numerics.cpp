@@ -25,7 +25,10 @@
 #include "engine/numerics/node_pairing.h"
 #include "engine/numerics/numerics_run.h"
 #include "engine/numerics/tensor_error.h"
+#include "engine/passes/ir_levels.h"
+#include "engine/runtime/interpreter.h"
 #include "engine/runtime/pt2_torch_options.h"
+#include "engine/runtime/run_inputs.h"
 #include "engine/serde/pt2_reader.h"
 #include "numerics/numerics_fixtures.h"
 #include "support/unit/files.h"
@@ -132,12 +135,42 @@ EL_TEST(shortcutsChangeNoFigure) {
   }
 }
 
+// B beside A on one program and device shares A's resolved ops and copies A's
+// weights: its runs give what a fresh interpreter's give, bit for bit, and the
+// buffers a training-mode run updates (batch norm's running statistics, read
+// again by the next run) stay each interpreter's own.
+EL_TEST(anotherPrecisionSharesTheSetUp) {
+  const auto program = std::make_shared<const ir::ExportedProgram>(
+      passes::lower_to(*load(EXPORTLENS_FIXTURES "/decomp_example/program.pt2"), passes::IrLevel::Functional));
+  VERIFY(std::any_of(program->signature.outputs.begin(), program->signature.outputs.end(),
+                     [](const ir::OutputSpec& o) { return o.kind == ir::OutputKind::BufferMutation; }));
+  runtime::RunRequest in;
+  in.random_inputs = true;
+  in.seed = 3;
+  const std::vector<c10::IValue> inputs = runtime::gather_inputs(*program, in);
+  const c10::Device cpu(c10::kCPU);
+  const auto equal = [](const std::vector<c10::IValue>& x, const std::vector<c10::IValue>& y) {
+    if (x.size() != y.size()) return false;
+    for (size_t i = 0; i < x.size(); ++i)
+      if (x[i].isTensor() != y[i].isTensor() || (x[i].isTensor() && !at::equal(x[i].toTensor(), y[i].toTensor())))
+        return false;
+    return true;
+  };
+  for (const runtime::Precision precision : {runtime::Precision::AsExported, runtime::Precision::BFloat16}) {
+    runtime::Interpreter a(*program, cpu);
+    runtime::Interpreter shared(a, precision), fresh(*program, cpu, precision);
+    for (int run = 0; run < 2; ++run) VERIFY(equal(shared.run_graph(inputs), fresh.run_graph(inputs)));
+    runtime::Interpreter untouched(*program, cpu);
+    VERIFY(equal(a.run_graph(inputs), untouched.run_graph(inputs)));  // shared's updates did not reach A's buffers
+  }
+}
+
 // The tutorial's doubling conv2d table, planted as if it were a wrong rule:
 // numerics against the program lowered with it finds the conv, and nothing before it.
 // A value against its cast, read with each element rounded where it lies,
 // gives what comparing it with ATen's own cast gives, to the bit: every
 // floating dtype pair, permuted and expanded layouts, NaN, Inf and values
-// beyond half's range.
+// beyond half's range; the same when read in the pass comparing it with B's.
 EL_TEST(roundingStatsEqualATensCast) {
   at::manual_seed(7);
   at::Tensor base = at::randn({5, 7, 33}, at::kDouble) * 1e3;
@@ -154,6 +187,12 @@ EL_TEST(roundingStatsEqualATensCast) {
         const auto cast = numerics::error_stats(laid, laid.to(to));
         VERIFY(fused && cast);
         VERIFY_MSG(same(*fused, *cast), std::string(c10::toString(from)) + " -> " + c10::toString(to));
+        // Read in the pass that compares it with another value (B's): both figures unchanged.
+        const at::Tensor other = laid.to(at::kFloat) + 0.5;
+        const auto both = numerics::error_and_rounding_stats(laid, other, to);
+        VERIFY(both);
+        VERIFY(same(both->first, *numerics::error_stats(laid, other)));
+        VERIFY(same(both->second, *cast));
         ++checked;
       }
     }
