@@ -215,28 +215,38 @@ struct Accumulator {
     }
   }
 
+  // `a` against another CPU tensor of its shape, folded into `error` as add() folds it.
+  struct AlsoAgainst {
+    Accumulator& error;
+    const at::Tensor& b;
+    Loader lb;
+  };
+
   // A CPU tensor `a` against itself cast to `to` (error_stats(a, a.to(to)),
-  // to the bit) into `rounding`; given `b`, also `a` against `b` into this
-  // (as add_cpu), in the same pass over `a`.
-  void add_rounding(const at::Tensor& a, Loader la, at::ScalarType to, Rerounder reround, Accumulator& rounding,
-                    const at::Tensor* b = nullptr, Loader lb = nullptr) {
-    rounding.widen_tolerance(a.scalar_type(), to);
-    rounding.elements += a.numel();
+  // to the bit); with `also`, `a` against its `b` too, in the same pass over `a`.
+  void add_rounding(const at::Tensor& a, Loader la, at::ScalarType to, Rerounder reround,
+                    const AlsoAgainst* also = nullptr) {
+    widen_tolerance(a.scalar_type(), to);
+    elements += a.numel();
+    if (also) {
+      also->error.widen_tolerance(a.scalar_type(), also->b.scalar_type());
+      also->error.elements += a.numel();
+    }
     double xa[kBlock], xb[kBlock], xr[kBlock];
     const int64_t n = a.numel();
     if (n == 0) return;
     Reader ra(a, la);
     std::optional<Reader> rb;
-    if (b) rb.emplace(*b, lb);
+    if (also) rb.emplace(also->b, also->lb);
     for (int64_t first = 0; first < n; first += kBlock) {
       const int64_t count = std::min(kBlock, n - first);
       ra.read(count, xa);
       if (rb) {
         rb->read(count, xb);
-        fold_block(xa, xb, count);
+        also->error.fold_block(xa, xb, count);
       }
       reround(xa, count, xr);
-      rounding.fold_block(xa, xr, count);
+      fold_block(xa, xr, count);
     }
   }
 
@@ -422,7 +432,7 @@ std::optional<ErrorStats> rounding_stats(const at::Tensor& a, c10::ScalarType to
   const Rerounder reround = rerounder(a.scalar_type(), to);
   if (!la || !reround) return std::nullopt;
   Accumulator rounding;
-  rounding.add_rounding(a, la, to, reround, rounding);
+  rounding.add_rounding(a, la, to, reround);
   return rounding.stats();
 }
 
@@ -434,9 +444,8 @@ std::optional<std::pair<ErrorStats, ErrorStats>> error_and_rounding_stats(const 
   const Rerounder reround = rerounder(a.scalar_type(), to);
   if (!la || !lb || !reround) return std::nullopt;
   Accumulator error, rounding;
-  error.widen_tolerance(a.scalar_type(), b.scalar_type());
-  error.elements += a.numel();
-  error.add_rounding(a, la, to, reround, rounding, &b, lb);
+  const Accumulator::AlsoAgainst also{error, b, lb};
+  rounding.add_rounding(a, la, to, reround, &also);
   return std::pair{error.stats(), rounding.stats()};
 }
 

@@ -743,25 +743,27 @@ bool is_cast(const at::Tensor& t, std::optional<c10::ScalarType> dtype) {
 Interpreter::Interpreter(const ir::ExportedProgram& ep, c10::Device device, Precision precision)
     : impl_(std::make_unique<Impl>()), ep_(ep), device_(device), precision_(precision) {
   impl_->runner = std::make_shared<GraphRunner>(ep.graph_module, device);
-  for (const auto& [key, payload] : ep.state_dict) impl_->state[key] = payload_to_tensor(payload, key, device);
-  for (const auto& [key, payload] : ep.constants) impl_->state[key] = payload_to_tensor(payload, key, device);
-  cast_weights();
+  load_weights();
 }
 
 Interpreter::Interpreter(const Interpreter& same, Precision precision)
     : impl_(std::make_unique<Impl>()), ep_(same.ep_), device_(same.device_), precision_(precision) {
   impl_->runner = same.impl_->runner;
   if (same.precision_ != Precision::AsExported) {  // its weights are not the archive's any more
-    for (const auto& [key, payload] : ep_.state_dict) impl_->state[key] = payload_to_tensor(payload, key, device_);
-    for (const auto& [key, payload] : ep_.constants) impl_->state[key] = payload_to_tensor(payload, key, device_);
-  } else {
-    // Copies, never the same tensors: a run updates its mutated buffers in
-    // place. A weight this precision casts is cast from `same`'s directly.
-    const auto dtype = precision_dtype(precision);
-    const std::set<std::string_view> cast = weights_cast();
-    for (const auto& [key, t] : same.impl_->state)
-      impl_->state[key] = cast.count(key) && is_cast(t, dtype) ? t.to(*dtype) : t.clone();
+    load_weights();
+    return;
   }
+  // Copies, never the same tensors: a run updates its mutated buffers in
+  // place. A weight this precision casts is cast from `same`'s directly.
+  const auto dtype = precision_dtype(precision);
+  const std::set<std::string_view> cast = weights_cast();
+  for (const auto& [key, t] : same.impl_->state)
+    impl_->state[key] = cast.count(key) && is_cast(t, dtype) ? t.to(*dtype) : t.clone();
+}
+
+void Interpreter::load_weights() {
+  for (const auto& [key, payload] : ep_.state_dict) impl_->state[key] = payload_to_tensor(payload, key, device_);
+  for (const auto& [key, payload] : ep_.constants) impl_->state[key] = payload_to_tensor(payload, key, device_);
   cast_weights();
 }
 

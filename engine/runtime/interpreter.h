@@ -115,6 +115,8 @@ class Interpreter {
  private:
   friend class RunStepper;
   void check_runnable() const;
+  /// The weights read from the archive onto the device, cast to the precision.
+  void load_weights();
   /// The parameters and buffers the precision casts (by target), and casting them.
   std::set<std::string_view> weights_cast() const;
   void cast_weights();

@@ -28,7 +28,7 @@ namespace {
 using bench::median_ms;
 using bench::Timing;
 
-void bench(const std::string& label, const ir::ExportedProgram& ep, int runs) {
+void bench_level(const std::string& label, const ir::ExportedProgram& ep, int runs) {
   ir::ModuleHierarchy h;
   const Timing hierarchy = median_ms(runs, [&] { h = ir::module_hierarchy(ep.graph()); });
   matching::ScopeFingerprints f;
@@ -66,9 +66,9 @@ int main(int argc, char** argv) {
     read.load_weights = false;
     const ir::ExportedProgram ep = serde::read_pt2(file, "", read);
     std::printf("file %s\n", file.c_str());
-    bench("training", ep, runs);
+    bench_level("training", ep, runs);
     const ir::ExportedProgram core = passes::lower_to(ep, passes::IrLevel::Core);
-    bench("core", core, runs);
+    bench_level("core", core, runs);
   } catch (const std::exception& e) {
     std::cerr << "bench_structure: " << e.what() << "\n";
     return 1;

@@ -21,21 +21,6 @@ inline double thread_cpu_ms() {
   return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-template <typename F>
-Timing median_ms(int runs, F&& f) {
-  std::vector<double> wall, cpu;
-  for (int i = 0; i < runs; ++i) {
-    const auto t0 = std::chrono::steady_clock::now();
-    const double c0 = thread_cpu_ms();
-    f();
-    cpu.push_back(thread_cpu_ms() - c0);
-    wall.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-  }
-  std::sort(wall.begin(), wall.end());
-  std::sort(cpu.begin(), cpu.end());
-  return {wall[wall.size() / 2], cpu[cpu.size() / 2]};
-}
-
 // Several measurements taken in turns, a round of each at a time, and the
 // median of each: a machine that slows down for a while (a shared VM) slows
 // them all alike, so their ratios hold where back-to-back medians drift.
@@ -57,5 +42,7 @@ inline std::vector<Timing> interleaved_medians(int rounds, const std::vector<std
   }
   return out;
 }
+
+inline Timing median_ms(int runs, const std::function<void()>& f) { return interleaved_medians(runs, {f})[0]; }
 
 }  // namespace exportlens::bench
