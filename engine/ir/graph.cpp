@@ -49,10 +49,7 @@ void Node::remove_uses() {
   });
 }
 
-int Node::index() const {
-  if (graph_ && graph_->order_stale_.load(std::memory_order_acquire)) graph_->renumber();
-  return index_;
-}
+void Node::renumber_graph() const { graph_->renumber(); }
 
 Node* Node::next() const {
   if (!graph_) return nullptr;
@@ -73,7 +70,7 @@ Graph& Graph::operator=(Graph&& other) noexcept {
   nodes_ = std::move(other.nodes_);  // the list's elements move over: each node's place_ stays valid
   by_name_ = std::move(other.by_name_);
   order_stale_.store(other.order_stale_.load());
-  for (auto& n : nodes_) n->graph_ = this;
+  for (auto& n : nodes_) n->graph_ = this, n->order_stale_ = &order_stale_;
   return *this;
 }
 
@@ -87,6 +84,7 @@ Node* Graph::insert_before(Node* pos, std::unique_ptr<Node> node) {
     throw std::invalid_argument("graph: duplicate node name '" + node->name + "'");
   Node* raw = node.get();
   raw->graph_ = this;
+  raw->order_stale_ = &order_stale_;
   raw->place_ = nodes_.insert(pos ? pos->place_ : nodes_.end(), std::move(node));
   by_name_[raw->name] = raw;
   raw->add_uses();

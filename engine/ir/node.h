@@ -1,5 +1,6 @@
 #pragma once
 // One FX-style node: placeholder, call_function, get_attr or output.
+#include <atomic>
 #include <cstdint>
 #include <list>
 #include <map>
@@ -116,7 +117,11 @@ class Node {
   }
   /// Position in its graph (0-based). Numbers are refreshed lazily: an
   /// insertion or removal marks them stale, the next call renumbers once.
-  int index() const;
+  int index() const {
+    // Inline: runs and passes ask for positions on every node they touch.
+    if (order_stale_ && order_stale_->load(std::memory_order_acquire)) renumber_graph();
+    return index_;
+  }
   /// The node after / before this one in its graph (nullptr at the ends).
   Node* next() const;
   Node* prev() const;
@@ -127,7 +132,9 @@ class Node {
   void remove_uses();
   std::vector<Argument> args_;
   std::vector<NamedArgument> kwargs_;
+  void renumber_graph() const;
   Graph* graph_ = nullptr;
+  const std::atomic<bool>* order_stale_ = nullptr;  // graph_'s flag: positions to renumber
   std::vector<Node*> users_;
   std::list<std::unique_ptr<Node>>::iterator place_;  // in graph_'s list
   mutable int index_ = -1;

@@ -10,10 +10,12 @@
 //    B's precision, and its introduced error is that cast's rounding, with no
 //    op to run;
 //  - it makes no NaN or Inf from finite inputs;
-//  - those that also keep the order (KeepsOrder: the row-major sequence of
-//    output elements is the input's, shapes aside) have the error statistics
-//    of their input exactly, since every statistic is folded over that
-//    sequence in order.
+//  - where the output is read as the input's very sequence of elements
+//    (tensor_error.h's same_sequence: all of the same memory walked alike,
+//    or, for those keeping the order (KeepsOrder: the row-major sequence of
+//    output elements is the input's, shapes aside), both read row-major),
+//    it has the error statistics of its input exactly, since every
+//    statistic is folded over that sequence in order.
 // The table lists ATen ops by their schema semantics, not any model's use of
 // them; ops that read strides (as_strided, _reshape_alias), reinterpret bits
 // (view.dtype, view_as_real, real, imag) or combine several inputs (cat,

@@ -3,7 +3,9 @@
 #include <ATen/ATen.h>
 #include <c10/core/DeviceGuard.h>
 
+#include <array>
 #include <chrono>
+#include <span>
 #include <unordered_map>
 
 #include "engine/ir/op_key.h"
@@ -35,20 +37,22 @@ std::optional<c10::ScalarType> precision_dtype(runtime::Precision p) {
 
 /// The B computation that stands for one pair: the B nodes its B node needs,
 /// back to the paired nodes (whose values come from A) and the placeholders.
+/// (Views into one array that holds every region: thousands of pairs, mostly
+/// of one node each, would otherwise make three small vectors apiece per run.)
 struct Region {
-  std::vector<const ir::Node*> nodes;      // in B's order, the pair's B node last
-  std::vector<const ir::Node*> from_a;     // paired B nodes it reads: their values come from A
-  std::vector<const ir::Node*> own;        // other B nodes it reads: B's own values
+  std::span<const ir::Node* const> nodes;   // in B's order, the pair's B node last
+  std::span<const ir::Node* const> from_a;  // paired B nodes it reads: their values come from A
+  std::span<const ir::Node* const> own;     // other B nodes it reads: B's own values
   bool evaluable = true;
 };
 
 // What a pair's introduced error is when its region only moves data
 // (data_movement.h) and A ran the very same nodes (one program, one graph):
 enum class Shortcut {
-  None,        // run the region on A's inputs
-  OwnInputs,   // it reads no A value (a weight's permute): B's own computation, so its total error
-  RoundsA,     // one A input x: op(cast(x)) == cast(op(x)), so A's value against its cast
-  RoundsInput, // and the order kept: A's input against its cast, the same sequence
+  None,       // run the region on A's inputs
+  OwnInputs,  // it reads no A value (a weight's permute): B's own computation, so its total error
+  Moves,      // one A input x: op(cast(x)) == cast(op(x)), so A's value against its cast; and
+              // where A's value is read as x's very sequence (same_sequence), x's figures
 };
 
 /// The statistics of a compared pair that a later pair may reuse exactly.
@@ -64,11 +68,11 @@ struct Pair {
   Region region;
   bool done = false;
   Shortcut shortcut = Shortcut::None;
-  const ir::Node* moved = nullptr;  // RoundsA, RoundsInput: the A input x the region moves
-  bool keeps_order = false;         // a single KeepsOrder node reading `moved`: the total is x's
-  // A later shortcut needs this pair's A value against its cast to B's
-  // precision as this node reads it: computed in the same pass as its total.
-  const ir::Node* rounding_as = nullptr;
+  const ir::Node* moved = nullptr;  // Moves: the A input x the region moves
+  bool keeps_order = false;         // Moves: every node of the region keeps the row-major order
+  // Its A value against its cast to B's precision is wanted (by a later Moves
+  // pair reading it, or for its own introduced error): read in the same pass as its total.
+  bool wants_rounding = false;
   Known total;     // B against A, when read in one pass on the CPU (streamed)
   Known rounding;  // A's value against its cast to B's precision, once computed
 };
@@ -197,13 +201,20 @@ class Lockstep {
       if (p.a) compared_a_[size_t(p.a->index())] = 1;
       pairs_.push_back(std::move(p));
     }
-    for (Pair& p : pairs_) {
-      p.region = region_of(p.b);
-      if (p.region.evaluable)
-        for (const ir::Node* in : p.region.from_a) ++cast_readers_[size_t(in->index())];
+    regions_.clear();
+    movement_b_.assign(gb.size(), Movement::None);  // of the regions' nodes, found by their walks
+    std::vector<std::array<uint32_t, 4>> spans(pairs_.size());  // where each region lies in regions_
+    for (size_t i = 0; i < pairs_.size(); ++i) spans[i] = region_of(pairs_[i].b);
+    for (size_t i = 0; i < pairs_.size(); ++i) {
+      const auto [first, nodes, from_a, own] = spans[i];
+      Region& region = pairs_[i].region;
+      region.evaluable = nodes > 0;
+      const ir::Node* const* at = regions_.data() + first;
+      region.nodes = {at, nodes};
+      region.from_a = {at + nodes, from_a};
+      region.own = {at + nodes + from_a, own};
+      for (const ir::Node* in : region.from_a) ++cast_readers_[size_t(in->index())];
     }
-    movement_b_.resize(gb.size(), Movement::None);
-    for (const ir::Node* n : gb.nodes()) movement_b_[size_t(n->index())] = movement_of(*n);
     if (r_.a.program && !r_.reference && r_.a.program == r_.b.program) {
       movement_a_ = movement_b_;
     } else if (r_.a.program && !r_.reference) {
@@ -245,9 +256,9 @@ class Lockstep {
     if (!region.own.empty()) return;
     // view and _unsafe_view fail on strides a cast may change: only a single one, on a contiguous x (checked when run).
     p.moved = moved;
-    p.shortcut = keeps_order ? Shortcut::RoundsInput : Shortcut::RoundsA;
-    p.keeps_order = keeps_order && region.nodes.size() == 1;
-    if (r_.introduced) (keeps_order ? pairs_[size_t(paired(*moved))] : p).rounding_as = moved;
+    p.shortcut = Shortcut::Moves;
+    p.keeps_order = keeps_order;
+    if (r_.introduced) p.wants_rounding = pairs_[size_t(paired(*moved))].wants_rounding = true;
   }
 
   // The pair of a B node (its index in pairs_), or -1.
@@ -256,32 +267,35 @@ class Lockstep {
     return i < pair_index_.size() ? pair_index_[i] : -1;
   }
 
-  Region region_of(const ir::Node* m) {
-    Region region;
-    std::vector<const ir::Node*> stack = {m};
+  // The region of a pair's B node, appended to regions_ (its nodes, then
+  // from_a, then own): {first, nodes, from_a, own}; no nodes: not evaluable.
+  std::array<uint32_t, 4> region_of(const ir::Node* m) {
+    auto &stack = walk_, &members = members_, &from_a = from_a_, &own = own_;  // reused: no allocation per walk
+    stack.assign(1, m);
+    members.clear(), from_a.clear(), own.clear();
     const int stamp = ++region_stamp_;  // nodes seen by this walk: region_seen_ == stamp
     region_seen_[size_t(m->index())] = stamp;
-    std::vector<const ir::Node*> members;
     while (!stack.empty()) {
       const ir::Node* n = stack.back();
       stack.pop_back();
       members.push_back(n);
+      movement_b_[size_t(n->index())] = movement_of(*n);  // while the node is at hand
       n->for_each_input([&](const ir::Node* in) {
         int& seen = region_seen_[size_t(in->index())];
         if (seen == stamp) return;
         seen = stamp;
-        if (paired(*in) >= 0) region.from_a.push_back(in);
-        else if (in->op != ir::OpKind::CallFunction) region.own.push_back(in);
+        if (paired(*in) >= 0) from_a.push_back(in);
+        else if (in->op != ir::OpKind::CallFunction) own.push_back(in);
         else stack.push_back(in);
       });
-      if (members.size() > kMaxRegion) {
-        region.evaluable = false;
-        return region;
-      }
+      if (members.size() > kMaxRegion) return {uint32_t(regions_.size()), 0, 0, 0};
     }
     std::sort(members.begin(), members.end(), [](const ir::Node* x, const ir::Node* y) { return x->index() < y->index(); });
-    region.nodes = std::move(members);
-    return region;
+    const auto first = uint32_t(regions_.size());
+    regions_.insert(regions_.end(), members.begin(), members.end());
+    regions_.insert(regions_.end(), from_a.begin(), from_a.end());
+    regions_.insert(regions_.end(), own.begin(), own.end());
+    return {first, uint32_t(members.size()), uint32_t(from_a.size()), uint32_t(own.size())};
   }
 
   // Values a region reads stay alive until the pair is compared: A's for the
@@ -289,6 +303,7 @@ class Lockstep {
   void hold_region_inputs(runtime::RunStepper& b, runtime::RunStepper* a, bool on) {
     for (Pair& p : pairs_) {
       if (a && p.a) hold_a(*a, p.a, on);
+      if (a && !r_.introduced && p.shortcut == Shortcut::Moves) hold_a(*a, p.moved, on);  // for same_sequence
       if (!r_.introduced || !p.region.evaluable) continue;
       for (const ir::Node* in : p.region.own) hold_b(b, in, on);
       if (a)
@@ -307,6 +322,7 @@ class Lockstep {
   void release_pair(Pair& p, runtime::RunStepper& b) {
     p.done = true;
     if (a_ && p.a) hold_a(*a_, p.a, false);
+    if (a_ && !r_.introduced && p.shortcut == Shortcut::Moves) hold_a(*a_, p.moved, false);
     if (!p.region.evaluable) return;
     for (const ir::Node* in : p.region.from_a)
       if (--cast_readers_[size_t(in->index())] == 0) cast_[size_t(in->index())] = IValue();
@@ -420,26 +436,32 @@ class Lockstep {
     return v.isTensor() && streamed(v.toTensor()) ? v.toTensor().scalar_type() : c10::ScalarType::Undefined;
   }
 
-  // The total of a single order-keeping node is its input's: the same
-  // sequences of A's and B's elements, read the same way (streamed).
+  // A pair's total: for a Moves pair whose A value is read as its input x's
+  // very sequence (same_sequence), x's (and x's rounding); else one pass,
+  // which reads A's value against its cast too where that is wanted.
   std::optional<ErrorStats> total_of(Pair& p, const IValue& va, const IValue& vb) {
     const c10::ScalarType ta = streamed_dtype(va), tb = streamed_dtype(vb);
-    std::optional<ErrorStats> total;
-    if (p.keeps_order && ta != c10::ScalarType::Undefined && tb != c10::ScalarType::Undefined) {
-      const Known& in = pairs_[size_t(paired(*p.moved))].total;
-      if (in.stats && in.a_dtype == ta && in.b_dtype == tb && va.toTensor().sizes() == vb.toTensor().sizes())
-        total = in.stats;
+    const bool both_streamed = ta != c10::ScalarType::Undefined && tb != c10::ScalarType::Undefined;
+    if (both_streamed && p.shortcut == Shortcut::Moves && va.toTensor().sizes() == vb.toTensor().sizes()) {
+      const Pair& x = pairs_[size_t(paired(*p.moved))];
+      const IValue* vx = a_->value(*p.moved);
+      if (x.total.stats && x.total.a_dtype == ta && x.total.b_dtype == tb && vx && vx->isTensor() &&
+          same_sequence(vx->toTensor(), va.toTensor(), p.keeps_order)) {
+        p.total = x.total;
+        p.rounding = x.rounding;
+        return p.total.stats;
+      }
     }
-    if (!total && p.rounding_as && b_device_.is_cpu() && ta != c10::ScalarType::Undefined &&
-        tb != c10::ScalarType::Undefined) {
-      const c10::ScalarType to = b_dtype_of(va.toTensor(), *p.rounding_as);
+    std::optional<ErrorStats> total;
+    if (p.wants_rounding && both_streamed && b_device_.is_cpu()) {
+      const c10::ScalarType to = b_dtype_of(va.toTensor(), *p.b);
       if (auto both = error_and_rounding_stats(va.toTensor(), vb.toTensor(), to)) {
         total = both->first;
         p.rounding = {both->second, ta, to};
       }
     }
     if (!total) total = error_stats(va, vb);
-    if (total && ta != c10::ScalarType::Undefined && tb != c10::ScalarType::Undefined) p.total = {total, ta, tb};
+    if (total && both_streamed) p.total = {total, ta, tb};
     return total;
   }
 
@@ -449,18 +471,6 @@ class Lockstep {
     if (b_dtype_) return *b_dtype_;
     if (const ir::TensorMeta* meta = b_input.value.tensor()) return runtime::to_torch(meta->dtype);
     return t.scalar_type();
-  }
-
-  // A's value against its cast to B's precision (what B's op fed A's input
-  // makes, for data movement), cached per pair for the order-keeping nodes
-  // after it. B on the CPU, both streamed; else nullopt.
-  std::optional<ErrorStats> rounding_of(Pair& p, const IValue& va, const ir::Node& cast_as) {
-    if (!b_device_.is_cpu() || !va.isTensor() || !streamed(va.toTensor())) return std::nullopt;
-    const c10::ScalarType ta = va.toTensor().scalar_type(), tb = b_dtype_of(va.toTensor(), cast_as);
-    if (!streamed(tb)) return std::nullopt;
-    if (p.rounding.stats && p.rounding.a_dtype == ta && p.rounding.b_dtype == tb) return p.rounding.stats;
-    p.rounding = {rounding_stats(va.toTensor(), tb), ta, tb};
-    return p.rounding.stats;
   }
 
   static bool views_strides(const ir::Node& n) {
@@ -482,12 +492,10 @@ class Lockstep {
           if (!x || !y || !x->isInt() || !y->isInt() || x->toInt() != y->toInt()) return std::nullopt;
         }
         return std::optional<ErrorStats>(total);
-      case Shortcut::RoundsA:
-      case Shortcut::RoundsInput: break;
+      case Shortcut::Moves: break;
     }
-    Pair& moved = pairs_[size_t(paired(*p.moved))];
     const IValue* vx = a_->value(*p.moved);
-    if (!vx || !vx->isTensor() || !va.isTensor() || !streamed(va.toTensor())) return std::nullopt;
+    if (!vx || !vx->isTensor() || !va.isTensor() || !streamed(va.toTensor()) || !b_device_.is_cpu()) return std::nullopt;
     // view and _unsafe_view fail on some strides: only a single one, on an
     // input whose cast keeps its strides (dense) or is contiguous (the cast of
     // a value neither dense nor like channels-last), so it views as A's did.
@@ -495,15 +503,13 @@ class Lockstep {
     const bool views_as_a = x.is_non_overlapping_and_dense() || x.suggest_memory_format() == at::MemoryFormat::Contiguous;
     for (const ir::Node* n : p.region.nodes)
       if (views_strides(*n) && (p.region.nodes.size() != 1 || !views_as_a)) return std::nullopt;
-    std::optional<ErrorStats> s;
-    if (p.shortcut == Shortcut::RoundsInput) {
-      s = rounding_of(moved, *vx, *p.moved);
-      if (s) p.rounding = moved.rounding;
-    } else {
-      s = rounding_of(p, va, *p.moved);
-    }
-    if (!s) return std::nullopt;
-    return s;
+    // A's value against its cast: read with the total (or x's, the same sequence), else now.
+    const c10::ScalarType ta = va.toTensor().scalar_type(), to = b_dtype_of(va.toTensor(), *p.b);
+    if (!streamed(to)) return std::nullopt;
+    if (!(p.rounding.stats && p.rounding.a_dtype == ta && p.rounding.b_dtype == to))
+      p.rounding = {rounding_stats(va.toTensor(), to), ta, to};
+    if (!p.rounding.stats) return std::nullopt;
+    return p.rounding.stats;
   }
 
   void compare(Pair& p, const IValue* va, const runtime::RunStepper& b) {
@@ -570,11 +576,13 @@ class Lockstep {
 
   const NumericsRequest& r_;
   const ir::ExportedProgram& pb_;
-  std::vector<Movement> movement_a_, movement_b_;  // by node index
+  std::vector<Movement> movement_a_, movement_b_;  // by node index (B: its regions' nodes, None elsewhere)
   std::vector<Pair> pairs_;
   std::vector<int> pair_index_;            // by B node index: its pair's, or -1
   std::vector<int> region_seen_;           // by B node index: the region walk that last saw it
   int region_stamp_ = 0;
+  std::vector<const ir::Node*> regions_;   // every pair's Region, one after another
+  std::vector<const ir::Node*> walk_, members_, from_a_, own_;  // region_of's scratch
   std::vector<int> holds_a_, holds_b_;     // by node index: the pairs holding its value
   // By B node index: A's value as B reads it (to_b), made once for every
   // region reading it and dropped after the last (cast_readers_ counts them).

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <numeric>
 
 #include "engine/ir/dtype.h"
 #include "engine/runtime/numerics.h"
@@ -123,25 +124,54 @@ Rerounder rerounder(at::ScalarType from, at::ScalarType to) {
   }
 }
 
-// A CPU tensor's elements in row-major order (the order .contiguous() lays
-// them out), read where they lie: a permuted or expanded value is not copied.
-class Reader {
- public:
-  Reader(const at::Tensor& t, Loader load)
-      : base_(static_cast<const char*>(t.const_data_ptr())), item_(int64_t(t.element_size())), load_(load) {
-    // Dims of size 1 dropped; a dim merged into the next where its stride spans it.
-    for (int64_t d = 0; d < t.dim(); ++d) {
+// The order a pair is read in, its dims outermost first, chosen by A's
+// tensor: by stride, largest first, so that a value lying on the very
+// elements of another (a view, a permute, a split's piece viewed again, an
+// expand repeating nothing) is read as the same sequence (same_sequence), and
+// a dense one contiguously, in memory order.
+at::DimVector read_order(const at::Tensor& t) {
+  at::DimVector order(size_t(t.dim()));
+  std::iota(order.begin(), order.end(), int64_t(0));
+  std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) { return t.stride(x) > t.stride(y); });
+  return order;
+}
+
+// How a tensor is walked in an order of its dims: dims of size 1 dropped, a
+// dim merged into the next where its stride spans it. Two walks alike from one
+// address visit the same elements in the same order.
+struct Walk {
+  at::DimVector sizes, strides;
+  Walk(const at::Tensor& t, const at::DimVector& order) {
+    for (const int64_t d : order) {
       const int64_t size = t.size(d), stride = t.stride(d);
       if (size == 1) continue;
-      if (!sizes_.empty() && strides_.back() == stride * size) {
-        sizes_.back() *= size;
-        strides_.back() = stride;
+      if (!sizes.empty() && strides.back() == stride * size) {
+        sizes.back() *= size;
+        strides.back() = stride;
       } else {
-        sizes_.push_back(size);
-        strides_.push_back(stride);
+        sizes.push_back(size);
+        strides.push_back(stride);
       }
     }
-    if (sizes_.empty()) sizes_.push_back(1), strides_.push_back(1);
+    if (sizes.empty()) sizes.push_back(1), strides.push_back(1);
+  }
+  bool operator==(const Walk&) const = default;
+  // Each element at an address of its own (each dim steps over all of the dims inside it).
+  bool one_element_per_address() const {
+    if (strides.back() < 1) return false;
+    for (size_t d = 0; d + 1 < sizes.size(); ++d)
+      if (strides[d] < strides[d + 1] * sizes[d + 1]) return false;
+    return true;
+  }
+};
+
+// A CPU tensor's elements in the given order of its dims, read where they lie:
+// a permuted or expanded value is not copied.
+class Reader {
+ public:
+  Reader(const at::Tensor& t, Loader load, const at::DimVector& order)
+      : base_(static_cast<const char*>(t.const_data_ptr())), item_(int64_t(t.element_size())), load_(load),
+        walk_(t, order), sizes_(walk_.sizes), strides_(walk_.strides) {
     index_.assign(sizes_.size(), 0);
   }
 
@@ -167,7 +197,9 @@ class Reader {
   const char* base_;
   int64_t item_;
   Loader load_;
-  at::DimVector sizes_, strides_, index_;
+  Walk walk_;
+  const at::DimVector &sizes_, &strides_;
+  at::DimVector index_;
   int64_t offset_ = 0;  // of the current row, in elements
 };
 
@@ -206,7 +238,8 @@ struct Accumulator {
     double xa[kBlock], xb[kBlock];
     const int64_t n = a.numel();
     if (n == 0) return;
-    Reader ra(a, la), rb(b, lb);
+    const at::DimVector order = read_order(a);
+    Reader ra(a, la, order), rb(b, lb, order);
     for (int64_t first = 0; first < n; first += kBlock) {
       const int64_t count = std::min(kBlock, n - first);
       ra.read(count, xa);
@@ -235,9 +268,10 @@ struct Accumulator {
     double xa[kBlock], xb[kBlock], xr[kBlock];
     const int64_t n = a.numel();
     if (n == 0) return;
-    Reader ra(a, la);
+    const at::DimVector order = read_order(a);
+    Reader ra(a, la, order);
     std::optional<Reader> rb;
-    if (also) rb.emplace(also->b, also->lb);
+    if (also) rb.emplace(also->b, also->lb, order);
     for (int64_t first = 0; first < n; first += kBlock) {
       const int64_t count = std::min(kBlock, n - first);
       ra.read(count, xa);
@@ -449,6 +483,22 @@ std::optional<std::pair<ErrorStats, ErrorStats>> error_and_rounding_stats(const 
   return std::pair{error.stats(), rounding.stats()};
 }
 
+bool same_sequence(const at::Tensor& x, const at::Tensor& y, bool keeps_order) {
+  if (!streamed(x) || !streamed(y) || x.scalar_type() != y.scalar_type() || x.numel() != y.numel()) return false;
+  const Walk wx(x, read_order(x)), wy(y, read_order(y));
+  // The same elements (no two of them at one address), walked alike.
+  if (x.const_data_ptr() == y.const_data_ptr() && wx == wy && wx.one_element_per_address()) return true;
+  if (!keeps_order) return false;
+  // Each read row-major (the order the op keeps), or the op's identity laid out alike.
+  const auto row_major = [](const at::Tensor& t, const Walk& w) {
+    at::DimVector natural(size_t(t.dim()));
+    std::iota(natural.begin(), natural.end(), int64_t(0));
+    return w == Walk(t, natural);
+  };
+  if (row_major(x, wx) && row_major(y, wy)) return true;
+  return x.sizes() == y.sizes() && x.strides() == y.strides();
+}
+
 bool streamed(const at::Tensor& t) { return t.defined() && t.device().is_cpu() && loader_for(t.scalar_type()); }
 bool streamed(c10::ScalarType dtype) { return loader_for(dtype) != nullptr; }
 
@@ -458,7 +508,7 @@ bool all_finite(const c10::IValue& v) {
     if (!t.defined() || !t.is_floating_point() || t.numel() == 0) return true;
     const Loader load = loader_for(t.scalar_type());
     if (!load || !t.device().is_cpu()) return t.isfinite().all().item<bool>();
-    Reader reader(t, load);
+    Reader reader(t, load, read_order(t));
     double x[kBlock];
     for (int64_t first = 0; first < t.numel(); first += kBlock) {
       const int64_t count = std::min(kBlock, t.numel() - first);

@@ -26,10 +26,19 @@ std::optional<ErrorStats> rounding_stats(const at::Tensor& a, c10::ScalarType to
 std::optional<std::pair<ErrorStats, ErrorStats>> error_and_rounding_stats(const at::Tensor& a, const at::Tensor& b,
                                                                           c10::ScalarType to);
 
-/// Whether error_stats reads `t` on the CPU a block at a time, folding its
-/// row-major sequence of elements in order: two pairs with equal sequences
-/// (and dtypes) then have exactly equal statistics, whatever their shapes.
+/// Whether error_stats reads `t` on the CPU a block at a time, folding a
+/// sequence of elements in order: A's dims by stride, largest first (memory
+/// order where A's tensor is dense), B's elements read in the same order. Two
+/// pairs with equal sequences (and dtypes) have exactly equal statistics,
+/// whatever their shapes.
 bool streamed(const at::Tensor& t);
+/// Whether `y`, made from `x` by ops that only move data (data_movement.h),
+/// is read as the same sequence as `x` (both streamed): the same elements
+/// walked alike (a view, a permute, an expand repeating nothing); or, for ops
+/// keeping the row-major order (`keeps_order`: a reshape, a clone), both read
+/// row-major or laid out alike. A pair with `y` on A's side (B's moved alike)
+/// then has exactly the statistics of x's pair, and y's rounding is x's.
+bool same_sequence(const at::Tensor& x, const at::Tensor& y, bool keeps_order);
 /// Whether a CPU tensor of this dtype is streamed.
 bool streamed(c10::ScalarType dtype);
 

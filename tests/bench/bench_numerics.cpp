@@ -5,10 +5,11 @@
 // and the bytes each holds at once, beside torch's own time for the same
 // plain runs (ep.module()(*inputs) in fp32 and bf16), in the same run.
 //
-//   ninja bench_numerics && build/tests/bench/bench_numerics [FILE.pt2] [--repeat N] [--json OUT.json]
+//   ninja bench_numerics && build/tests/bench/bench_numerics [FILE.pt2] [--repeat N] [--json OUT.json] [--no-torch]
 //
 // --json writes the numerics report (numerics_json, less its time and bytes),
-// so two builds' figures can be compared for exact equality.
+// so two builds' figures can be compared for exact equality. --no-torch
+// leaves torch's runs out (a quick look while working on ExportLens's).
 //
 // Goals: the numerics run takes at most 1.5x the two plain runs' time
 // together; it holds less than 2x what one plain run holds. Exits 2 when one is missed.
@@ -50,10 +51,12 @@ int main(int argc, char** argv) {
   std::string file = EXPORTLENS_BENCH_DIR "/transformer.pt2";
   int repeat = 9;
   std::string json_out;
+  bool with_torch = true;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--repeat" && i + 1 < argc) repeat = std::max(1, std::atoi(argv[++i]));
     else if (arg == "--json" && i + 1 < argc) json_out = argv[++i];
+    else if (arg == "--no-torch") with_torch = false;
     else file = arg;
   }
   const bool lower = file == EXPORTLENS_BENCH_DIR "/transformer.pt2";
@@ -104,7 +107,7 @@ int main(int argc, char** argv) {
                           inputs_path + "\" " + (lower ? "--core " : "") + "--repeat " + std::to_string(repeat) + " --out \"" +
                           torch_json + "\"";
   double torch_fp32 = 0, torch_bf16 = 0;
-  if (std::system(cmd.c_str()) == 0) {
+  if (with_torch && std::system(cmd.c_str()) == 0) {
     std::ifstream j(torch_json);
     const auto t = nlohmann::json::parse(j);
     torch_fp32 = t["fp32_ms"].get<double>();
@@ -114,8 +117,12 @@ int main(int argc, char** argv) {
   const double time_ratio = n / (a + b);
   const double memory_ratio = double(numerics_peak) / double(std::max(fp32_peak, bf16_peak));
   std::printf("%-34s %12s %12s\n", "", "exportlens", "torch");
-  std::printf("%-34s %10.1f ms %10.1f ms\n", "plain run, fp32", a, torch_fp32);
-  std::printf("%-34s %10.1f ms %10.1f ms\n", "plain run, bf16", b, torch_bf16);
+  const auto plain = [&](const char* what, double ours, double torchs) {
+    if (with_torch) std::printf("%-34s %10.1f ms %10.1f ms\n", what, ours, torchs);
+    else std::printf("%-34s %10.1f ms %12s\n", what, ours, "-");
+  };
+  plain("plain run, fp32", a, torch_fp32);
+  plain("plain run, bf16", b, torch_bf16);
   std::printf("%-34s %10.1f ms  (%zu nodes compared)\n", "numerics, fp32 against bf16", n, compared);
   std::printf("%-34s %10.1f ms\n", "numerics, totals only", t);
   std::printf("numerics / (fp32 + bf16): %.2fx (goal <= 1.5x); totals only %.2fx; in CPU time %.2fx\n", time_ratio,

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -162,6 +163,53 @@ EL_TEST(anotherPrecisionSharesTheSetUp) {
     for (int run = 0; run < 2; ++run) VERIFY(equal(shared.run_graph(inputs), fresh.run_graph(inputs)));
     runtime::Interpreter untouched(*program, cpu);
     VERIFY(equal(a.run_graph(inputs), untouched.run_graph(inputs)));  // shared's updates did not reach A's buffers
+  }
+}
+
+// A value made from another by moving data is read as the same sequence
+// (same_sequence) exactly when its pair's statistics are the other's to the
+// bit: views, permutes, a split's piece viewed again and permuted, an expand
+// repeating nothing, a clone or reshape keeping the row-major order; B's side
+// moved alike whatever its own layout. A slice, a repeating expand, or a
+// contiguous copy of a permuted value are other sequences, and said to be.
+EL_TEST(sameSequenceIsReadAlike) {
+  at::manual_seed(11);
+  const at::Tensor fused = at::randn({4, 16, 96});  // qkv before its split
+  const at::Tensor fused_b = (fused * (1 + 0.01 * at::randn_like(fused))).to(at::kBFloat16).contiguous();
+  struct Case {
+    std::string what;
+    std::function<at::Tensor(const at::Tensor&)> x, y;  // x from the base, y from x (applied to A's and B's alike)
+    bool keeps_order, same;
+  };
+  const auto piece = [](const at::Tensor& t) { return t.split(32, -1)[1]; };
+  const auto heads = [piece](const at::Tensor& t) { return piece(t).view({4, 16, 4, 8}); };
+  const auto id = [](const at::Tensor& t) { return t; };
+  const std::vector<Case> cases = {
+      {"view", id, [](const at::Tensor& t) { return t.view({64, 96}); }, true, true},
+      {"permute", id, [](const at::Tensor& t) { return t.permute({2, 0, 1}); }, false, true},
+      {"piece, viewed", piece, [](const at::Tensor& t) { return t.view({4, 16, 4, 8}); }, true, true},
+      {"heads, permuted", heads, [](const at::Tensor& t) { return t.permute({0, 2, 1, 3}); }, false, true},
+      {"heads, transposed twice", heads, [](const at::Tensor& t) { return t.permute({0, 2, 1, 3}).transpose(-1, -2); }, false, true},
+      {"expand repeating nothing", heads, [](const at::Tensor& t) { return t.permute({0, 2, 1, 3}).expand({4, 4, 16, 8}); }, false, true},
+      {"unsqueezed", id, [](const at::Tensor& t) { return t.unsqueeze(1); }, true, true},
+      {"clone", id, [](const at::Tensor& t) { return t.clone(); }, true, true},
+      {"reshape of a piece (a copy)", piece, [](const at::Tensor& t) { return t.reshape({-1}); }, true, true},
+      {"slice", id, [](const at::Tensor& t) { return t.slice(-1, 0, 48); }, false, false},
+      {"expand repeating", id, [](const at::Tensor& t) { return t.unsqueeze(0).expand({2, 4, 16, 96}); }, false, false},
+      {"contiguous copy of a permute", [heads](const at::Tensor& t) { return heads(t).permute({0, 2, 1, 3}); },
+       [](const at::Tensor& t) { return t.clone(at::MemoryFormat::Contiguous); }, true, false},
+  };
+  for (const Case& c : cases) {
+    const at::Tensor xa = c.x(fused), ya = c.y(xa);
+    for (const at::Tensor& xb : {c.x(fused_b), c.x(fused_b).contiguous()}) {  // B laid out as A's, or not
+      const at::Tensor yb = c.y(xb);
+      VERIFY_MSG(numerics::same_sequence(xa, ya, c.keeps_order) == c.same, c.what);
+      if (!c.same) continue;
+      const auto x_stats = numerics::error_stats(xa, xb), y_stats = numerics::error_stats(ya, yb);
+      VERIFY(x_stats && y_stats);
+      VERIFY_MSG(same(*x_stats, *y_stats), c.what);
+      VERIFY_MSG(same(*numerics::rounding_stats(xa, at::kBFloat16), *numerics::rounding_stats(ya, at::kBFloat16)), c.what);
+    }
   }
 }
 
