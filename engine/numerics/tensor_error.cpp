@@ -129,9 +129,13 @@ Rerounder rerounder(at::ScalarType from, at::ScalarType to) {
 // elements of another (a view, a permute, a split's piece viewed again, an
 // expand repeating nothing) is read as the same sequence (same_sequence), and
 // a dense one contiguously, in memory order.
-at::DimVector read_order(const at::Tensor& t) {
+at::DimVector natural_order(const at::Tensor& t) {
   at::DimVector order(size_t(t.dim()));
   std::iota(order.begin(), order.end(), int64_t(0));
+  return order;
+}
+at::DimVector read_order(const at::Tensor& t) {
+  at::DimVector order = natural_order(t);
   std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) { return t.stride(x) > t.stride(y); });
   return order;
 }
@@ -171,23 +175,24 @@ class Reader {
  public:
   Reader(const at::Tensor& t, Loader load, const at::DimVector& order)
       : base_(static_cast<const char*>(t.const_data_ptr())), item_(int64_t(t.element_size())), load_(load),
-        walk_(t, order), sizes_(walk_.sizes), strides_(walk_.strides) {
-    index_.assign(sizes_.size(), 0);
+        walk_(t, order) {
+    index_.assign(walk_.sizes.size(), 0);
   }
 
   void read(int64_t count, double* out) {
-    const size_t inner = sizes_.size() - 1;
+    const at::DimVector &sizes = walk_.sizes, &strides = walk_.strides;
+    const size_t inner = sizes.size() - 1;
     while (count > 0) {
-      const int64_t n = std::min(count, sizes_[inner] - index_[inner]);
-      load_(base_ + (offset_ + index_[inner] * strides_[inner]) * item_, strides_[inner], n, out);
+      const int64_t n = std::min(count, sizes[inner] - index_[inner]);
+      load_(base_ + (offset_ + index_[inner] * strides[inner]) * item_, strides[inner], n, out);
       out += n, count -= n;
       index_[inner] += n;
-      if (index_[inner] < sizes_[inner]) continue;
+      if (index_[inner] < sizes[inner]) continue;
       index_[inner] = 0;  // the next row: carry into the outer dims
       for (size_t d = inner; d-- > 0;) {
-        offset_ += strides_[d];
-        if (++index_[d] < sizes_[d]) break;
-        offset_ -= strides_[d] * sizes_[d];
+        offset_ += strides[d];
+        if (++index_[d] < sizes[d]) break;
+        offset_ -= strides[d] * sizes[d];
         index_[d] = 0;
       }
     }
@@ -198,7 +203,6 @@ class Reader {
   int64_t item_;
   Loader load_;
   Walk walk_;
-  const at::DimVector &sizes_, &strides_;
   at::DimVector index_;
   int64_t offset_ = 0;  // of the current row, in elements
 };
@@ -490,11 +494,7 @@ bool same_sequence(const at::Tensor& x, const at::Tensor& y, bool keeps_order) {
   if (x.const_data_ptr() == y.const_data_ptr() && wx == wy && wx.one_element_per_address()) return true;
   if (!keeps_order) return false;
   // Each read row-major (the order the op keeps), or the op's identity laid out alike.
-  const auto row_major = [](const at::Tensor& t, const Walk& w) {
-    at::DimVector natural(size_t(t.dim()));
-    std::iota(natural.begin(), natural.end(), int64_t(0));
-    return w == Walk(t, natural);
-  };
+  const auto row_major = [](const at::Tensor& t, const Walk& w) { return w == Walk(t, natural_order(t)); };
   if (row_major(x, wx) && row_major(y, wy)) return true;
   return x.sizes() == y.sizes() && x.strides() == y.strides();
 }
