@@ -39,7 +39,7 @@ jobs=${EXPORTLENS_JOBS:-$(nproc)}
 # ccache hits across clones in other folders (CI builds a fresh clone).
 export CCACHE_BASEDIR="$repo" CCACHE_NOHASHDIR=true
 cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${EXPORTLENS_BUILD_TYPE:-Release}" \
-  -DEXPORTLENS_VENV="$flavour_venv" \
+  -DEXPORTLENS_VENV="$flavour_venv" -DEXPORTLENS_VISION_PYTHON="$vision_venv/bin/python" \
   -DEXPORTLENS_SANITIZE="$([ "$sanitize" = 1 ] && echo ON || echo OFF)" >/dev/null
 # The suites of the engine libraries (reader, runtime, symbolic shapes, solver, passes, printer, layout).
 engine_suites=(test_pt2_reader test_json_document test_bad_input test_runtime test_op_safety test_expr test_shape_env

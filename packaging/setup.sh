@@ -12,6 +12,9 @@ TORCH_VERSION=2.13.0
 TRANSFORMERS_VERSION=5.23.0
 # pt2e quantization (torch.ao's moved to torchao): the numerics suite's quantized program.
 TORCHAO_VERSION=0.18.0
+# The corpus' second vision zoo (tests/oracle/corpus_models.py, library "timm").
+TIMM_VERSION=1.0.31
+TORCHVISION_VERSION=0.28.0
 
 apt_packages=(
   g++ cmake ninja-build ccache pkg-config zlib1g-dev
@@ -72,4 +75,18 @@ if ! "$venv/bin/python" -c "import transformers, sys; sys.exit(transformers.__ve
   echo "setup: installing transformers==$TRANSFORMERS_VERSION into $venv (the test corpus' models)"
   "$venv/bin/pip" install -q --disable-pip-version-check "transformers==$TRANSFORMERS_VERSION" 2>&1 \
     | grep -v -i "warning" || true
+fi
+
+# The vision venv: timm needs torchvision, and the registry's torchvision is
+# built for the registry's torch (CUDA 13), not for the +cpu wheel, beside
+# which it fails to import. The corpus' timm models are exported there (on the
+# CPU; the same torch 2.13, so the same programs), nothing is built against it.
+# On the CUDA flavour it is the flavour venv itself (packaging/flavour.sh).
+if ! "$vision_venv/bin/python" -c "import timm, torchvision, torch, sys; sys.exit(timm.__version__ != '$TIMM_VERSION' or torch.__version__.split('+')[0] != '$TORCH_VERSION')" 2>/dev/null; then
+  echo "setup: installing torch==$TORCH_VERSION (CUDA build), torchvision==$TORCHVISION_VERSION and timm==$TIMM_VERSION into $vision_venv (the corpus' timm models; about 5 GB)"
+  [ -x "$vision_venv/bin/python" ] || python3 -m venv "$vision_venv"
+  PIP_FIND_LINKS= PIP_CONFIG_FILE=/dev/null "$vision_venv/bin/pip" install -q --disable-pip-version-check \
+    --index-url "${EXPORTLENS_TORCH_INDEX:-https://pypi.org/simple}" "torch==$TORCH_VERSION" \
+    "torchvision==$TORCHVISION_VERSION" "timm==$TIMM_VERSION" numpy 2>&1 | grep -v -i "warning" || true
+  "$vision_venv/bin/python" -c "import timm, torchvision; print('setup: timm', timm.__version__, 'torchvision', torchvision.__version__)"
 fi

@@ -1,10 +1,13 @@
-// Convolution and pooling output sizes:
+// Convolution, pooling and upsampling output sizes:
 //   conv:       (in + 2*pad - dilation*(k - 1) - 1) // stride + 1
 //   transposed: (in - 1)*stride - 2*pad + dilation*(k - 1) + output_padding + 1
 //   pooling:    the same as conv, with torch's ceil_mode correction.
+//   upsampling: the output size given, or the input size times a whole scale factor.
 // With them, the guards torch's fake conv and pooling metas make, in their order:
 // the input against the kernel (check_shape_forward), the memory-format
 // conversion of the output (fake_impls.conv), the output-size checks.
+#include <cmath>
+
 #include "engine/ops/rule_helpers.h"
 #include "engine/symbolic/contiguity_probe.h"
 
@@ -215,10 +218,38 @@ SymValue adaptive_max_pool(RuleContext& ctx) {
   return SymValue::list({v, idx});
 }
 
+/// The .vec overloads' scale_factors (after align_corners for the
+/// interpolating modes): each spatial size becomes sym_int(sym_float(size) *
+/// scale) as torch's upsample_compute_output_size computes it, which sympy
+/// keeps an integer k*size for a whole scale k. A fractional scale of a
+/// symbolic size is not modelled (its rounding is a float expression).
+std::optional<std::vector<Expr>> scaled_sizes(RuleContext& ctx, const SymTensor& x) {
+  const bool interpolating = ctx.node.target.op_name().find("nearest") == std::string::npos;
+  const ir::Argument* a = ctx.arg(interpolating ? 3 : 2, "scale_factors");
+  const ir::ArgumentList* scales = a ? a->list() : nullptr;
+  if (!scales || scales->items.empty() || scales->items.size() > x.rank()) return std::nullopt;
+  std::vector<Expr> out;
+  const size_t first = x.rank() - scales->items.size();
+  for (size_t i = 0; i < scales->items.size(); ++i) {
+    const double* scale = std::get_if<double>(&scales->items[i].v);
+    if (!scale || !(*scale > 0)) return std::nullopt;
+    const Expr& size = x.sizes[first + i];
+    if (auto n = size.as_integer()) {
+      out.push_back(Expr(int64_t(std::floor(double(*n) * *scale))));
+    } else if (std::floor(*scale) == *scale && *scale < 1e9) {
+      out.push_back(ctx.simplify(Expr(int64_t(*scale)) * size));
+    } else {
+      return std::nullopt;
+    }
+  }
+  return out;
+}
+
 SymValue upsample(RuleContext& ctx) {
   const SymTensor x = ctx.tensor(0, "self");
   auto size = ctx.optional_integers(1, "output_size");
-  if (!size) throw RuleError("node " + ctx.node.name + ": upsampling by scale factors is not modelled");
+  if (!size) size = scaled_sizes(ctx, x);
+  if (!size) throw RuleError("node " + ctx.node.name + ": upsampling of a symbolic size by a fractional scale is not modelled");
   std::vector<Expr> out(x.sizes.begin(), x.sizes.end() - long(size->size()));
   out.insert(out.end(), size->begin(), size->end());
   return shaped(out, x.dtype);

@@ -17,7 +17,7 @@
 #include "engine/runtime/declared_values.h"
 #include "engine/runtime/op_safety.h"
 #include "engine/runtime/program_runner.h"
-#include "engine/runtime/quantized_decomposed_ops.h"
+#include "engine/runtime/python_defined_ops.h"
 #include "engine/runtime/run_memory.h"
 #include "engine/runtime/torch_types.h"
 
@@ -30,7 +30,7 @@ using ir::Node;
 using ir::OpKind;
 
 std::optional<c10::OperatorHandle> find_op(const ir::Target& t) {
-  ensure_quantized_decomposed_ops();
+  ensure_python_defined_ops();
   const std::string ns_name = t.op_namespace() + "::" + t.op_name();
   const std::string overload = t.overload() == "default" ? "" : t.overload();
   return c10::Dispatcher::singleton().findSchema({ns_name, overload});

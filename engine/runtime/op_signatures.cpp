@@ -1,5 +1,5 @@
 #include "engine/runtime/op_signatures.h"
-#include "engine/runtime/quantized_decomposed_ops.h"
+#include "engine/runtime/python_defined_ops.h"
 
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/core/jit_type.h>
@@ -64,7 +64,7 @@ std::optional<c10::OperatorHandle> find_op(const std::string& schema_name) {
   const auto dot = schema_name.find('.', schema_name.find("::") == std::string::npos ? 0 : schema_name.find("::"));
   const std::string name = schema_name.substr(0, dot);
   const std::string overload = dot == std::string::npos ? "" : schema_name.substr(dot + 1);
-  ensure_quantized_decomposed_ops();
+  ensure_python_defined_ops();
   auto handle = c10::Dispatcher::singleton().findSchema({name, overload});
   if (!handle || !handle->hasSchema()) return std::nullopt;
   return handle;

@@ -1,16 +1,15 @@
 // pt2e's quantize / dequantize ops (torch.ops.quantized_decomposed.*), which
-// torch registers from Python (torch/ao/quantization/fx/_decomposed.py), so a
-// LibTorch process does not have them and a pt2e-quantized program could not
-// run. Their semantics are fixed and small; they are registered here with
-// torch's schemas, computing what torch's CompositeExplicitAutograd kernels
-// compute (round half to even, clamp, cast; dequantize in the output dtype).
-#include "engine/runtime/quantized_decomposed_ops.h"
+// torch registers from Python (torch/ao/quantization/fx/_decomposed.py): what
+// makes a pt2e-quantized program run here (python_defined_ops.h). Registered
+// with torch's schemas, computing what torch's CompositeExplicitAutograd
+// kernels compute (round half to even, clamp, cast; dequantize in the output
+// dtype).
+#include "engine/runtime/python_defined_ops.h"
 
 #include <ATen/ATen.h>
 #include <torch/library.h>
 
 #include <memory>
-#include <mutex>
 #include <stdexcept>
 
 namespace exportlens::runtime {
@@ -139,37 +138,34 @@ std::tuple<at::Tensor, at::Tensor> choose_qparams_symmetric_tensor(const at::Ten
 
 }  // namespace
 
-void ensure_quantized_decomposed_ops() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    // A process that has them already (Python torch imported in it) keeps torch's own.
-    if (c10::Dispatcher::singleton().findSchema({"quantized_decomposed::quantize_per_tensor", ""})) return;
-    static auto lib = std::make_unique<torch::Library>(torch::Library::DEF, "quantized_decomposed", std::nullopt,
-                                                       __FILE__, __LINE__);
-    lib->def("quantize_per_tensor(Tensor input, float scale, int zero_point, int quant_min, int quant_max, "
-             "ScalarType dtype) -> Tensor", TORCH_FN(quantize_per_tensor));
-    lib->def("quantize_per_tensor.tensor(Tensor input, Tensor scale, Tensor zero_point, int quant_min, int quant_max, "
-             "ScalarType dtype) -> Tensor", TORCH_FN(quantize_per_tensor_tensor));
-    lib->def("quantize_per_tensor.tensor2(Tensor input, Tensor scale, Tensor zero_point, Tensor quant_min, "
-             "Tensor quant_max, ScalarType dtype) -> Tensor", TORCH_FN(quantize_per_tensor_tensor2));
-    lib->def("dequantize_per_tensor(Tensor input, float scale, int zero_point, int quant_min, int quant_max, "
-             "ScalarType dtype, *, ScalarType? out_dtype=None) -> Tensor", TORCH_FN(dequantize_per_tensor));
-    lib->def("dequantize_per_tensor.tensor(Tensor input, Tensor scale, Tensor zero_point, int quant_min, "
-             "int quant_max, ScalarType dtype, *, ScalarType? out_dtype=None) -> Tensor",
-             TORCH_FN(dequantize_per_tensor_tensor));
-    lib->def("dequantize_per_tensor.tensor2(Tensor input, Tensor scale, Tensor zero_point, Tensor quant_min, "
-             "Tensor quant_max, ScalarType dtype, *, ScalarType? out_dtype=None) -> Tensor",
-             TORCH_FN(dequantize_per_tensor_tensor2));
-    lib->def("quantize_per_channel(Tensor input, Tensor scales, Tensor zero_points, int axis, int quant_min, "
-             "int quant_max, ScalarType dtype) -> Tensor", TORCH_FN(quantize_per_channel));
-    lib->def("dequantize_per_channel(Tensor input, Tensor scales, Tensor? zero_points, int axis, int quant_min, "
-             "int quant_max, ScalarType dtype, *, ScalarType? out_dtype=None) -> Tensor",
-             TORCH_FN(dequantize_per_channel));
-    lib->def("choose_qparams.tensor(Tensor input, int quant_min, int quant_max, float eps, ScalarType dtype) -> "
-             "(Tensor, Tensor)", TORCH_FN(choose_qparams_tensor));
-    lib->def("choose_qparams_symmetric.tensor(Tensor input, int quant_min, int quant_max, float eps, "
-             "ScalarType dtype) -> (Tensor, Tensor)", TORCH_FN(choose_qparams_symmetric_tensor));
-  });
+void register_quantized_decomposed_ops() {
+  // A process that has them already (Python torch imported in it) keeps torch's own.
+  if (c10::Dispatcher::singleton().findSchema({"quantized_decomposed::quantize_per_tensor", ""})) return;
+  static auto lib = std::make_unique<torch::Library>(torch::Library::DEF, "quantized_decomposed", std::nullopt,
+                                                     __FILE__, __LINE__);
+  lib->def("quantize_per_tensor(Tensor input, float scale, int zero_point, int quant_min, int quant_max, "
+           "ScalarType dtype) -> Tensor", TORCH_FN(quantize_per_tensor));
+  lib->def("quantize_per_tensor.tensor(Tensor input, Tensor scale, Tensor zero_point, int quant_min, int quant_max, "
+           "ScalarType dtype) -> Tensor", TORCH_FN(quantize_per_tensor_tensor));
+  lib->def("quantize_per_tensor.tensor2(Tensor input, Tensor scale, Tensor zero_point, Tensor quant_min, "
+           "Tensor quant_max, ScalarType dtype) -> Tensor", TORCH_FN(quantize_per_tensor_tensor2));
+  lib->def("dequantize_per_tensor(Tensor input, float scale, int zero_point, int quant_min, int quant_max, "
+           "ScalarType dtype, *, ScalarType? out_dtype=None) -> Tensor", TORCH_FN(dequantize_per_tensor));
+  lib->def("dequantize_per_tensor.tensor(Tensor input, Tensor scale, Tensor zero_point, int quant_min, "
+           "int quant_max, ScalarType dtype, *, ScalarType? out_dtype=None) -> Tensor",
+           TORCH_FN(dequantize_per_tensor_tensor));
+  lib->def("dequantize_per_tensor.tensor2(Tensor input, Tensor scale, Tensor zero_point, Tensor quant_min, "
+           "Tensor quant_max, ScalarType dtype, *, ScalarType? out_dtype=None) -> Tensor",
+           TORCH_FN(dequantize_per_tensor_tensor2));
+  lib->def("quantize_per_channel(Tensor input, Tensor scales, Tensor zero_points, int axis, int quant_min, "
+           "int quant_max, ScalarType dtype) -> Tensor", TORCH_FN(quantize_per_channel));
+  lib->def("dequantize_per_channel(Tensor input, Tensor scales, Tensor? zero_points, int axis, int quant_min, "
+           "int quant_max, ScalarType dtype, *, ScalarType? out_dtype=None) -> Tensor",
+           TORCH_FN(dequantize_per_channel));
+  lib->def("choose_qparams.tensor(Tensor input, int quant_min, int quant_max, float eps, ScalarType dtype) -> "
+           "(Tensor, Tensor)", TORCH_FN(choose_qparams_tensor));
+  lib->def("choose_qparams_symmetric.tensor(Tensor input, int quant_min, int quant_max, float eps, "
+           "ScalarType dtype) -> (Tensor, Tensor)", TORCH_FN(choose_qparams_symmetric_tensor));
 }
 
 }  // namespace exportlens::runtime

@@ -108,67 +108,79 @@ bool divide_by_factor(Trial& t, const Expr& symbol, const PositiveSymbol& positi
   return true;
 }
 
-/// One step of torch's _try_isolate_lhs; returns false when nothing changed.
+/// Moves the terms without the symbol from the left side to the right.
+bool move_other_terms(Trial& t, const Expr& symbol) {
+  if (t.lhs.kind() != K::Add) return false;
+  Expr rest(0);
+  for (const Expr& a : t.lhs.args())
+    if (!contains_symbol(a, symbol)) rest = rest + a;
+  if (rest == Expr(0)) return false;
+  t.lhs = t.lhs - rest;
+  t.rhs = t.rhs - rest;
+  return true;
+}
+
+/// Divides both sides by the left side's factors without the symbol.
+bool divide_by_coefficient(Trial& t, const Expr& symbol, const PositiveSymbol& positive) {
+  if (t.lhs.kind() != K::Mul) return false;
+  auto [c, body] = coefficient(t.lhs);
+  if (!(c != 1 && body == symbol)) return divide_by_factor(t, symbol, positive);
+  if (!is_inequality(t.kind) && t.rhs == Expr(0)) return false;
+  if (auto q = divide_exactly(t.rhs, c)) {
+    t.rhs = *q;
+  } else {
+    t.rhs = c < 0 ? -t.rhs : t.rhs;
+    t.denominator *= c < 0 ? -c : c;
+  }
+  if (c < 0 && is_inequality(t.kind)) t.kind = mirrored(t.kind);
+  t.lhs = body;
+  return true;
+}
+
+/// (a // d) RELATION q as a relation on a (d a positive integer, q an integer).
+bool unfold_floordiv(Trial& t, const PositiveSymbol& positive) {
+  if (t.lhs.kind() != K::FloorDiv || t.denominator != 1) return false;
+  const Expr& num = t.lhs.args()[0];
+  const auto d = t.lhs.args()[1].as_integer();
+  if (!d || *d <= 0) return false;
+  if (t.kind == K::Eq || t.kind == K::Ne) {
+    // Eq: And(num >= q*d, num < (q+1)*d); Ne: Or(num < q*d, num >= (q+1)*d).
+    // sympy evaluates each half; one decided the way that drops it leaves the other.
+    const bool eq = t.kind == K::Eq;
+    const Expr low = t.rhs * *d, high = (t.rhs + 1) * *d;
+    const K first = eq ? K::Ge : K::Lt, second = eq ? K::Lt : K::Ge;
+    const auto a = assumed_truth(first, num, low, positive), b = assumed_truth(second, num, high, positive);
+    const bool drops = eq;  // And drops a true half, Or a false one
+    if (a && *a == drops && !b) {
+      t = Trial{second, num, high, t.denominator};
+      return true;
+    }
+    if (b && *b == drops && !a) {
+      t = Trial{first, num, low, t.denominator};
+      return true;
+    }
+    return false;
+  }
+  switch (t.kind) {
+    case K::Ge: t.rhs = t.rhs * *d; break;
+    case K::Gt: t.rhs = (t.rhs + 1) * *d; t.kind = K::Ge; break;
+    case K::Lt: t.rhs = t.rhs * *d; break;
+    case K::Le: t.rhs = (t.rhs + 1) * *d; t.kind = K::Lt; break;
+    default: return false;
+  }
+  t.lhs = num;
+  return true;
+}
+
+/// One trial of torch's _try_isolate_lhs: move the other terms, divide by the
+/// other factors, then unfold a floor division, each where it applies, in one
+/// trial (so five trials peel five nested `(x - c) // d`, as torch's do);
+/// returns false when nothing changed.
 bool isolate_step(Trial& t, const Expr& symbol, bool floordiv_inequality, const PositiveSymbol& positive) {
-  if (t.lhs.kind() == K::Add) {
-    Expr rest(0);
-    for (const Expr& a : t.lhs.args())
-      if (!contains_symbol(a, symbol)) rest = rest + a;
-    if (!(rest == Expr(0))) {
-      t.lhs = t.lhs - rest;
-      t.rhs = t.rhs - rest;
-      return true;
-    }
-  }
-  if (t.lhs.kind() == K::Mul) {
-    auto [c, body] = coefficient(t.lhs);
-    if (c != 1 && body == symbol) {
-      if (!is_inequality(t.kind) && t.rhs == Expr(0)) return false;
-      if (auto q = divide_exactly(t.rhs, c)) {
-        t.rhs = *q;
-      } else {
-        t.rhs = c < 0 ? -t.rhs : t.rhs;
-        t.denominator *= c < 0 ? -c : c;
-      }
-      if (c < 0 && is_inequality(t.kind)) t.kind = mirrored(t.kind);
-      t.lhs = body;
-      return true;
-    }
-    return divide_by_factor(t, symbol, positive);
-  }
-  if (floordiv_inequality && t.lhs.kind() == K::FloorDiv && t.denominator == 1) {
-    const Expr& num = t.lhs.args()[0];
-    const auto d = t.lhs.args()[1].as_integer();
-    if (!d || *d <= 0) return false;
-    if (t.kind == K::Eq || t.kind == K::Ne) {
-      // Eq: And(num >= q*d, num < (q+1)*d); Ne: Or(num < q*d, num >= (q+1)*d).
-      // sympy evaluates each half; one decided the way that drops it leaves the other.
-      const bool eq = t.kind == K::Eq;
-      const Expr low = t.rhs * *d, high = (t.rhs + 1) * *d;
-      const K first = eq ? K::Ge : K::Lt, second = eq ? K::Lt : K::Ge;
-      const auto a = assumed_truth(first, num, low, positive), b = assumed_truth(second, num, high, positive);
-      const bool drops = eq;  // And drops a true half, Or a false one
-      if (a && *a == drops && !b) {
-        t = Trial{second, num, high, t.denominator};
-        return true;
-      }
-      if (b && *b == drops && !a) {
-        t = Trial{first, num, low, t.denominator};
-        return true;
-      }
-      return false;
-    }
-    switch (t.kind) {
-      case K::Ge: t.rhs = t.rhs * *d; break;
-      case K::Gt: t.rhs = (t.rhs + 1) * *d; t.kind = K::Ge; break;
-      case K::Lt: t.rhs = t.rhs * *d; break;
-      case K::Le: t.rhs = (t.rhs + 1) * *d; t.kind = K::Lt; break;
-      default: return false;
-    }
-    t.lhs = num;
-    return true;
-  }
-  return false;
+  bool changed = move_other_terms(t, symbol);
+  changed = divide_by_coefficient(t, symbol, positive) || changed;
+  if (floordiv_inequality) changed = unfold_floordiv(t, positive) || changed;
+  return changed;
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // The real-architecture corpus against torch 2.13 (tests/oracle/corpus_cases.py:
 // language models, vision transformers, CNNs, mixture-of-experts, recurrent
-// layers nobody here wrote, exported with Dim.AUTO). Per program and aspect:
+// layers and timm's vision zoo, nobody here wrote, exported with Dim.AUTO). Per program and aspect:
 //
 //   print        print(ep) of the loaded program, byte for byte
 //   run          the interpreter's outputs on the oracle's inputs vs ep.module()'s
@@ -8,7 +8,9 @@
 //   core         run_decompositions(): print text and op multiset, and the
 //                lowered program's outputs vs torch's Core ATen program's
 //   check        every spec case: status, input shapes and range constraints,
-//                or torch's violation message and suggested fixes exactly
+//                or torch's violation message and suggested fixes exactly;
+//                and the program's own Dim.AUTO spec ("auto"), whose answer
+//                is the range constraints torch exported it with
 //
 // Where torch's text cannot be matched (a token torch makes from a
 // per-process counter), the difference is listed in support/known_differences.h
@@ -198,8 +200,21 @@ struct LevelRow {
 struct CheckRow {
   std::string name;  // "<arch>/<case>"
   std::string arch;
-  size_t index = 0;
+  size_t index = 0;  // in checks.json; kAutoCase: the program's own spec
 };
+constexpr size_t kAutoCase = SIZE_MAX;
+
+/// The program's own export as a check case: its Dim.AUTO spec, whose
+/// outcome torch gave as the program's range constraints and input shapes.
+json auto_case(const std::string& arch) {
+  const json meta = as_object(read_json(corpus_file(arch, "meta.json")));
+  const json placeholders = as_object(field(meta, "placeholders"));
+  json shapes = json::object();
+  for (const auto& name : as_array(field(meta, "arg_names")))
+    shapes[as_string(name)] = field(placeholders, as_string(name));
+  return {{"name", "auto"}, {"spec", field(meta, "dynamic_shapes")}, {"status", "ok"}, {"input_shapes", shapes},
+          {"range_constraints", field(meta, "range_constraints")}};
+}
 
 }  // namespace
 
@@ -290,10 +305,12 @@ EL_TEST(checks_like_torch) {
   for (const auto& a : architectures()) {
     const json cases = checks_of(a);
     for (size_t i = 0; i < cases.size(); ++i) rows.push_back({a + "/" + as_string(field(cases[i], "name")), a, i});
+    rows.push_back({a + "/auto", a, kAutoCase});
   }
   for_each_row(rows, [](const CheckRow& row) {
     const json cases = checks_of(row.arch);
-    const json meta = as_object(row.index < cases.size() ? cases[row.index] : json());
+    const json meta = row.index == kAutoCase ? auto_case(row.arch)
+                                             : as_object(row.index < cases.size() ? cases[row.index] : json());
     Count c("check");
     ops::SolveOptions options;
     options.log = false;

@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
 """Oracle for the real-architecture corpus (tests/corpus): torch 2.13 on models nobody here wrote.
 
-Usage:  python corpus_cases.py --out DIR [--only NAME ...]
+Usage:  python corpus_cases.py --out DIR [--libraries LIB ...] [--only NAME ...]
+
+--libraries picks the architectures whose code comes from those libraries
+(corpus_models.Arch.library: transformers, torch.nn, timm); timm's run in the
+vision venv (corpus_models' docstring). Each run replaces its own libraries'
+entries of DIR/manifest.json and keeps the others'.
 
 For every architecture of corpus_models.ARCHITECTURES, DIR/<name>/ gets what
 generate_fixtures.py writes for a fixture exported with Dim.AUTO on the
@@ -18,7 +23,7 @@ core_outputs.pt), plus
                   torch's own suggested fixes pasted back
                   (refine_dynamic_shapes_from_suggested_fixes)
     key.txt       what the folder was made from (the architecture's source,
-                  torch's and transformers' versions): an unchanged key skips
+                  torch's version and its library's): an unchanged key skips
                   the architecture, so rebuilds do not export again.
 
 and DIR/manifest.json lists the architectures. EXPECTED gives each spec
@@ -105,12 +110,29 @@ EXPECTED = {
     "whisper_encoder/named": "ok", "whisper_encoder/batch": "ok",
     # the conv feature encoder's strides: samples get a lower bound
     "wav2vec2/named": "violation", "wav2vec2/named_refined": "ok", "wav2vec2/batch": "ok",
+    # timm: static height and width (math.ceil of a size cannot be saved)
+    "timm_mobilevit/named": "ok", "timm_mobilevit/batch": "ok",
+    # stride-2 stages: a size that must not reach 1, no fix torch can suggest (!= 1), or a lower bound
+    # for one side first and a second round of the same guards after it
+    "timm_efficientvit/named": "violation", "timm_efficientvit/named_refined": "violation",
+    "timm_efficientvit/batch": "ok",
+    "timm_levit/named": "violation", "timm_levit/batch": "ok",
+    "timm_repvgg/named": "violation", "timm_repvgg/batch": "ok",
+    "timm_fastvit/named": "violation", "timm_fastvit/named_refined": "violation", "timm_fastvit/batch": "ok",
+    "timm_convnextv2/named": "violation", "timm_convnextv2/named_refined": "violation",
+    "timm_convnextv2/batch": "ok",
+    # window and grid partitions, attention biases of a fixed resolution: lower bounds or specializations
+    "timm_maxvit/named": "violation", "timm_maxvit/named_refined": "ok", "timm_maxvit/batch": "ok",
+    "timm_tiny_vit/named": "violation", "timm_tiny_vit/named_refined": "ok", "timm_tiny_vit/batch": "ok",
+    "timm_swin/named": "violation", "timm_swin/named_refined": "ok", "timm_swin/batch": "ok",
+    "timm_efficientformerv2/named": "violation", "timm_efficientformerv2/named_refined": "ok",
+    "timm_efficientformerv2/batch": "ok",
+    "timm_edgenext/named": "violation", "timm_edgenext/named_refined": "ok", "timm_edgenext/batch": "ok",
 }
 
 
 def key_of(arch) -> str:
-    import transformers
-    text = "\n".join([GENERATOR_VERSION, torch.__version__, transformers.__version__, arch.source_key()])
+    text = "\n".join([GENERATOR_VERSION, torch.__version__, cm.library_version(arch.library), arch.source_key()])
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -182,7 +204,7 @@ def run_arch(arch, out_root, problems):
     problems_before = len(problems)
     torch.manual_seed(gf.SEED)
     probe_inputs = arch.inputs()
-    fx = gf.Fixture(arch.name, "corpus", f"{arch.description} ({arch.family}; transformers / torch.nn, random "
+    fx = gf.Fixture(arch.name, "corpus", f"{arch.description} ({arch.family}; {arch.library}, random "
                     "weights, small widths)", arch.build, arch.inputs, "ok",
                     dynamic_shapes=cm.auto_spec_text(arch, probe_inputs))
     meta = gf.run_fixture(fx, out_root)  # clears the folder first
@@ -202,17 +224,30 @@ def run_arch(arch, out_root, problems):
     return meta, False
 
 
+def write_manifest(path, entries, libraries):
+    """This run's entries, in corpus order, after the other libraries' entries of an earlier run."""
+    kept = []
+    if os.path.exists(path):
+        with open(path) as f:
+            kept = [e for e in json.load(f) if e.get("library") not in libraries and cm.by_name(e["name"])]
+    order = {a.name: i for i, a in enumerate(cm.ARCHITECTURES)}
+    gf.write_json(path, sorted(kept + entries, key=lambda e: order[e["name"]]))
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--out", required=True)
+    p.add_argument("--libraries", nargs="+", metavar="LIB", default=sorted({a.library for a in cm.ARCHITECTURES}))
     p.add_argument("--only", nargs="+", metavar="NAME")
     args = p.parse_args(argv)
-    try:
-        cm._transformers()
-    except ImportError as e:
-        print(f"corpus_cases: {e}; packaging/setup.sh installs the pinned transformers", file=sys.stderr)
-        return 1
-    selected = cm.ARCHITECTURES
+    for library in args.libraries:
+        try:
+            cm.library_version(library)
+        except ImportError as e:
+            print(f"corpus_cases: {e}: packaging/setup.sh installs {library} (timm: into the vision venv)",
+                  file=sys.stderr)
+            return 1
+    selected = [a for a in cm.ARCHITECTURES if a.library in args.libraries]
     if args.only:
         unknown = [n for n in args.only if not cm.by_name(n)]
         if unknown:
@@ -235,11 +270,11 @@ def main(argv=None) -> int:
             problems.append(f"{arch.name}: failed:\n{traceback.format_exc()}")
             print(f"{arch.name}: FAILED (see below)", flush=True)
             continue
-        manifest.append({"name": arch.name, "family": arch.family, "status": meta["status"],
-                         "description": arch.description})
+        manifest.append({"name": arch.name, "family": arch.family, "library": arch.library,
+                         "status": meta["status"], "description": arch.description})
         print(f"{arch.name}: {meta['status']} ({'cached' if cached else f'{time.monotonic() - t0:.1f}s'})", flush=True)
     if not args.only:
-        gf.write_json(os.path.join(args.out, "manifest.json"), manifest)
+        write_manifest(os.path.join(args.out, "manifest.json"), manifest, set(args.libraries))
     print(f"{len(manifest)} architectures in {time.monotonic() - t_all:.1f}s -> {args.out}", file=sys.stderr)
     if problems:
         print(f"\n{len(problems)} problem(s):", flush=True)

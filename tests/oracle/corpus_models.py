@@ -2,7 +2,11 @@
 
 Language models and vision models come from HuggingFace `transformers` (pure
 Python; packaging/setup.sh installs the pinned version), recurrent layers from
-torch.nn. Weights are random (torch.manual_seed before each build); widths are
+torch.nn, and a second vision zoo from `timm` (its mobile, hybrid
+conv-attention, re-parameterised and windowed models). timm needs torchvision,
+whose registry wheel is built for the registry's CUDA torch 2.13: setup.sh
+makes a second venv of that torch with torchvision and timm (the vision venv,
+packaging/flavour.sh), and corpus_cases.py runs there for `--libraries timm`. Weights are random (torch.manual_seed before each build); widths are
 small where width does not change the class of program, depth is kept where it
 does (node-name counters, repeated blocks): `llama_deep` and `resnet_deep`.
 
@@ -33,10 +37,12 @@ class Arch:
     dynamic_dims: tuple
     # extra spec cases: (name, python text, refine)
     extra_specs: tuple = ()
+    # where the model's code comes from: "transformers", "torch.nn" or "timm"
+    library: str = "transformers"
 
     def source_key(self) -> str:
         """What the cached export depends on: this entry's and its builders' source text."""
-        parts = [repr((self.name, self.family, self.arg_names, self.dynamic_dims, self.extra_specs))]
+        parts = [repr((self.name, self.family, self.arg_names, self.dynamic_dims, self.extra_specs, self.library))]
         for fn in (self.build, self.inputs):
             try:
                 parts.append(inspect.getsource(fn))
@@ -115,6 +121,29 @@ def _transformers():
     return transformers
 
 
+def _timm():
+    import timm  # noqa: F401  (the vision venv: packaging/setup.sh)
+    return timm
+
+
+def library_version(library: str) -> str:
+    """The version of the library an architecture's code comes from (torch.nn: torch's)."""
+    if library == "torch.nn":
+        return torch.__version__
+    return (_timm() if library == "timm" else _transformers()).__version__
+
+
+class TimmLogits(torch.nn.Module):
+    """forward(pixel_values) -> the timm model's logits (a tensor): named as the other vision models' input."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, pixel_values):
+        return self.model(pixel_values)
+
+
 # ---------------------------------------------------------------------------
 # Builders
 # ---------------------------------------------------------------------------
@@ -156,6 +185,18 @@ def lm_arch(name, description, build, family="lm", seq=8, extra_specs=()):
 
 def vision_arch(name, description, build, size=32, extra_specs=()):
     return Arch(name, "vision", description, build, image(2, size), ("pixel_values",), ((0, 2, 3),), extra_specs)
+
+
+def timm_model(model_name, **kw):
+    """timm.create_model with random weights and 10 classes; kw narrows the model where its config allows."""
+    def build():
+        return TimmLogits(_timm().create_model(model_name, pretrained=False, num_classes=10, **kw).eval())
+    return build
+
+
+def timm_arch(name, description, model_name, size=64, dynamic=(0, 2, 3), **kw):
+    return Arch(name, "vision", description, timm_model(model_name, **kw), image(2, size), ("pixel_values",),
+                (dynamic,), library="timm")
 
 
 VIT = dict(hidden_size=32, num_hidden_layers=2, num_attention_heads=4, intermediate_size=64, image_size=32,
@@ -286,13 +327,41 @@ ARCHITECTURES = [
          lambda: (torch.randn(2, 400),), ("audio",), ((0, 1),)),
     # --- recurrent layers -------------------------------------------------------------
     Arch("lstm", "recurrent", "torch.nn.LSTM, 2 layers, batch_first, then a linear head",
-         lambda: Recurrent(torch.nn.LSTM).eval(), lambda: (torch.randn(2, 5, 8),), ("x",), ((0, 1),)),
+         lambda: Recurrent(torch.nn.LSTM).eval(), lambda: (torch.randn(2, 5, 8),), ("x",), ((0, 1),),
+         library="torch.nn"),
     Arch("nn_transformer", "recurrent", "torch.nn.TransformerEncoder (2 post-norm layers, batch_first) over "
          "(batch, time, features)", lambda: NnTransformer().eval(), lambda: (torch.randn(2, 5, 16),), ("x",),
-         ((0, 1),)),
+         ((0, 1),), library="torch.nn"),
     Arch("gru", "recurrent", "torch.nn.GRU, 2 layers, bidirectional, batch_first, then a linear head",
          lambda: Recurrent(torch.nn.GRU, bidirectional=True).eval(), lambda: (torch.randn(2, 5, 8),), ("x",),
-         ((0, 1),)),
+         ((0, 1),), library="torch.nn"),
+    # --- timm's vision zoo (64x64 images; widths as timm's smallest configs) -------------
+    # Its patch count is math.ceil of a size: torch.export.save cannot write that node (math.ceil is not one of
+    # its symbolic ops), so height and width stay static.
+    timm_arch("timm_mobilevit", "MobileViT-XXS: inverted residuals, then transformers over unfolded patches "
+              "(unfold / fold by reshape and transpose)", "mobilevit_xxs", dynamic=(0,)),
+    timm_arch("timm_efficientvit", "EfficientViT-B0 (MIT): MBConv stages, ReLU linear attention with multi-scale "
+              "grouped-conv aggregation", "efficientvit_b0"),
+    timm_arch("timm_levit", "LeViT-128S: conv stem, attention with learned position biases indexed by offset, "
+              "hard-swish, attention subsampling", "levit_128s", img_size=64),
+    timm_arch("timm_maxvit", "MaxViT (pico, relative-position MLP): MBConv, then block (window) and grid "
+              "attention", "maxvit_rmlp_pico_rw_256", img_size=64),
+    timm_arch("timm_repvgg", "RepVGG-A0: re-parameterisable blocks (3x3, 1x1 and identity branches, unfused)",
+              "repvgg_a0"),
+    timm_arch("timm_fastvit", "FastViT-T8: re-parameterisable MobileOne stem, RepMixer token mixing, conv FFN, "
+              "large-kernel positional conv", "fastvit_t8"),
+    timm_arch("timm_tiny_vit", "TinyViT-5M: MBConv stage, then windowed attention with attention biases over "
+              "4-D x 3-D matmuls", "tiny_vit_5m_224"),
+    # Windows of 4 over a 64x64 image: torch specializes height and width (window partitioning).
+    timm_arch("timm_swin", "Swin (timm, narrow): shifted-window attention (roll), relative position bias, "
+              "patch merging, channels-last stages", "swin_tiny_patch4_window7_224", img_size=64, embed_dim=16,
+              depths=(2, 2, 2, 2), num_heads=(1, 2, 2, 4), window_size=4),
+    timm_arch("timm_convnextv2", "ConvNeXt-V2 Atto: depthwise 7x7 convs, global response norm (GRN)",
+              "convnextv2_atto"),
+    timm_arch("timm_efficientformerv2", "EfficientFormerV2-S0: conv stages, then attention with talking heads "
+              "and a strided attention downsample", "efficientformerv2_s0", img_size=64),
+    timm_arch("timm_edgenext", "EdgeNeXt-XXS: conv encoders, split depthwise transposed attention (XCA) over "
+              "channels, positional encoding", "edgenext_xx_small"),
 ]
 
 

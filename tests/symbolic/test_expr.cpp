@@ -86,6 +86,10 @@ std::vector<Seed> seeds() {
       {Expr::min(10, Expr::floordiv(u0, 3)), "Min(10, (u0//3))"},
       {s17 + Expr::mod(2 * s95, 5) + 1, "s17 + (Mod(2*s95, 5)) + 1"},
       {Expr::floordiv(s17 * s95, 2) + 1, "(((s17*s95)//2)) + 1"},
+      // MaxViT's window count over its grid: the divisor 256*(h + 1) is the sum 256*h + 256 in sympy.
+      {Expr::floordiv(256 * (Expr::floordiv(s100 - 1, 32) + 1) * (Expr::floordiv(s4 - 1, 32) + 1),
+                      256 * Expr::floordiv(s100 - 1, 32) + 256),
+       "(((s4 - 1)//32)) + 1"},
   };
 }
 

@@ -150,6 +150,41 @@ EL_TEST(user_code_guards_refine_ranges) {
   COMPARE(env.replacement_log().back().origin.node, std::string("if"));
 }
 
+// A strided conv and three ceil-mode pools (SqueezeNet): each pool checks its
+// output size >= 1 for height and width in one conjunction, whose sizes nest
+// one more `(x - c) // 2` each. torch's try_solve peels an added term, a
+// factor and a floor division in one trial, so its five trials solve each
+// check for the size: the lower bound doubles with each pool (torch's own
+// ShapeEnv, refining from the same guards, is the oracle).
+EL_TEST(nested_floordiv_checks_refine_like_torch) {
+  const std::vector<std::string> torch_bounds = python_lines(R"(
+import sympy
+from torch.fx.experimental.symbolic_shapes import ShapeEnv, DimDynamic
+from torch._dynamo.source import ConstantSource
+from torch.utils._sympy.functions import FloorDiv
+env = ShapeEnv()
+h = env.create_symbol(64, ConstantSource("h"), dynamic_dim=DimDynamic.DYNAMIC)
+w = env.create_symbol(97, ConstantSource("w"), dynamic_dim=DimDynamic.DYNAMIC)
+a, b = FloorDiv(h - 3, 2), FloorDiv(w - 3, 2)
+for _ in range(4):
+    a, b = FloorDiv(a - 1, 2), FloorDiv(b - 1, 2)
+    for conjunct in (sympy.Ge(b + 1, 1), sympy.Ge(a + 1, 1)):
+        env._refine_ranges(conjunct)
+    print(env.var_to_range[h].lower, env.var_to_range[w].lower)
+)");
+  ShapeEnv env;
+  const Expr h = env.create_backed("L['x'].size()[2]", 64, std::nullopt);
+  const Expr w = env.create_backed("L['x'].size()[3]", 97, std::nullopt);
+  Expr a = Expr::floordiv(h - Expr(3), Expr(2)), b = Expr::floordiv(w - Expr(3), Expr(2));
+  COMPARE(torch_bounds.size(), size_t(4));
+  for (const std::string& want : torch_bounds) {
+    a = Expr::floordiv(a - Expr(1), Expr(2));
+    b = Expr::floordiv(b - Expr(1), Expr(2));
+    env.check(Expr::logical_and({Expr::ge(b + Expr(1), Expr(1)), Expr::ge(a + Expr(1), Expr(1))}), rule("max_pool2d"));
+    COMPARE(env.bound(h).lower.str() + " " + env.bound(w).lower.str(), want);
+  }
+}
+
 EL_TEST(repeated_disjunction_is_guarded_once) {
   // A repeated block asks the same disjunction in every instance; torch keeps
   // each guard among its axioms, so the copies are known, not guarded again.
