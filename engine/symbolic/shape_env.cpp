@@ -223,6 +223,37 @@ std::optional<bool> ShapeEnv::static_truth(const Expr& condition) const {
   if (auto f = known_fact(e)) return f;
   const ValueRange r = bound(e);
   if (r.is_singleton()) return r.lower.value != 0;
+  if (contains_kind(e, K::Mod)) return shifted_truth(e);
+  return std::nullopt;
+}
+
+// torch's _maybe_evaluate_static reads an expression again over symbols moved
+// to be exactly positive (s in [L, U] becomes t + L - 1, t in [1, U - L + 1]),
+// so that sympy's own rules use the lower bounds: Mod(5, 5*s) with s >= 2 is
+// 5 there, while Mod(1, 160*(s//4)) stays a Mod (s//4 may be 0). Done here for
+// expressions holding a Mod, whose range alone (value_range.cpp) is as weak
+// as torch's; the builder's Mod rule is sympy's.
+std::optional<bool> ShapeEnv::shifted_truth(const Expr& e) const {
+  std::map<std::string, Expr> moved;
+  std::map<std::string, ValueRange> ranges;
+  for (const std::string& name : e.free_symbols()) {
+    const SymbolRecord* r = find_symbol(name);
+    if (!r || r->range.lower.is_infinite()) continue;
+    const int64_t offset = r->range.lower.value - 1;
+    const std::string t = "evaluate_static_shape_" + std::to_string(moved.size());
+    moved.emplace(name, Expr::symbol(t, {{"positive", true}, {"integer", true}}) + Expr(offset));
+    const Num upper = r->range.upper.is_infinite() ? r->range.upper : Num::integer(r->range.upper.value - offset);
+    ranges.emplace(t, ValueRange::between(Num::integer(1), upper));
+  }
+  if (moved.empty()) return std::nullopt;
+  const Expr shifted = e.substitute(moved);
+  if (shifted.kind() == K::True) return true;
+  if (shifted.kind() == K::False) return false;
+  const ValueRange b = bound_expr(shifted, [&](const Expr& s) {
+    auto it = ranges.find(s.symbol_name());
+    return it != ranges.end() ? it->second : range_of_symbol(s);
+  });
+  if (b.is_singleton()) return b.lower.value != 0;
   return std::nullopt;
 }
 

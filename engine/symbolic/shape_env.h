@@ -149,6 +149,8 @@ class ShapeEnv {
   std::string new_symbol_name(const std::string& source);
   void log_line(std::string line);
   Expr drop_trivial_max(const Expr& e) const;
+  /// static_truth over symbols moved to be exactly positive (torch's _maybe_evaluate_static).
+  std::optional<bool> shifted_truth(const Expr& e) const;
   /// A symbol's range by its name (what the memo's ranged tables ask).
   std::function<ValueRange(const std::string&)> range_of_name() const;
   bool decide(const Expr& condition, const Provenance& origin, std::optional<bool> fallback);

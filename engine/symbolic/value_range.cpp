@@ -78,14 +78,29 @@ ValueRange floordiv_ranges(const ValueRange& a, const ValueRange& b) {
                        floordiv_num(a.upper, b.lower), floordiv_num(a.upper, b.upper)});
 }
 
-ValueRange mod_ranges(const ValueRange& a, const ValueRange& b) {
-  if (compare(b.lower, integer(1)) < 0) return ValueRange::unknown();  // only positive divisors are bounded
-  const Num top = b.upper.is_infinite() ? b.upper : integer(b.upper.value - 1);
-  if (compare(a.lower, integer(0)) >= 0) {
-    if (compare(a.upper, b.lower) < 0) return a;  // a < b always: a % b == a
-    return {integer(0), min_num(a.upper, top)};
+/// torch's ValueRangeAnalysis.mod, which bound_sympy applies to Mod (C
+/// semantics on the bounds): a divisor range holding 0 bounds nothing; a
+/// constant divisor bounds by the dividend's quotient class; any other divisor
+/// only by its largest magnitude. Deliberately no sharper: Mod(1, 160*(w//4))
+/// is then undecided as it is for torch, so its guard is issued and reported
+/// where torch reports it.
+ValueRange mod_ranges(const ValueRange& x, const ValueRange& y) {
+  if (compare(y.lower, integer(0)) <= 0 && compare(y.upper, integer(0)) >= 0) return ValueRange::unknown();
+  if (y.is_singleton()) {
+    const int64_t d = y.lower.value < 0 ? -y.lower.value : y.lower.value;
+    // C's truncating quotient, int_oo staying int_oo.
+    auto quotient = [d](const Num& a) { return a.is_infinite() ? a : integer(a.value / d); };
+    auto c_mod = [d](const Num& a) { return integer(a.value < 0 ? -((-a.value) % d) : a.value % d); };
+    if (!x.lower.is_infinite() && !x.upper.is_infinite() && compare(quotient(x.lower), quotient(x.upper)) == 0)
+      return {c_mod(x.lower), c_mod(x.upper)};
+    if (compare(x.upper, integer(0)) < 0) return {integer(-d + 1), integer(0)};
+    if (compare(x.lower, integer(0)) > 0) return {integer(0), integer(d - 1)};
+    return {max_num(integer(-d + 1), x.lower), min_num(integer(d - 1), x.upper)};
   }
-  return {integer(0), top};
+  const Num magnitude = max_num(compare(y.lower, integer(0)) < 0 ? negate(y.lower) : y.lower,
+                                compare(y.upper, integer(0)) < 0 ? negate(y.upper) : y.upper);
+  const Num top = magnitude.is_infinite() ? magnitude : integer(magnitude.value - 1);
+  return {negate(top), top};
 }
 
 ValueRange pow_range(const ValueRange& base, int64_t exponent) {

@@ -229,7 +229,7 @@ def write_manifest(path, entries, libraries):
     kept = []
     if os.path.exists(path):
         with open(path) as f:
-            kept = [e for e in json.load(f) if e.get("library") not in libraries and cm.by_name(e["name"])]
+            kept = [e for e in json.load(f) if cm.by_name(e["name"]) and cm.by_name(e["name"]).library not in libraries]
     order = {a.name: i for i, a in enumerate(cm.ARCHITECTURES)}
     gf.write_json(path, sorted(kept + entries, key=lambda e: order[e["name"]]))
 

@@ -18,8 +18,6 @@ struct KnownDifference {
 
 // clang-format off
 // Reasons shared by several corpus entries (tests/corpus/test_corpus).
-inline constexpr const char* kundecided_mod =
-    "torch lists guards (1 % (c*(width // k))) != 0 of the channels-last strides (ConvNeXt-V2's global response norm, EdgeNeXt's transposed attention) as violated: its Mod of a symbolic divisor has no value range, so its static check under the Dim's range cannot decide them; ExportLens' bounds decide them true and does not list them (its suggested fixes are torch's)";
 inline constexpr const char* kwindow_guards =
     "with every spatial dim a named Dim, window and grid partitions over nested (size - 1) // k + 1 sizes make torch and ExportLens list different sets of the guards they cannot decide (torch a divisibility form, % ... == 0, ExportLens an equality or a floor-division form of the same condition); the suggested fixes are torch's";
 inline constexpr const char* klevit_sizes =
@@ -99,9 +97,6 @@ inline constexpr KnownDifference kKnownDifferences[] = {
     {"corpus", "timm_tiny_vit/*", "open text", ktiny_vit_views},
     {"corpus", "timm_efficientformerv2/core", "open text",
      "torch's retrace reads the batch size (sym_size.int(x, 0)) before the height and width; ExportLens' lowering reads them in the order its nodes first need them (the same nodes otherwise)"},
-    {"corpus", "timm_convnextv2/named", "open check", kundecided_mod},
-    {"corpus", "timm_convnextv2/named_refined", "open check", kundecided_mod},
-    {"corpus", "timm_edgenext/named", "open check", kundecided_mod},
     {"corpus", "timm_maxvit/named", "open check", kwindow_guards},
     {"corpus", "timm_tiny_vit/named", "open check", kwindow_guards},
     {"corpus", "timm_efficientformerv2/named", "open check",

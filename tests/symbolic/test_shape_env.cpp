@@ -185,6 +185,41 @@ for _ in range(4):
   }
 }
 
+// Whether a guard holding a Mod is decided without a hint, as torch's
+// _maybe_evaluate_static decides it: over symbols moved to be exactly
+// positive, where sympy's Mod rule sees p < q (Mod(5, 5*s) for s >= 2 is 5),
+// with torch's Mod range otherwise (a divisor that may be 0 bounds nothing:
+// the channels-last stride guards of ConvNeXt-V2 stay undecided).
+EL_TEST(mod_guards_are_decided_as_torch_decides) {
+  const std::vector<std::string> torch_answers = python_lines(R"(
+import sympy
+from torch.fx.experimental.symbolic_shapes import ShapeEnv, DimDynamic
+from torch._dynamo.source import ConstantSource
+from torch.utils._sympy.functions import FloorDiv, Mod
+from torch.utils._sympy.value_ranges import ValueRanges
+env = ShapeEnv()
+b = env.create_symbol(2, ConstantSource("b"), dynamic_dim=DimDynamic.DYNAMIC)
+w = env.create_symbol(64, ConstantSource("w"), dynamic_dim=DimDynamic.DYNAMIC)
+env.var_to_range[b] = ValueRanges(2, 64)
+env.var_to_range[w] = ValueRanges(4, sympy.oo)  # the 4x4 stride-4 stem's guard
+for e in (sympy.Ne(Mod(5, 5*b), 0), sympy.Ne(Mod(1, 160*FloorDiv(w, 4)), 0), sympy.Eq(Mod(3, b + 2), 3),
+          sympy.Eq(Mod(2*b, b), 0), sympy.Ne(Mod(b, 8), 0)):
+    print(env._maybe_evaluate_static(e))
+)");
+  ShapeEnv env;
+  const Expr b = env.create_backed("L['b']", 2, ValueRange::between(Num::integer(2), Num::integer(64)));
+  const Expr w = env.create_backed("L['w']", 64, ValueRange::at_least(4));
+  const std::vector<Expr> guards = {Expr::ne(Expr::mod(5, 5 * b), 0),
+                                    Expr::ne(Expr::mod(1, 160 * Expr::floordiv(w, 4)), 0),
+                                    Expr::eq(Expr::mod(3, b + 2), 3), Expr::eq(Expr::mod(2 * b, b), 0),
+                                    Expr::ne(Expr::mod(b, 8), 0)};
+  COMPARE(torch_answers.size(), guards.size());
+  for (size_t i = 0; i < guards.size(); ++i) {
+    const auto mine = env.static_truth(guards[i]);
+    COMPARE(std::string(!mine ? "None" : *mine ? "True" : "False"), torch_answers[i]);
+  }
+}
+
 EL_TEST(repeated_disjunction_is_guarded_once) {
   // A repeated block asks the same disjunction in every instance; torch keeps
   // each guard among its axioms, so the copies are known, not guarded again.
