@@ -97,6 +97,9 @@ std::vector<DimSpec> InputShapeSpec::per_dimension(size_t rank) const {
 
 const InputShapeSpec* DynamicShapesSpec::input(const std::string& name, size_t position) const {
   if (form == Form::Dict) {
+    // A dict spec usually lists the arguments in their order: the entry at the
+    // argument's position first, so binding n arguments stays linear.
+    if (position < inputs.size() && inputs[position].first == name) return &inputs[position].second;
     for (const auto& [n, in] : inputs)
       if (n == name) return &in;
     return nullptr;
