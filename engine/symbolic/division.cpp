@@ -121,10 +121,11 @@ Expr product(int64_t content, const std::vector<std::pair<Expr, int64_t>>& power
 std::optional<Expr> cancel_factors(const Expr& e, const Expr& g) {
   auto fe = factor_roughly(e), fg = factor_roughly(g);
   if (!fe || !fg || fg->content == 0 || fe->content % fg->content != 0) return std::nullopt;
-  for (const auto& [base, exponent] : fg->powers) {
-    auto it = std::find_if(fe->powers.begin(), fe->powers.end(), [&](const auto& p) { return p.first == base; });
-    if (it == fe->powers.end() || it->second < exponent) return std::nullopt;
-    it->second -= exponent;
+  for (const auto& factor : fg->powers) {
+    // (a named pair, not a structured binding: clang 14, which builds the fuzzers, cannot capture one)
+    auto it = std::find_if(fe->powers.begin(), fe->powers.end(), [&](const auto& p) { return p.first == factor.first; });
+    if (it == fe->powers.end() || it->second < factor.second) return std::nullopt;
+    it->second -= factor.second;
   }
   return product(fe->content / fg->content, fe->powers);
 }
