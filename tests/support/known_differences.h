@@ -19,7 +19,7 @@ struct KnownDifference {
 // clang-format off
 // Reasons shared by several corpus entries (tests/corpus/test_corpus).
 inline constexpr const char* kwindow_guards =
-    "with every spatial dim a named Dim, window and grid partitions over nested (size - 1) // k + 1 sizes make torch and ExportLens list different sets of the guards they cannot decide (torch a divisibility form, % ... == 0, ExportLens an equality or a floor-division form of the same condition); the suggested fixes are torch's";
+    "with every spatial dim a named Dim, window and grid partitions over nested (size - 1) // k + 1 sizes make torch and ExportLens list different sets of the guards they cannot decide (torch's include divisibility forms, % ... == 0, where ExportLens lists equalities and floor divisions of the window counts); which guard of whose trace gives way to which is not found yet; the suggested fixes are torch's";
 inline constexpr const char* klevit_sizes =
     "torch's retrace rebuilds the sizes of the attention-subsample stages' views as symbolic nodes of their own (16*s99*..., 1024*s99*..., 512*s99: 6 more mul nodes); ExportLens' lowering reuses the sizes it already has";
 inline constexpr const char* kmaxvit_sizes =
@@ -100,7 +100,7 @@ inline constexpr KnownDifference kKnownDifferences[] = {
     {"corpus", "timm_maxvit/named", "open check", kwindow_guards},
     {"corpus", "timm_tiny_vit/named", "open check", kwindow_guards},
     {"corpus", "timm_efficientformerv2/named", "open check",
-     "ExportLens lists two more guards of the attention's fixed resolution ((width - 1)//32 + 1 == 2, (width - 1)//16 + 1 == 4) that torch's earlier specialization of width already decides; the suggested fix (width = 64) is torch's"},
+     "ExportLens' message lists two guards of the attention's fixed resolution ((width - 1)//32 + 1 == 2, (width - 1)//16 + 1 == 4) that torch's does not (torch's lists the rest alike); why torch leaves them out is not found yet; the suggested fix (width = 64) is torch's"},
     {"corpus", "wav2vec2/named", "open check",
      "torch issues the guard Max(1, (s96//10) - 1)**2 > 1 (its static check, with s96 >= 30 known, leaves it "
      "undecided), prints it simplified to ((s96//10) - 1)**2 > 1 and reads the congruence s96 % 10 == 0 from it: "
