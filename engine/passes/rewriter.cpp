@@ -102,6 +102,16 @@ ir::Node* Rewriter::place(std::unique_ptr<ir::Node> node) {
     placeholders_.push_back(nodes_.insert(std::move(node)));
     return placeholders_.back();
   }
+  // The program's own sym_size.int of an input joins the retrace's ones at
+  // the top, in (input, dim) order: torch's retrace reads every input size there.
+  if (!rebuilding_ && node->op == ir::OpKind::CallFunction &&
+      node->target.qualified() == "torch.ops.aten.sym_size.int" && node->args().size() == 2) {
+    const ir::Node* of = node->args()[0].node();
+    const auto* dim = std::get_if<int64_t>(&node->args()[1].v);
+    const auto at = std::find(placeholders_.begin(), placeholders_.end(), of);
+    if (of && dim && *dim >= 0 && at != placeholders_.end())
+      return place_top_size({size_t(at - placeholders_.begin()), size_t(*dim)}, std::move(node));
+  }
   ir::Node* placed = nodes_.insert(std::move(node));
   if (!body_begin_) body_begin_ = placed;
   return placed;

@@ -96,7 +96,7 @@ inline constexpr KnownDifference kKnownDifferences[] = {
     {"corpus", "timm_tiny_vit/*", "open ops", ktiny_vit_views},
     {"corpus", "timm_tiny_vit/*", "open text", ktiny_vit_views},
     {"corpus", "timm_efficientformerv2/core", "open text",
-     "torch's retrace reads the batch size (sym_size.int(x, 0)) before the height and width; ExportLens' lowering reads them in the order its nodes first need them (the same nodes otherwise)"},
+     "torch's runtime-assert pass rebuilds the attention's window count ((h - 1)//32 + 1 from sym_size.int) right after the first view that needs it (view_8); ExportLens' lowering rebuilds it after a later node (the same nodes otherwise)"},
     {"corpus", "timm_maxvit/named", "open check", kwindow_guards},
     {"corpus", "timm_tiny_vit/named", "open check", kwindow_guards},
     {"corpus", "timm_efficientformerv2/named", "open check",
