@@ -105,30 +105,7 @@ Expr simple_floordiv_gcd(const Expr& p, const Expr& q) {
   return ExprBuilder::mul(std::move(common));
 }
 
-/// An expression as integer content times powers of factors, where sums
-/// are made primitive (content 1, first coefficient positive) after pulling
-/// out their common monomial: 6*s0*s1 + 6*s1 -> 6 * s1 * (s0 + 1).
-struct Factored {
-  int64_t content = 1;
-  std::vector<std::pair<Expr, int64_t>> powers;
-};
-std::optional<Factored> factor_roughly(const Expr& e);
-Expr product(int64_t content, const std::vector<std::pair<Expr, int64_t>>& powers);
-
-/// e / g cancelled factor by factor, as sympy.simplify cancels a quotient:
-/// a g that sympy distributed into a sum (256*(a + 1) is 256*a + 256) still
-/// divides e = 256*(a + 1)*(b + 1), to b + 1.
-std::optional<Expr> cancel_factors(const Expr& e, const Expr& g) {
-  auto fe = factor_roughly(e), fg = factor_roughly(g);
-  if (!fe || !fg || fg->content == 0 || fe->content % fg->content != 0) return std::nullopt;
-  for (const auto& factor : fg->powers) {
-    // (a named pair, not a structured binding: clang 14, which builds the fuzzers, cannot capture one)
-    auto it = std::find_if(fe->powers.begin(), fe->powers.end(), [&](const auto& p) { return p.first == factor.first; });
-    if (it == fe->powers.end() || it->second < factor.second) return std::nullopt;
-    it->second -= factor.second;
-  }
-  return product(fe->content / fg->content, fe->powers);
-}
+std::optional<std::pair<Expr, Expr>> cancel_polynomial_gcd(const Expr& p, const Expr& q);
 
 /// e / g for a g built from e's own factors (exact by construction).
 Expr divide_exactly(const Expr& e, const Expr& g) {
@@ -137,7 +114,10 @@ Expr divide_exactly(const Expr& e, const Expr& g) {
   for (const Expr& t : terms_of(e)) {
     auto r = exact_quotient(t, g);
     if (!r) {
-      if (auto cancelled = cancel_factors(e, g)) return *cancelled;
+      // sympy.simplify cancels the quotient factor by factor: a g that sympy
+      // distributed into a sum (256*(a + 1) is 256*a + 256) still divides
+      // e = 256*(a + 1)*(b + 1), to b + 1.
+      if (auto reduced = cancel_polynomial_gcd(e, g); reduced && reduced->second == Expr(1)) return reduced->first;
       throw std::logic_error("symbolic: inexact division of " + e.srepr() + " by " + g.srepr());
     }
     quotients.push_back(*r);
@@ -178,6 +158,14 @@ Expr pull_common_monomial(const Expr& e) {
   factors.push_back(rest);
   return ExprBuilder::mul(std::move(factors));
 }
+
+/// An expression as integer content times powers of factors, where sums
+/// are made primitive (content 1, first coefficient positive) after pulling
+/// out their common monomial: 6*s0*s1 + 6*s1 -> 6 * s1 * (s0 + 1).
+struct Factored {
+  int64_t content = 1;
+  std::vector<std::pair<Expr, int64_t>> powers;
+};
 
 std::optional<Factored> factor_roughly(const Expr& e) {
   auto [c, body] = split_coefficient(pull_common_monomial(e));

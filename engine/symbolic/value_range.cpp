@@ -88,11 +88,9 @@ ValueRange mod_ranges(const ValueRange& x, const ValueRange& y) {
   if (compare(y.lower, integer(0)) <= 0 && compare(y.upper, integer(0)) >= 0) return ValueRange::unknown();
   if (y.is_singleton()) {
     const int64_t d = y.lower.value < 0 ? -y.lower.value : y.lower.value;
-    // C's truncating quotient, int_oo staying int_oo.
-    auto quotient = [d](const Num& a) { return a.is_infinite() ? a : integer(a.value / d); };
-    auto c_mod = [d](const Num& a) { return integer(a.value < 0 ? -((-a.value) % d) : a.value % d); };
-    if (!x.lower.is_infinite() && !x.upper.is_infinite() && compare(quotient(x.lower), quotient(x.upper)) == 0)
-      return {c_mod(x.lower), c_mod(x.upper)};
+    // One quotient class (C's truncating / and %, as torch's c_div and c_mod): the map is increasing.
+    if (!x.lower.is_infinite() && !x.upper.is_infinite() && x.lower.value / d == x.upper.value / d)
+      return {integer(x.lower.value % d), integer(x.upper.value % d)};
     if (compare(x.upper, integer(0)) < 0) return {integer(-d + 1), integer(0)};
     if (compare(x.lower, integer(0)) > 0) return {integer(0), integer(d - 1)};
     return {max_num(integer(-d + 1), x.lower), min_num(integer(d - 1), x.upper)};

@@ -226,10 +226,11 @@ def run_arch(arch, out_root, problems):
 
 def write_manifest(path, entries, libraries):
     """This run's entries, in corpus order, after the other libraries' entries of an earlier run."""
+    library_of = {a.name: a.library for a in cm.ARCHITECTURES}
     kept = []
     if os.path.exists(path):
         with open(path) as f:
-            kept = [e for e in json.load(f) if cm.by_name(e["name"]) and cm.by_name(e["name"]).library not in libraries]
+            kept = [e for e in json.load(f) if e["name"] in library_of and library_of[e["name"]] not in libraries]
     order = {a.name: i for i, a in enumerate(cm.ARCHITECTURES)}
     gf.write_json(path, sorted(kept + entries, key=lambda e: order[e["name"]]))
 
