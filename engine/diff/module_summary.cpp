@@ -197,7 +197,7 @@ class Summary {
       std::swap(lines, out_);
       const std::string& root = ha_[unit.front()].path;
       std::string key;
-      for (const ModuleChange& l : lines) key += below(l.path, root) + "\n" + l.text + "\n";
+      for (const ModuleChange& l : lines) key += matching::path_below(l.path, root) + "\n" + l.text + "\n";
       const auto [it, fresh] = by_key.emplace(key, groups.size());
       if (fresh) groups.push_back({{}, std::move(lines)});
       groups[it->second].paths.push_back(root);
@@ -211,15 +211,8 @@ class Summary {
     }
   }
 
-  // "layers.3.mlp" below "layers.3": "mlp"; itself: "".
-  static std::string below(const std::string& path, const std::string& root) {
-    if (path == root) return "";
-    if (path.size() > root.size() && path.compare(0, root.size(), root) == 0 && path[root.size()] == '.')
-      return path.substr(root.size() + 1);
-    return path;
-  }
   static std::string below_with_dot(const std::string& path, const std::string& root) {
-    const std::string rest = below(path, root);
+    const std::string rest = matching::path_below(path, root);
     return rest.empty() ? "" : "." + rest;
   }
 

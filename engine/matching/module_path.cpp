@@ -24,4 +24,12 @@ PathPattern path_pattern(const std::string& path) {
   return out;
 }
 
+std::string path_below(const std::string& path, const std::string& outer) {
+  if (path == outer) return "";
+  if (outer.empty()) return path;
+  if (path.size() > outer.size() && path.compare(0, outer.size(), outer) == 0 && path[outer.size()] == '.')
+    return path.substr(outer.size() + 1);
+  return path;
+}
+
 }  // namespace exportlens::matching

@@ -18,4 +18,8 @@ struct PathPattern {
 /// "stages.1.blocks.3" -> {"stages.*.blocks.*", true}.
 PathPattern path_pattern(const std::string& path);
 
+/// A path below an outer one: "blocks.3.mlp" below "blocks.3" is "mlp";
+/// the outer path itself is ""; a path not below it stays whole.
+std::string path_below(const std::string& path, const std::string& outer);
+
 }  // namespace exportlens::matching

@@ -88,8 +88,9 @@ class FingerprintPass {
  private:
   void fingerprint(int s) {
     const auto& scope = h_[s];
+    std::vector<int> entering;  // in graph order
     for (int v : scope.inputs)
-      if (!f_.size_expression[v]) f_.inputs[s].push_back(v);
+      if (!f_.size_expression[v]) entering.push_back(v);
     for (int v : scope.outputs)
       if (!f_.size_expression[v]) f_.outputs[s].push_back(v);
 
@@ -110,11 +111,14 @@ class FingerprintPass {
     }
     for (; child != scope.children.end(); next_child()) items.push_back({true, *child++});
     f_.has_content[s] = !items.empty();
+    order_inputs(s, entering);
     for (size_t k = 0; k < items.size(); ++k)
       (items[k].child ? child_ordinal_[items[k].index] : node_ordinal_[items[k].index]) = static_cast<int>(k);
 
     uint64_t fp = hash::mix(0x5c0e, hash::text(scope.type));
-    for (int v : f_.inputs[s]) fp = hash::mix(fp, hash::mix(weight_kind_[v], f_.node_value[v]));
+    // An input by what it is, not how it lies in memory: a stage's first block
+    // reads the stem's permuted output, the next one a contiguous sum.
+    for (int v : f_.inputs[s]) fp = hash::mix(fp, hash::mix(weight_kind_[v], hash::value_shape(nodes_[v]->value)));
     for (const auto& item : items) {
       if (item.child) {
         uint64_t c = hash::mix(0xc41d, f_.fingerprint[item.index]);
@@ -131,6 +135,28 @@ class FingerprintPass {
     f_.fingerprint[s] = fp;
   }
 
+  // The values entering `s` in the order its items first read them (a
+  // child's in its own order), not in graph order: two layers that read the
+  // same things the same way list them alike wherever each was made (layer
+  // 0's hidden state is made before the rotary tables both layers read,
+  // layer 1's after them).
+  void order_inputs(int s, const std::vector<int>& entering) {
+    input_rank_.clear();
+    auto& order = f_.inputs[s];
+    auto note = [&](int v) {
+      if (v >= 0 && std::binary_search(entering.begin(), entering.end(), v) &&
+          input_rank_.emplace(v, static_cast<int>(order.size())).second)
+        order.push_back(v);
+    };
+    for (const auto& item : f_.items[s]) {
+      if (item.child)
+        for (int v : f_.inputs[item.index]) note(v);
+      else
+        nodes_[item.index]->for_each_input([&](const ir::Node* in) { note(index_of(in)); });
+    }
+    for (int v : entering) note(v);  // read by no node (passed straight out)
+  }
+
   int index_of(const ir::Node* n) const {
     const int k = n ? n->index() : -1;
     return k >= 0 && static_cast<size_t>(k) < nodes_.size() && nodes_[k] == n ? k : -1;
@@ -144,7 +170,8 @@ class FingerprintPass {
     if (at == s) return hash::mix(0x10ca1, node_ordinal_[v]);
     while (at >= 0 && h_[at].parent != s) at = h_[at].parent;
     if (at >= 0) return hash::mix(hash::mix(0xc0, child_ordinal_[at]), position_in(f_.outputs[at], v));
-    return hash::mix(0x1b, position_in(f_.inputs[s], v));
+    const auto rank = input_rank_.find(v);
+    return hash::mix(0x1b, rank == input_rank_.end() ? -1 : rank->second);
   }
 
   const ir::ModuleHierarchy& h_;
@@ -152,6 +179,7 @@ class FingerprintPass {
   ScopeFingerprints f_;
   std::vector<int> weight_kind_;  // by node: 0, or 1 + InputKind for parameters, buffers, constants
   std::vector<int> node_ordinal_, child_ordinal_;
+  std::unordered_map<int, int> input_rank_;  // the scope being fingerprinted: input -> its place in f_.inputs
 };
 
 }  // namespace

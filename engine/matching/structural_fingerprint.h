@@ -35,7 +35,8 @@ struct ScopeFingerprints {
 
   std::vector<uint64_t> fingerprint;   // by scope
   std::vector<std::vector<Item>> items;  // by scope: own nodes (size expressions left out) and children
-  /// By scope: the values entering and leaving it (size expressions left out), in graph order.
+  /// By scope: the values entering it (size expressions left out), in the
+  /// order its contents first read them, and those leaving it, in graph order.
   std::vector<std::vector<int>> inputs, outputs;
   /// By node: its op (kind and target); its op and attributes; its value (dtype, shape, strides).
   std::vector<uint64_t> node_op, node_identity, node_value;

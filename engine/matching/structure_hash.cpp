@@ -13,13 +13,15 @@ bool data_dependent(const std::string& name) {
 
 uint64_t sym_int(const ir::SymInt& s) { return expression(s.expr); }
 
-uint64_t tensor(const ir::TensorMeta& m) {
+uint64_t tensor(const ir::TensorMeta& m, bool with_layout = true) {
   uint64_t h = mix(0x7e50, static_cast<uint64_t>(m.dtype));
   h = mix(h, m.sizes.size());
   for (const auto& s : m.sizes) h = mix(h, sym_int(s));
-  h = mix(h, m.strides.size());
-  for (const auto& s : m.strides) h = mix(h, sym_int(s));
-  h = mix(h, sym_int(m.storage_offset));
+  if (with_layout) {
+    h = mix(h, m.strides.size());
+    for (const auto& s : m.strides) h = mix(h, sym_int(s));
+    h = mix(h, sym_int(m.storage_offset));
+  }
   h = mix(mix(h, text(m.device.type)), m.device.index ? static_cast<uint64_t>(*m.device.index) + 1 : 0);
   h = mix(h, static_cast<uint64_t>(m.layout));
   return mix(h, m.requires_grad);
@@ -86,6 +88,11 @@ uint64_t value(const ir::ValueInfo& v) {
     return h;
   }
   return 0x0;
+}
+
+uint64_t value_shape(const ir::ValueInfo& v) {
+  if (const auto* t = v.tensor()) return tensor(*t, false);
+  return value(v);
 }
 
 uint64_t op(const ir::Node& node) {

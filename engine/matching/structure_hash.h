@@ -25,6 +25,9 @@ uint64_t text(std::string_view s);
 uint64_t expression(const symbolic::Expr& e);
 /// dtype, sizes, strides, storage offset, device, layout of a value (tuples recursively).
 uint64_t value(const ir::ValueInfo& v);
+/// The same without strides and storage offset: what a value is, not how
+/// it lies in memory (a layer's input, permuted or contiguous).
+uint64_t value_shape(const ir::ValueInfo& v);
 /// A node's op: its kind and target (get_attr's attribute name left out:
 /// each instance of a layer with a cond names its own branches).
 uint64_t op(const ir::Node& node);

@@ -5,7 +5,9 @@
 #include <unordered_map>
 
 #include "engine/ir/op_key.h"
+#include "engine/matching/module_path.h"
 #include "engine/matching/sequence_alignment.h"
+#include "engine/matching/structure_hash.h"
 
 namespace exportlens::structure {
 namespace {
@@ -31,14 +33,6 @@ std::pair<std::string, std::string> differing_attributes(const ir::Node& x, cons
   for (const auto& [name, v] : kw)
     if (v.first != v.second) add(name + "=", v.first.empty() ? "-" : v.first, v.second.empty() ? "-" : v.second);
   return {here, there};
-}
-
-// "blocks.3.fc1" inside "blocks.3" -> "fc1".
-std::string below(const std::string& path, const std::string& outer) {
-  if (outer.empty()) return path;
-  if (path.size() > outer.size() + 1 && path.compare(0, outer.size(), outer) == 0 && path[outer.size()] == '.')
-    return path.substr(outer.size() + 1);
-  return path;
 }
 
 void add_detail(Difference& d, DifferenceDetail detail) { d.details.push_back(std::move(detail)); }
@@ -102,29 +96,41 @@ std::vector<Difference> InstanceComparer::compare(int scope, int reference) cons
 }
 
 Difference InstanceComparer::submodules(int scope, int reference) const {
-  // Every module call below each instance, by its path below the instance (and call number).
+  // Every module call below each instance, by its path below the instance (and call number), in program order.
+  using Calls = std::vector<std::pair<std::string, std::string>>;
   auto calls = [&](int s) {
-    std::map<std::string, std::string> out;
-    std::vector<int> stack(h_[s].children.begin(), h_[s].children.end());
+    Calls out;
+    std::vector<int> stack(h_[s].children.rbegin(), h_[s].children.rend());
     while (!stack.empty()) {
       const int c = stack.back();
       stack.pop_back();
       if (!f_.has_content[c]) continue;
-      std::string key = below(h_[c].path, h_[s].path);
+      std::string key = matching::path_below(h_[c].path, h_[s].path);
       if (h_[c].call > 0) key += " (call " + std::to_string(h_[c].call + 1) + ")";
-      out[key] = h_[c].class_name();
-      stack.insert(stack.end(), h_[c].children.begin(), h_[c].children.end());
+      out.emplace_back(key, h_[c].class_name());
+      stack.insert(stack.end(), h_[c].children.rbegin(), h_[c].children.rend());
     }
     return out;
   };
-  const auto here = calls(scope), there = calls(reference);
+  const Calls here = calls(scope), there = calls(reference);
+  const std::map<std::string, std::string> here_by_path(here.begin(), here.end()), there_by_path(there.begin(), there.end());
   Difference d{DifferenceKind::Submodules, {}};
+  // A module one instance lacks is named, not every module inside it.
+  std::string named;
+  auto inside_named = [&](const std::string& path) { return !named.empty() && path.starts_with(named + "."); };
   for (const auto& [path, cls] : here) {
-    const auto it = there.find(path);
-    if (it == there.end() || it->second != cls) add_detail(d, {path, cls, it == there.end() ? "" : it->second, -1, -1});
+    const auto it = there_by_path.find(path);
+    if (it != there_by_path.end() && it->second == cls) continue;
+    if (it == there_by_path.end() && inside_named(path)) continue;
+    add_detail(d, {path, cls, it == there_by_path.end() ? "" : it->second, -1, -1});
+    if (it == there_by_path.end()) named = path;
   }
-  for (const auto& [path, cls] : there)
-    if (!here.count(path)) add_detail(d, {path, "", cls, -1, -1});
+  named.clear();
+  for (const auto& [path, cls] : there) {
+    if (here_by_path.count(path) || inside_named(path)) continue;
+    add_detail(d, {path, "", cls, -1, -1});
+    named = path;
+  }
   return d;
 }
 
@@ -145,17 +151,31 @@ Difference InstanceComparer::ops(int scope, int reference) const {
   return d;
 }
 
-Difference InstanceComparer::weights(int scope, int reference) const {
-  // Parameters, buffers and constants read inside, by their state-dict key below the instance.
-  auto read = [&](int s) {
-    std::map<std::string, int> out;
-    for (int v : f_.inputs[s])
-      if (!weight_target_[v].empty()) out.emplace(below(weight_target_[v], h_[s].path), v);
+std::map<std::string, int> InstanceComparer::weights_read(int scope) const {
+  std::map<std::string, int> out;
+  for (int v : f_.inputs[static_cast<size_t>(scope)])
+    if (!weight_target_[v].empty()) out.emplace(matching::path_below(weight_target_[v], h_[scope].path), v);
+  return out;
+}
+
+bool InstanceComparer::takes_same_inputs(int a, int b) const {
+  auto data = [&](int s) {
+    std::vector<uint64_t> out;
+    for (int v : f_.inputs[static_cast<size_t>(s)])
+      if (weight_target_[v].empty()) out.push_back(matching::hash::value_shape(nodes_[v]->value));
     return out;
   };
-  const auto here = read(scope), there = read(reference);
+  return data(a) == data(b);
+}
+
+Difference InstanceComparer::weights(int scope, int reference) const {
+  // In the order the instance first reads them: a conv's weight before its norm's.
+  const auto here = weights_read(scope), there = weights_read(reference);
+  auto name_of = [&](int s, int v) { return matching::path_below(weight_target_[v], h_[s].path); };
   Difference d{DifferenceKind::Weights, {}};
-  for (const auto& [name, v] : here) {
+  for (int v : f_.inputs[static_cast<size_t>(scope)]) {
+    if (weight_target_[v].empty()) continue;
+    const std::string name = name_of(scope, v);
     const auto it = there.find(name);
     const std::string a = value_text(nodes_[v]->value);
     if (it == there.end())
@@ -163,8 +183,9 @@ Difference InstanceComparer::weights(int scope, int reference) const {
     else if (f_.node_value[v] != f_.node_value[it->second])
       add_detail(d, {name, a, value_text(nodes_[it->second]->value), v, it->second});
   }
-  for (const auto& [name, v] : there)
-    if (!here.count(name)) add_detail(d, {name, "", value_text(nodes_[v]->value), -1, v});
+  for (int v : f_.inputs[static_cast<size_t>(reference)])
+    if (!weight_target_[v].empty() && !here.count(name_of(reference, v)))
+      add_detail(d, {name_of(reference, v), "", value_text(nodes_[v]->value), -1, v});
   return d;
 }
 
@@ -174,9 +195,9 @@ void InstanceComparer::matched_nodes(int scope, int reference, std::vector<Diffe
   Difference wiring{DifferenceKind::Wiring, {}};
   std::unordered_map<int, int> match;
   for (const auto& [x, y] : pairs) match.emplace(x, y);
-  auto position = [](const std::vector<int>& sorted, int v) {
-    const auto it = std::lower_bound(sorted.begin(), sorted.end(), v);
-    return it != sorted.end() && *it == v ? it - sorted.begin() : -1;
+  auto position = [](const std::vector<int>& inputs, int v) {  // in the order first read
+    const auto it = std::find(inputs.begin(), inputs.end(), v);
+    return it != inputs.end() ? it - inputs.begin() : -1;
   };
   for (const auto& [x, y] : pairs) {
     const ir::Node& a = *nodes_[x];

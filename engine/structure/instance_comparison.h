@@ -3,6 +3,7 @@
 // and what differs — submodule classes, the op multiset, parameter and
 // buffer shapes, node shapes and dtypes, op attributes, and (when nothing
 // else does) the wiring.
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,6 +26,13 @@ class InstanceComparer {
   InstanceComparer(const ir::ExportedProgram& program, const ir::ModuleHierarchy& h, const matching::ScopeFingerprints& f);
   /// The differences of `scope` from `reference` (empty when they are alike).
   std::vector<Difference> compare(int scope, int reference) const;
+  /// The parameters, buffers and constants read inside `scope`, by their
+  /// state-dict key below it ("fc1.weight"), with their placeholder nodes.
+  std::map<std::string, int> weights_read(int scope) const;
+  /// Whether the values entering a and b that are not weights have the same
+  /// dtypes and shapes (strides left out), in the order each first reads them.
+  bool takes_same_inputs(int a, int b) const;
+  const ir::Node& node(int index) const { return *nodes_[static_cast<size_t>(index)]; }
 
  private:
   Difference submodules(int scope, int reference) const;

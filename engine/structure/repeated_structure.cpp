@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <set>
 #include <unordered_map>
 
 #include "engine/structure/instance_comparison.h"
 #include "engine/structure/stack_folding.h"
+#include "engine/structure/stack_settings.h"
 
 namespace exportlens::structure {
 namespace {
@@ -88,14 +90,16 @@ std::string OddInstance::summary() const {
   return s;
 }
 
-std::string OddInstance::headline() const {
+std::string headline_of(const std::vector<Difference>& differences, size_t max_details) {
   if (differences.empty()) return "";
-  std::string s = differences.front().text(1);
+  std::string s = differences.front().text(max_details);
   std::string also;
   for (size_t i = 1; i < differences.size(); ++i)
     also += (also.empty() ? "" : ", ") + std::string(kind_name(differences[i].kind));
   return also.empty() ? s : s + " (also " + also + ")";
 }
+
+std::string OddInstance::headline() const { return headline_of(differences); }
 
 std::string Stack::title(const ir::ModuleHierarchy& h) const {
   std::string unit;
@@ -126,6 +130,18 @@ std::string Stack::label(const ir::ModuleHierarchy& h) const {
   else
     names = first + " … " + last;
   return title(h) + " (" + names + ")";
+}
+
+std::string Stack::settings_text(const ir::ModuleHierarchy& h) const {
+  std::string out;
+  for (const Setting& s : settings) {
+    std::vector<std::string> names;
+    for (const auto& inst : instances) names.push_back(h.relative_path(inst[static_cast<size_t>(s.position)]));
+    std::string text = s.text(names);
+    if (period > 1) text = h[instances.front()[static_cast<size_t>(s.position)]].class_name() + " " + text;
+    out += (out.empty() ? "" : ", ") + text;
+  }
+  return out;
 }
 
 std::vector<FoldedChild> RepeatedStructure::folded_children(const ir::ModuleHierarchy& h, int scope) const {
@@ -201,6 +217,14 @@ RepeatedStructure analyse_structure(const ir::ExportedProgram& program, const ir
     Stack& st = rs.stacks[k];
     const StackReference ref = stack_reference(st, rs.fingerprints);
     for (int p = 0; p < st.period; ++p) {
+      // No majority: each instance is built with other settings, and none is odd.
+      if (!ref.majority[static_cast<size_t>(p)]) {
+        for (Setting& s : stack_settings(h, rs.fingerprints, comparer, rs.stacks, static_cast<int>(k), p))
+          st.settings.push_back(std::move(s));
+        continue;
+      }
+      std::map<uint64_t, std::vector<int>> repetitions;  // fingerprint -> the repetitions having it
+      for (int r = 0; r < st.count(); ++r) repetitions[rs.fingerprints.fingerprint[st.instances[r][p]]].push_back(r);
       const auto first_guards = guards_within(h, facts, st.instances[0][p]);
       std::vector<double> times;
       if (timed)
@@ -209,9 +233,28 @@ RepeatedStructure analyse_structure(const ir::ExportedProgram& program, const ir
       for (int r = 0; r < st.count(); ++r) {
         const int scope = st.instances[r][p];
         const int reference = st.instances[ref.first_repetition[p]][p];
-        OddInstance o{static_cast<int>(k), r, p, scope, reference, ref.unique[p], {}};
+        OddInstance o{static_cast<int>(k), r, p, scope, reference, {}};
         const bool same_fingerprint = rs.fingerprints.fingerprint[scope] == ref.fingerprint[p];
         if (!same_fingerprint) o.differences = comparer.compare(scope, reference);
+        // The first instance taking other inputs than the rest is where the stack
+        // begins (a stage's downsampling block): a setting of the stack, not odd.
+        if (r == 0 && !same_fingerprint && !comparer.takes_same_inputs(scope, reference)) {
+          Setting entry{Setting::Kind::Entry, p, headline_of(o.differences), std::vector<std::string>(st.instances.size()), ""};
+          entry.values[0] = "x";
+          st.settings.push_back(std::move(entry));
+          continue;
+        }
+        // A variant two or more instances share (the last blocks of a stage
+        // with attention) is a setting of the stack, named once; only a
+        // one-off is odd.
+        if (const auto& alike = repetitions[rs.fingerprints.fingerprint[scope]]; !same_fingerprint && alike.size() > 1) {
+          if (alike.front() == r) {
+            Setting variant{Setting::Kind::Other, p, headline_of(o.differences, 3), std::vector<std::string>(st.instances.size()), ""};
+            for (int a : alike) variant.values[static_cast<size_t>(a)] = "x";
+            st.settings.push_back(std::move(variant));
+          }
+          continue;
+        }
         // An instance that computes what the reference does, on the same
         // shapes, cannot need a guard the others do not: one attributed to it
         // is where the trace happened to need it first, not a difference.

@@ -12,6 +12,8 @@
 // the earliest), and an instance differs when its fingerprint is another
 // (with the guards attributed to its nodes that the stack's first instance
 // did not need), or when it ran much slower or faster than its siblings.
+// Where no fingerprint is a majority (stages each built with another depth
+// and width), no instance is odd: the stack names its settings instead.
 //
 //   const auto h = ir::module_hierarchy(ep.graph());
 //   const auto s = structure::analyse_structure(ep, h, facts);  // facts: guards, run times (optional)
@@ -61,6 +63,28 @@ struct Difference {
   std::string text(size_t max_details = 6) const;
 };
 
+/// The first (most telling) difference with `max_details` of its details,
+/// and which other kinds differ: "submodules: act ReLU instead of GELU (also ops)".
+std::string headline_of(const std::vector<Difference>& differences, size_t max_details = 1);
+
+/// What varies across a stack's instances when no fingerprint is a majority
+/// (stack_settings.h): a setting of the layer, not an odd instance.
+struct Setting {
+  enum class Kind { Width, Depth, Submodule, Entry, Other };
+  Kind kind = Kind::Other;
+  int position = 0;                 // within the repeated unit
+  /// "width", "depth", a submodule ("downsample"); entry, other: the headline of what differs
+  std::string name;
+  std::vector<std::string> values;  // per repetition ("" where an instance has no such submodule)
+  std::string note;                 // depth: the entries' class or place ("SwinTransformerBlock", "blocks")
+  /// "width 16·32·64·128", "depth 2·2·6·2 SwinTransformerBlock",
+  /// "downsample PatchMerging in 1, 2, 3", "act GELU·ReLU",
+  /// "entry 0 (another input): submodules: no identity (BatchNormAct2d)",
+  /// "ops: +aten.roll.default x2 in 1 (also weights)";
+  /// `instances`: the repetitions' names, for a submodule only some have.
+  std::string text(const std::vector<std::string>& instances) const;
+};
+
 struct Stack {
   int parent = -1;  // the scope whose children repeat
   int period = 1;   // scopes in one repetition
@@ -73,6 +97,15 @@ struct Stack {
   int representative = 0;         // the repetition shown for all: the first without differences
   std::vector<int> odd;           // indices into RepeatedStructure::odd
   bool identical = true;          // every repetition has the same fingerprints
+  /// Positions whose instances have no majority fingerprint: what varies
+  /// (width, depth, submodules); none of them is an odd instance. And a
+  /// first instance that takes other inputs than the rest (a stage's
+  /// downsampling block): the stack's entry, not an odd instance.
+  std::vector<Setting> settings;
+
+  bool varied() const { return !settings.empty(); }
+  /// The settings on one line: "width 16·32·64·128, depth 2·2·6·2 SwinTransformerBlock".
+  std::string settings_text(const ir::ModuleHierarchy& h) const;
 
   int count() const { return static_cast<int>(instances.size()); }
   /// "6 × Block (blocks.0 … blocks.5)", "3 × [2 × ConvBlock, Mixer] (blocks.0 … mixers.2)".
@@ -87,7 +120,6 @@ struct OddInstance {
   int position = 0;    // within the repeated unit
   int scope = -1;
   int reference = -1;  // the scope it is compared with
-  bool majority = true;  // false: no fingerprint is more frequent (two instances that differ)
   std::vector<Difference> differences;
   /// The differences on one line, separated by "; ".
   std::string summary() const;

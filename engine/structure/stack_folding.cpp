@@ -130,12 +130,15 @@ StackReference stack_reference(const Stack& stack, const matching::ScopeFingerpr
       const auto [count, first] = it->second;
       if (count > best->second.first || (count == best->second.first && first < best->second.second)) best = it;
     }
-    bool unique = true;
+    // A majority: no other fingerprint as frequent, and at least half the
+    // instances (16 inverted residuals of 7 widths have none: their most
+    // frequent 3 are no reference for the other 13).
+    bool majority = 2 * best->second.first >= stack.count();
     for (const auto& [fp, cf] : seen)
-      if (fp != best->first && cf.first == best->second.first) unique = false;
+      if (fp != best->first && cf.first == best->second.first) majority = false;
     ref.fingerprint.push_back(best->first);
     ref.first_repetition.push_back(best->second.second);
-    ref.unique.push_back(unique);
+    ref.majority.push_back(majority);
   }
   return ref;
 }

@@ -21,11 +21,12 @@ namespace exportlens::structure {
 std::vector<Stack> fold_stacks(const ir::ModuleHierarchy& h, const matching::ScopeFingerprints& f);
 
 /// Per position of a stack's unit: the reference fingerprint (most frequent,
-/// the earliest on a tie) and whether it is a strict majority of one.
+/// the earliest on a tie) and whether it is a majority (no other as
+/// frequent, and held by at least half the instances).
 struct StackReference {
   std::vector<uint64_t> fingerprint;
   std::vector<int> first_repetition;  // the first repetition having it
-  std::vector<bool> unique;           // no other fingerprint as frequent
+  std::vector<bool> majority;
 };
 StackReference stack_reference(const Stack& stack, const matching::ScopeFingerprints& f);
 

@@ -1,5 +1,6 @@
 #include "engine/structure/structure_report.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace exportlens::structure {
@@ -55,25 +56,42 @@ class Report {
     size_t ops = 0;
     for (int sc : st.instances[static_cast<size_t>(st.representative)]) ops += op_count(p_, s_, sc);
     indent(depth);
-    out_ << st.label(h_) << "  " << plural(ops, "op", "ops") << " each";
+    out_ << st.label(h_) << "  " << plural(ops, "op", "ops") << (st.varied() ? " in " + h_.relative_path(st.instances[static_cast<size_t>(st.representative)].front()) : " each");
     if (!st.odd.empty()) out_ << ", " << st.odd.size() << " differ";
     out_ << "\n";
-    for (int o : st.odd) {
-      const OddInstance& odd = s_.odd[static_cast<size_t>(o)];
+    if (st.varied()) {
       indent(depth + 1);
-      out_ << "! " << h_.relative_path(odd.scope) << " differs from " << h_.relative_path(odd.reference)
-           << (odd.majority ? "" : " (no majority)") << ": " << odd.headline() << "\n";
-      // Every difference on the line below, when the flag could not say it all.
-      if (const std::string all = odd.summary(); all != odd.headline()) {
-        indent(depth + 2);
-        out_ << all << "\n";
-      }
+      out_ << "settings: " << st.settings_text(h_) << "\n";
     }
+    for (int o : st.odd) flag(s_.odd[static_cast<size_t>(o)], depth + 1, false);
+    // Odd instances inside the repetitions not printed below (stages.2's blocks when stages.0 is shown).
+    for (size_t r = 0; r < st.instances.size(); ++r)
+      if (static_cast<int>(r) != st.representative)
+        for (size_t o = 0; o < s_.odd.size(); ++o)
+          if (s_.odd[o].stack != k && within(s_.odd[o].scope, st.instances[r])) flag(s_.odd[o], depth + 1, true);
     if (st.period == 1) {
       children(st.instances[static_cast<size_t>(st.representative)][0], depth + 1);
       return;
     }
     for (const FoldedChild& c : s_.folded_unit(k)) item(c, depth + 1);
+  }
+
+  // "! blocks.1 differs from blocks.0: <headline>", every difference on the
+  // line below when the flag could not say it all; `full`: by module path.
+  void flag(const OddInstance& odd, int depth, bool full) {
+    const auto name = [&](int scope) { return full ? h_[scope].path : h_.relative_path(scope); };
+    indent(depth);
+    out_ << "! " << name(odd.scope) << " differs from " << name(odd.reference) << ": " << odd.headline() << "\n";
+    if (const std::string all = odd.summary(); all != odd.headline()) {
+      indent(depth + 1);
+      out_ << all << "\n";
+    }
+  }
+
+  bool within(int scope, const std::vector<int>& outer) const {
+    for (int s = scope; s >= 0; s = h_[s].parent)
+      if (std::find(outer.begin(), outer.end(), s) != outer.end()) return true;
+    return false;
   }
 
   const ir::ExportedProgram& p_;

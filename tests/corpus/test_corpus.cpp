@@ -34,6 +34,7 @@
 #include "engine/passes/ir_levels.h"
 #include "engine/runtime/interpreter.h"
 #include "engine/serde/pt2_reader.h"
+#include "corpus/corpus_fixture.h"
 #include "support/check_compare.h"
 #include "support/known_differences.h"
 #include "support/program_text.h"
@@ -48,26 +49,6 @@ using namespace exportlens::unit;
 using nlohmann::json;
 
 namespace {
-
-std::string corpus_dir() {
-  const char* env = std::getenv("EXPORTLENS_CORPUS");
-  return env && *env ? std::string(env) : std::string(EXPORTLENS_CORPUS);
-}
-
-std::string corpus_file(const std::string& arch, const std::string& file) {
-  return corpus_dir() + "/" + arch + "/" + file;
-}
-
-std::vector<std::string> architectures() {
-  const std::string manifest = corpus_dir() + "/manifest.json";
-  if (!exists(manifest)) FAIL("no corpus at " + corpus_dir() + " (build the corpus_fixtures target)");
-  std::vector<std::string> out;
-  for (const auto& v : read_json(manifest))
-    if (as_string(field(v, "status")) == "ok") out.push_back(as_string(field(v, "name")));
-  if (out.size() < 30)
-    FAIL("the corpus lists " + std::to_string(out.size()) + " architectures; the issue asks for at least 30");
-  return out;
-}
 
 json checks_of(const std::string& arch) {
   const std::string path = corpus_file(arch, "checks.json");
@@ -219,7 +200,7 @@ json auto_case(const std::string& arch) {
 }  // namespace
 
 EL_TEST(prints_like_torch) {
-  for_each_row(architectures(), [](const std::string& arch) {
+  for_each_row(corpus_architectures(), [](const std::string& arch) {
     Count c("print");
     const std::string d =
         text_difference(ir::print_program(loaded(arch).ep), read_text(corpus_file(arch, "print.txt")), false);
@@ -229,7 +210,7 @@ EL_TEST(prints_like_torch) {
 }
 
 EL_TEST(runs_like_torch) {
-  for_each_row(architectures(), [](const std::string& arch) {
+  for_each_row(corpus_architectures(), [](const std::string& arch) {
     Count c("run");
     std::string d;
     try {
@@ -245,7 +226,7 @@ EL_TEST(runs_like_torch) {
 
 EL_TEST(lowers_like_torch) {
   std::vector<LevelRow> rows;
-  for (const auto& a : architectures())
+  for (const auto& a : corpus_architectures())
     for (const char* level : {"functional", "core"}) rows.push_back({a + "/" + level, a, level});
   for_each_row(rows, [](const LevelRow& row) {
     const std::string& arch = row.arch;
@@ -302,7 +283,7 @@ EL_TEST(lowers_like_torch) {
 
 EL_TEST(checks_like_torch) {
   std::vector<CheckRow> rows;
-  for (const auto& a : architectures()) {
+  for (const auto& a : corpus_architectures()) {
     const json cases = checks_of(a);
     for (size_t i = 0; i < cases.size(); ++i) rows.push_back({a + "/" + as_string(field(cases[i], "name")), a, i});
     rows.push_back({a + "/auto", a, kAutoCase});

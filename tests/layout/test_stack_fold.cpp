@@ -382,7 +382,7 @@ EL_TEST(the_planted_group_is_flagged) {
     const structure::Stack& groups = s.stacks[static_cast<size_t>(o.stack)];
     VERIFY(groups.period > 1 && groups.count() > 2);
     COMPARE(groups.odd, std::vector<int>{0});
-    VERIFY(!groups.identical && o.majority);
+    VERIFY(!groups.identical && !groups.varied());
     COMPARE(o.scope, odd_scope);
     COMPARE(groups.instances[static_cast<size_t>(o.repetition)][static_cast<size_t>(o.position)], odd_scope);
     VERIFY(o.repetition != groups.representative);

@@ -14,6 +14,8 @@ architecture's batch / sequence / spatial dims (program.pt2, print.txt,
 inputs.pt, outputs.pt, meta.json, functional.txt, core.txt, decomp.json,
 core_outputs.pt), plus
 
+    modules.json  the repeated structure a reader of the model's code sees
+                  (corpus_modules.py), made again when its version changes
     checks.json   torch.export's outcome for each spec of corpus_models.specs():
                   [{name, spec, status ("ok" / "violation" / "error"),
                     error_type, message, constraints_violated, violations,
@@ -50,6 +52,7 @@ import torch  # noqa: E402
 
 import check_cases  # noqa: E402
 import corpus_models as cm  # noqa: E402
+import corpus_modules  # noqa: E402
 import decomp_cases  # noqa: E402
 import generate_fixtures as gf  # noqa: E402
 
@@ -190,6 +193,17 @@ def check_expected(arch, checks, problems):
                             + (f" ({c.get('error_type')}: {c.get('message', '')[:500]})" if c["status"] != "ok" else ""))
 
 
+def write_modules(arch, out_dir):
+    """modules.json (corpus_modules.py): the reader's runs, made again when its version changed."""
+    path = os.path.join(out_dir, "modules.json")
+    if os.path.exists(path):
+        with open(path) as f:
+            if json.load(f).get("version") == corpus_modules.MODULES_VERSION:
+                return
+    torch.manual_seed(gf.SEED)
+    gf.write_json(path, corpus_modules.read_runs(arch.build()))
+
+
 def run_arch(arch, out_root, problems):
     out_dir = os.path.join(out_root, arch.name)
     key = key_of(arch)
@@ -200,6 +214,7 @@ def run_arch(arch, out_root, problems):
             meta = json.load(f)
         with open(os.path.join(out_dir, "checks.json")) as f:
             check_expected(arch, json.load(f), problems)
+        write_modules(arch, out_dir)
         return meta, True
     problems_before = len(problems)
     torch.manual_seed(gf.SEED)
@@ -217,6 +232,7 @@ def run_arch(arch, out_root, problems):
         checks = run_checks(arch, probe_inputs, problems)
         gf.write_json(os.path.join(out_dir, "checks.json"), checks)
     gf.write_json(os.path.join(out_dir, "meta.json"), meta)
+    write_modules(arch, out_dir)
     if len(problems) == problems_before:  # a folder that failed is made again next time
         with open(key_path, "w") as f:
             f.write(key + "\n")

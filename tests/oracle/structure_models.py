@@ -10,9 +10,14 @@ For each model below, writes DIR/<name>/:
     "expected_stacks"  the runs of repeated module calls the model is built from, from its
                        own construction (ModuleList / Sequential lengths, the loops of its
                        forward): parent call path, the instances (one list of module paths per
-                       repetition: one path for a plain stack, several for a repeated group)
+                       repetition: one path for a plain stack, several for a repeated group);
+                       "varied": its instances are built with other settings (stages of
+                       another depth and width), so none is odd
     "planted"          the instances built to differ from their siblings: path -> kind
                        ("activation", "width", "extra_op", "specialization") and a sentence
+    "settings"         per varied stack (by its parent's path): each setting of the
+                       model's construction per instance ("width", "depth", a submodule's class
+                       or "" where an instance has none)
     "levels"           per IR level ("training": the program as exported, "core":
                        ep.run_decompositions()): every module call (chain of nn_module_stack
                        keys, the root module left out) with its path, class, and the
@@ -25,7 +30,7 @@ For each model below, writes DIR/<name>/:
   (aten.sym_size.int and Python arithmetic on its results): torch makes one per size the
   first time the trace asks for it, so it sits in whichever instance asked first.
 
-The oracle checks itself: the instances of each expected stack that are not planted must have
+The oracle checks itself: the instances of each expected stack that are neither planted nor varied must have
 equal op sequences (size expressions left out) and equal weight shapes in torch's program, and
 each planted instance must differ from them; otherwise generation fails naming the stack.
 """
@@ -158,6 +163,48 @@ class PatchEmbed(torch.nn.Module):
         return self.norm(self.proj(x).permute(0, 2, 3, 1)).flatten(1, 2)
 
 
+class Downsample(torch.nn.Module):
+    """Patch merging at toy size: a strided 2x2 conv widening the channels."""
+
+    def __init__(self, c_in, c_out):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(c_in, c_out, 2, stride=2)
+        self.bn = torch.nn.BatchNorm2d(c_out)
+
+    def forward(self, x):
+        return self.bn(self.conv(x))
+
+
+class VariedStage(torch.nn.Module):
+    """One stage as timm builds them: a downsample (none in the first), then `depth` blocks."""
+
+    def __init__(self, c_in, c, depth):
+        super().__init__()
+        self.downsample = Downsample(c_in, c) if c_in != c else torch.nn.Identity()
+        self.blocks = torch.nn.Sequential(*(ConvBlock(c) for _ in range(depth)))
+
+    def forward(self, x):
+        return self.blocks(self.downsample(x))
+
+
+# Stages each built with its own depth and width: one layer with other settings, no odd instance.
+VARIED_DEPTHS, VARIED_WIDTHS = (2, 3, 2), (8, 16, 32)
+
+
+def _varied_stages():
+    class VariedStages(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.stem = torch.nn.Conv2d(3, VARIED_WIDTHS[0], 3, 1, 1)
+            ins = (VARIED_WIDTHS[0],) + VARIED_WIDTHS[:-1]
+            self.stages = torch.nn.Sequential(*(VariedStage(i, c, d) for i, c, d in
+                                                zip(ins, VARIED_WIDTHS, VARIED_DEPTHS)))
+
+        def forward(self, x):
+            return self.stages(self.stem(x))
+    return VariedStages()
+
+
 def _swin_like():
     """Swin's layout at toy size: one Sequential of unlike entries — a patch
     embedding (conv, permute, layer norm), then stages of 2, 6 and 2 blocks.
@@ -172,8 +219,11 @@ def _swin_like():
 # The table: model, inputs, dynamic shapes, expected stacks, planted instances
 # ---------------------------------------------------------------------------
 
-def _run(parent, prefix, n):
-    return {"parent": parent, "instances": [[f"{prefix}.{i}"] for i in range(n)]}
+def _run(parent, prefix, n, varied=False):
+    run = {"parent": parent, "instances": [[f"{prefix}.{i}"] for i in range(n)]}
+    if varied:  # its instances are built with other settings: not alike, none odd
+        run["varied"] = True
+    return run
 
 
 def _transformer(depth):
@@ -227,6 +277,15 @@ MODELS = {
     # A Sequential of unlike entries (Swin's features): no stack of them, only the blocks of each stage.
     "unlike_siblings": dict(make=_swin_like, inputs=lambda: (torch.randn(2, 3, 8, 8),), dynamic_shapes=None,
                             stacks=[_run("1", "1", 2), _run("2", "2", 6), _run("3", "3", 2)], planted={}),
+    # Stages of 2, 3 and 2 blocks at widths 8, 16 and 32, each but the first downsampling: one stack
+    # naming its settings (the widths, depths and downsample of the table), no instance flagged.
+    "varied_stages": dict(make=_varied_stages, inputs=lambda: (torch.randn(2, 3, 16, 16),), dynamic_shapes=None,
+                          stacks=[_run("stages", "stages", 3, varied=True)] +
+                          [_run(f"stages.{s}.blocks", f"stages.{s}.blocks", d) for s, d in enumerate(VARIED_DEPTHS)],
+                          planted={},
+                          settings={"stages": {"width": [str(c) for c in VARIED_WIDTHS],
+                                               "depth": [str(d) for d in VARIED_DEPTHS],
+                                               "downsample": [""] + ["Downsample"] * (len(VARIED_DEPTHS) - 1)}}),
     # 8 residual blocks, four of them planted odd (ODD above).
     "odd_blocks": dict(make=lambda: OddBlocks(8), inputs=lambda: (torch.randn(2, 6, 16),),
                        dynamic_shapes=AUTO_BT, stacks=[_run("", "blocks", 8)],
@@ -313,6 +372,8 @@ def _signature(level, path):
 def check_table(name, spec, levels):
     for level_name, level in levels.items():
         for stack in spec["stacks"]:
+            if stack.get("varied"):
+                continue
             plain = [inst for inst in stack["instances"] if not any(p in spec["planted"] for p in inst)]
             sigs = {tuple(_signature(level, p) for p in inst) for inst in plain}
             if len(sigs) != 1:
@@ -344,6 +405,7 @@ def main(argv=None):
         out = {
             "expected_stacks": spec["stacks"],
             "planted": spec["planted"],
+            "settings": spec.get("settings", {}),
             "levels": levels,
             "range_constraints": {str(k): [str(v.lower), str(v.upper)] for k, v in ep.range_constraints.items()},
             "input_shapes": placeholder_shapes,

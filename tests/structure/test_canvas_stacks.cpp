@@ -215,6 +215,34 @@ class TestCanvasStacks : public StructureWindowTest {
     save_screenshot(window_.get(), QStringLiteral("structure_stack_one_box.png"), QSize(800, 500));
   }
 
+  // Stages each built with another depth and width: one box that says how they differ, no badge.
+  void a_varied_stack_is_one_box_naming_its_settings() {
+    open("varied_stages");
+    const auto record = structure_record("varied_stages");
+    const QStringList instances = instances_of(record, "stages");
+    QVERIFY(instances.size() > 2);
+    scene()->collapseAll();
+    settle();
+    scene()->setExpanded(scope("stages"), true);
+    settle();
+    QCOMPARE(drawn_of(instances), QStringList{instances.first()});
+    ui::ScopeItem* box = scene()->scopeItem(scope(instances.first()));
+    QVERIFY(box);
+    QCOMPARE(box->text().title, QString("%1 × %2").arg(instances.size()).arg(class_of(record, instances.first())));
+    // The settings of the model's own table, on the box.
+    const auto settings = record["settings"].toObject()["stages"].toObject();
+    QStringList widths, depths;
+    for (const auto& w : settings["width"].toArray()) widths << w.toString();
+    for (const auto& d : settings["depth"].toArray()) depths << d.toString();
+    for (const QString& want : {"width " + widths.join(QChar(0xB7)), "depth " + depths.join(QChar(0xB7))})
+      QVERIFY2(box->text().detail.contains(want) && box->text().tooltip.contains(want), qPrintable(box->text().detail));
+    auto* marks = window_->findChild<ui::StackMarks*>(QStringLiteral("stackMarks"));
+    QVERIFY(marks);
+    QVERIFY2(!marks->badges().contains(scope(instances.first())), qPrintable(marks->badges().value(scope(instances.first()))));
+    window_->graphView()->fitAll();
+    save_screenshot(window_.get(), QStringLiteral("structure_varied_stages.png"), QSize(800, 500));
+  }
+
   void opening_it_shows_one_instance_and_the_selector_switches_it() {
     open("odd_blocks");
     const QStringList instances = instances_of(structure_record("odd_blocks"), "");

@@ -21,6 +21,7 @@
 #include "engine/structure/repeated_structure.h"
 #include "engine/structure/structure_facts.h"
 #include "engine/structure/structure_report.h"
+#include "structure/analysed_program.h"
 #include "structure/structure_fixtures.h"
 #include "support/unit/strings.h"
 #include "support/unit/unit.h"
@@ -31,23 +32,10 @@ using namespace exportlens::unit;
 
 namespace {
 
-struct Analysed {
-  ir::ExportedProgram program;
-  ir::ModuleHierarchy hierarchy;
-  structure::RepeatedStructure structure;
-  std::vector<ir::Node*> nodes;
-};
+using Analysed = AnalysedProgram;
 
 Analysed analyse(const std::string& name, const std::string& level) {
-  serde::ReadOptions read;
-  read.load_weights = false;
-  Analysed a;
-  a.program = serde::read_pt2(structure_fixture(name, "program.pt2"), "", read);
-  if (level == "core") a.program = passes::lower_to(a.program, passes::IrLevel::Core);
-  a.hierarchy = ir::module_hierarchy(a.program.graph());
-  a.structure = structure::analyse_structure(a.program, a.hierarchy, structure::solve_guard_facts(a.program));
-  a.nodes = a.program.graph().nodes();
-  return a;
+  return analyse_program(structure_fixture(name, "program.pt2"), level);
 }
 
 // "parent | a b c | d e f": a stack by its parent and its instances' paths.
@@ -121,13 +109,19 @@ EL_TEST(stacks_are_the_models_runs) {
     for (const auto& e : expected) VERIFY_MSG(found.count(e), "missing stack: " + e);
     for (const auto& f : found) VERIFY_MSG(expected.count(f), "unexpected stack: " + f);
 
-    // A stack without planted instances is identical, and its label counts its instances.
+    // A stack without planted instances is identical unless the model built it varied (then it
+    // names its settings), and its label counts its instances.
     const auto& planted = record.at("planted");
+    std::set<std::string> varied;
+    for (const auto& s : record.at("expected_stacks"))
+      if (s.value("varied", false)) varied.insert(s.value("parent", std::string()));
     for (const auto& st : a.structure.stacks) {
       bool has_planted = false;
       for (const auto& inst : st.instances)
         for (int sc : inst) has_planted = has_planted || planted.contains(path_of(a, sc));
-      COMPARE(st.identical, !has_planted);
+      const bool built_varied = varied.count(path_of(a, st.parent)) > 0;
+      COMPARE(st.identical, !has_planted && !built_varied);
+      COMPARE(st.varied(), built_varied);
       const std::string label = st.label(a.hierarchy);
       VERIFY_MSG(label.starts_with(std::to_string(st.count()) + " × "), label);
       const std::string last = a.hierarchy.relative_path(st.instances.back().back());
@@ -155,7 +149,7 @@ EL_TEST(planted_instances_are_found_and_named) {
     for (const auto& o : a.structure.odd) {
       const std::string path = path_of(a, o.scope), ref = path_of(a, o.reference);
       VERIFY_MSG(!planted.contains(ref), path + " is compared with planted " + ref);
-      VERIFY(o.majority);
+      VERIFY(!a.structure.stacks[static_cast<size_t>(o.stack)].varied());
       const std::string why = path + " vs " + ref + ": " + o.summary();
 
       // The op multiset difference is torch's.
@@ -214,6 +208,33 @@ EL_TEST(planted_instances_are_found_and_named) {
   });
 }
 
+// Stages each built with another depth and width are one layer with other
+// settings: the stack names them as the model's table has them, and flags none.
+EL_TEST(stages_built_otherwise_name_their_settings) {
+  for_each_row(std::vector<std::string>{"training", "core"}, [](const std::string& level) {
+    const Analysed a = analyse("varied_stages", level);
+    const auto settings = structure_record("varied_stages").at("settings");
+    VERIFY(!settings.empty());
+    VERIFY(a.structure.odd.empty());
+    for (const auto& [parent, expected] : settings.items()) {
+      const structure::Stack* stack = nullptr;
+      for (const auto& st : a.structure.stacks)
+        if (path_of(a, st.parent) == parent) stack = &st;
+      VERIFY_MSG(stack, "no stack under " + parent);
+      VERIFY(stack->varied() && stack->odd.empty());
+      std::map<std::string, std::vector<std::string>> found;
+      for (const auto& s : stack->settings) found[s.name] = s.values;
+      for (const auto& [name, values] : expected.items()) {
+        std::vector<std::string> want;
+        for (const auto& v : values) want.push_back(v.get<std::string>());
+        VERIFY_MSG(found.count(name), name + " is not among " + stack->settings_text(a.hierarchy));
+        COMPARE(found[name], want);
+      }
+      COMPARE(found.size(), size_t(expected.size()));  // nothing named that the model did not set
+    }
+  });
+}
+
 EL_TEST(corresponding_nodes_match) {
   for_each_row(rows(), [](const Row& row) {
     const std::string& name = row.fixture;
@@ -226,6 +247,11 @@ EL_TEST(corresponding_nodes_match) {
       // Every node of the representative's first scope, in all instances of all stacks around it.
       size_t stacked = 1;
       for (int k : a.structure.stacks_of(first)) stacked *= static_cast<size_t>(a.structure.stacks[k].count());
+      // Counterparts have the node's shapes when every stack around it is identical (not in
+      // the other stages of a varied stack).
+      bool identical_around = true;
+      for (int sc = first; sc >= 0; sc = a.hierarchy[sc].parent)
+        for (int k : a.structure.stacks_of(sc)) identical_around = identical_around && a.structure.stacks[k].identical;
       for (int node : a.structure.fingerprints.canonical_nodes(first)) {
         const auto all = a.structure.corresponding_nodes(a.hierarchy, node);
         const ir::Node& n = *a.nodes[static_cast<size_t>(node)];
@@ -233,11 +259,11 @@ EL_TEST(corresponding_nodes_match) {
         for (int m : all) {
           const ir::Node& other = *a.nodes[static_cast<size_t>(m)];
           COMPARE(ir::op_key(other.target), ir::op_key(n.target));
-          if (st.identical) COMPARE(structure::value_text(other.value), structure::value_text(n.value));
+          if (identical_around) COMPARE(structure::value_text(other.value), structure::value_text(n.value));
           scopes.insert(a.hierarchy.scope_of[static_cast<size_t>(m)]);
         }
         COMPARE(scopes.size(), all.size());  // one per instance
-        if (st.identical && planted.empty())
+        if (identical_around && planted.empty())
           VERIFY_MSG(all.size() % stacked == 0 && all.size() >= stacked,
                      n.name + ": " + std::to_string(all.size()) + " correspondents, " + std::to_string(stacked) +
                          " instances around");

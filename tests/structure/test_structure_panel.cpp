@@ -9,6 +9,8 @@
 // stack, of flagged odd instances, and of the canvas's badges.
 #include <QtTest>
 
+#include <functional>
+
 #include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
@@ -153,6 +155,38 @@ class TestStructurePanel : public StructureWindowTest {
     QCoreApplication::processEvents();
     QCOMPARE(int(marks->ringedNodes().size() + marks->ringedScopes().size()), int(instances.size() - 1));
     save_screenshot(window_.get(), QStringLiteral("structure_canvas_badges.png"), QSize(800, 500));
+  }
+
+  // Stages each built with another depth and width: no badge, no odd row, the settings in the note.
+  void names_the_settings_of_varied_stages() {
+    open("varied_stages");
+    const auto settings = structure_record("varied_stages")["settings"].toObject()["stages"].toObject();
+    const Model* m = panel()->model();
+    QModelIndex st;
+    std::function<void(const QModelIndex&)> find = [&](const QModelIndex& parent) {
+      for (int r = 0; r < m->rowCount(parent) && !st.isValid(); ++r) {
+        const QModelIndex i = m->index(r, 0, parent);
+        if (i.data(Model::KindRole).toInt() == int(Model::Kind::Stack) && i.data().toString().contains(" × VariedStage"))
+          st = i;
+        else
+          find(i);
+      }
+    };
+    find({});
+    QVERIFY(st.isValid());
+    QVERIFY(st.data(Qt::DecorationRole).value<QIcon>().isNull());
+    for (int r = 0; r < m->rowCount(st); ++r) QVERIFY(m->index(r, 0, st).data(Model::KindRole).toInt() != int(Model::Kind::Odd));
+    const QString note = m->index(st.row(), Model::Note, st.parent()).data().toString();
+    QStringList widths, depths;
+    for (const auto& w : settings["width"].toArray()) widths << w.toString();
+    for (const auto& d : settings["depth"].toArray()) depths << d.toString();
+    QVERIFY2(note.contains("width " + widths.join(QChar(0xB7))) && note.contains("depth " + depths.join(QChar(0xB7))),
+             qPrintable(note));
+    QVERIFY2(st.data(Qt::ToolTipRole).toString().contains("other settings"), qPrintable(st.data(Qt::ToolTipRole).toString()));
+    raise_dock();
+    panel()->tree()->expand(st.parent());
+    panel()->tree()->scrollTo(st);
+    save_screenshot(window_.get(), QStringLiteral("structure_varied_settings.png"), QSize(800, 500));
   }
 
   void folds_a_nested_stack_and_links_every_instance() {

@@ -55,26 +55,26 @@ ScopeText stack_text(const StructureSnapshot& snap, int stack) {
     for (int scope : instance) ops += h[scope].op_count;
   ScopeText text;
   text.title = qs(st.title(h));
-  text.detail = QObject::tr("%1 … %2 · %n op(s)", nullptr, static_cast<int>(ops)).arg(qs(h[first].path), qs(h[last].path));
+  // A stack of instances each built otherwise says how, in the box's one line
+  // (the paths are in the tooltip; an op count would be only the first's).
+  text.detail = st.varied() ? qs(st.settings_text(h))
+                            : QObject::tr("%1 … %2 · %n op(s)", nullptr, static_cast<int>(ops)).arg(qs(h[first].path), qs(h[last].path));
   text.boundary = st.period == 1
                       ? scope_text(h, first, snap.program->graph().nodes(), snap.program->weights.get()).boundary
                       : unit_boundary(snap, st.instances.front());
   // A stack of groups has no one module type: its label names the classes.
   const QString type = st.period == 1 ? QStringLiteral(" <code>%1</code>").arg(qs(h[first].type).toHtmlEscaped()) : QString();
-  text.tooltip = QStringLiteral("<b>%1</b>%2<br/>%3").arg(qs(st.label(h)).toHtmlEscaped(), type, text.detail.toHtmlEscaped());
-  int flagged = 0;
+  text.tooltip = QStringLiteral("<b>%1</b>%2<br/>%3%4")
+                     .arg(qs(st.label(h)).toHtmlEscaped(), type, st.varied() ? QObject::tr("settings: ") : QString(),
+                          text.detail.toHtmlEscaped());
   QString odd;
   for (int o : st.odd) {
     const auto& instance = s.odd[static_cast<size_t>(o)];
-    if (!instance.majority) continue;
-    ++flagged;
     odd += QStringLiteral("<br/>! <b>%1</b>: %2")
                .arg(qs(h[instance.scope].path).toHtmlEscaped(), qs(instance.headline()).toHtmlEscaped());
   }
-  if (flagged > 0)
-    text.tooltip += QObject::tr("<br/><b>%n instance(s) differ</b>", nullptr, flagged) + odd;
-  else if (!st.identical)
-    text.tooltip += QObject::tr("<br/>its instances differ (no majority)");
+  if (!st.odd.empty())
+    text.tooltip += QObject::tr("<br/><b>%n instance(s) differ</b>", nullptr, static_cast<int>(st.odd.size())) + odd;
   text.tooltip += QObject::tr("<br/><i>double-click or + to open one instance; the context menu picks which, "
                               "draws them all or compares two</i>");
   return text;
@@ -151,8 +151,7 @@ void CanvasStacks::addRunActions(QMenu* menu, const StructureSnapshot& snap, int
   auto odd_mark = [&](int i) {
     const auto scopes = folded.units.empty() ? std::vector<int>{members[static_cast<size_t>(i)]} : folded.units[static_cast<size_t>(i)];
     for (int sc : scopes)
-      for (int o : snap.structure.odd_of(sc))
-        if (snap.structure.odd[static_cast<size_t>(o)].majority) return QStringLiteral("  !");
+      if (!snap.structure.odd_of(sc).empty()) return QStringLiteral("  !");
     return QString();
   };
   auto name = [&](int i) { return qs(h[members[static_cast<size_t>(i)]].path); };

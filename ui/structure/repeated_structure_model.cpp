@@ -134,18 +134,27 @@ QString RepeatedStructureModel::tooltip(const Row& row) const {
   const auto& h = snapshot_->hierarchy;
   if (row.kind == Kind::Odd) {
     const auto& odd = s.odd[static_cast<size_t>(row.id)];
-    QString text = tr("%1 differs from %2%3:").arg(QString::fromStdString(h.relative_path(odd.scope)),
-                                                   QString::fromStdString(h.relative_path(odd.reference)),
-                                                   odd.majority ? QString() : tr(" (no majority)"));
+    QString text = tr("%1 differs from %2:").arg(QString::fromStdString(h.relative_path(odd.scope)),
+                                                 QString::fromStdString(h.relative_path(odd.reference)));
     for (const auto& d : odd.differences) text += "\n• " + QString::fromStdString(d.text());
     return text;
   }
   if (row.kind == Kind::Stack) {
     const auto& st = s.stacks[static_cast<size_t>(row.id)];
     QString text = QString::fromStdString(st.label(h));
-    text += st.identical ? tr("\nevery instance computes the same thing the same way")
-                         : (st.odd.size() == 1 ? tr("\n1 instance differs from the majority:")
-                                                : tr("\n%1 instances differ from the majority:").arg(st.odd.size()));
+    if (st.varied()) {
+      text += tr("\nits instances are one layer built with other settings (none is the odd one):");
+      for (const auto& setting : st.settings) {
+        std::vector<std::string> names;
+        for (const auto& inst : st.instances) names.push_back(h.relative_path(inst[static_cast<size_t>(setting.position)]));
+        text += "\n• " + QString::fromStdString(setting.text(names));
+      }
+    }
+    if (st.identical)
+      text += tr("\nevery instance computes the same thing the same way");
+    else if (!st.odd.empty())
+      text += st.odd.size() == 1 ? tr("\n1 instance differs from the majority:")
+                                 : tr("\n%1 instances differ from the majority:").arg(st.odd.size());
     for (int o : st.odd) text += "\n• " + QString::fromStdString(h.relative_path(s.odd[static_cast<size_t>(o)].scope));
     if (st.identical && !st.odd.empty()) text += tr("\n(same structure; guards or run time differ)");
     return text;
@@ -186,8 +195,12 @@ QVariant RepeatedStructureModel::data(const QModelIndex& index, int role) const 
           const std::string title = st.title(h);
           return QString::fromStdString(title.substr(title.find("× ") + std::string("× ").size()));
         }
-        case Ops: return tr("%1 each").arg(row.ops);
-        case Note: return st.odd.empty() ? tr("identical") : tr("%1 differ").arg(st.odd.size());
+        case Ops: return st.varied() ? tr("%1 in the first").arg(row.ops) : tr("%1 each").arg(row.ops);
+        case Note: {
+          QString note = st.odd.empty() ? (st.varied() ? QString() : tr("identical")) : tr("%1 differ").arg(st.odd.size());
+          if (st.varied()) note += (note.isEmpty() ? QString() : QStringLiteral("; ")) + QString::fromStdString(st.settings_text(h));
+          return note;
+        }
         default: return {};
       }
     }

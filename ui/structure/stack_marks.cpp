@@ -121,29 +121,23 @@ void StackMarks::refresh() {
         if (this_stack && scene_->scopeItem(sc)) {
           // The one box standing for the whole stack: flagged when any instance differs.
           QString tip = tr("%1").arg(label);
-          int flagged = 0;
           for (int o : st.odd) {
             const auto& instance = s.odd[static_cast<size_t>(o)];
-            if (!instance.majority) continue;
-            ++flagged;
             tip += "\n! " + QString::fromStdString(h[instance.scope].path) + ": " + QString::fromStdString(instance.headline());
           }
-          if (flagged == 0) continue;
-          const QString text = tr("! %1 of %2 differ").arg(flagged).arg(st.count());
+          if (st.odd.empty()) continue;
+          const QString text = tr("! %1 of %2 differ").arg(st.odd.size()).arg(st.count());
           const qreal w = 14 + 7 * text.size(), height = 16;
           item->badges.push_back({sc, QRectF(box.right() - w - 4, box.top() - height / 2, w, height), text, tip, true});
           continue;
         }
         const auto odd = s.odd_of(sc);
         QString tip = tr("%1: instance %2 of %3").arg(QString::fromStdString(h[sc].path)).arg(r + 1).arg(label);
-        // Flagged only against a majority: of two instances that differ, neither is the odd one.
-        bool flagged = false;
-        for (int o : odd) {
-          const auto& instance = s.odd[static_cast<size_t>(o)];
-          flagged = flagged || instance.majority;
-          if (!instance.majority) tip += tr("\n(no majority: its instances differ)");
-          for (const auto& d : instance.differences) tip += "\n• " + QString::fromStdString(d.text());
-        }
+        // Flagged only against a majority (a stack without one names its settings instead).
+        const bool flagged = !odd.empty();
+        for (int o : odd)
+          for (const auto& d : s.odd[static_cast<size_t>(o)].differences) tip += "\n• " + QString::fromStdString(d.text());
+        if (st.varied()) tip += "\n" + tr("settings: %1").arg(QString::fromStdString(st.settings_text(h)));
         const QString text = (flagged ? QStringLiteral("! ") : QString()) + QString("%1/%2").arg(r + 1).arg(st.count());
         const qreal w = 14 + 7 * text.size(), height = 16;
         item->badges.push_back({sc, QRectF(box.right() - w - 4, box.top() - height / 2, w, height), text, tip, flagged});
