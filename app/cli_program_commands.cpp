@@ -149,9 +149,11 @@ std::vector<Command> program_commands() {
        "blocks.5)`, with its representative instance below it and one `!` line per\n"
        "instance that differs from the majority, naming what differs (submodules,\n"
        "ops, weight shapes, node shapes, attributes, wiring, guards attributed to its\n"
-       "nodes when re-solved with every dim Dim.AUTO). --time also runs the program\n"
-       "once on random inputs and flags instances much slower or faster than their\n"
-       "siblings.\n" + file_help(),
+       "nodes when re-solved with every dim Dim.AUTO). A stack whose instances are\n"
+       "each built otherwise (stages of other depths and widths) flags none: its\n"
+       "`settings:` line names what varies (width, depth, submodules). --time also\n"
+       "runs the program once on random inputs and flags instances much slower or\n"
+       "faster than their siblings.\n" + file_help(),
        {"--ir", "--table", "--limit", "--program", "--program-file"}, {"--structure", "--time"}, cmd_info},
       {"dot", "print the graph as Graphviz DOT",
        "usage: exportlens dot FILE.pt2 [--no-clusters]\n\nPrints Graphviz DOT text; nodes are grouped in module-scope clusters\n"

@@ -121,6 +121,28 @@ class TestStructureCli : public QObject {
     QVERIFY2(line_of("blocks.6").contains("pos f32[6, 16] instead of f32[1, 16]"), qPrintable(r.out));
   }
 
+  // Stages each built otherwise: under the stack's line, one `settings:` line with the model's table.
+  void names_the_settings_of_varied_stages() {
+    const auto settings = structure_record("varied_stages")["settings"].toObject()["stages"].toObject();
+    for (const char* level : {"training", "core"}) {
+      const auto r = run_exportlens({"info", structure_fixture("varied_stages", "program.pt2"), "--structure", "--ir", level});
+      QVERIFY2(r.code == 0, qPrintable(r.err));
+      const QStringList lines = r.out.split('\n');
+      const auto at = std::find_if(lines.begin(), lines.end(), [](const QString& l) { return l.trimmed().startsWith("3 × VariedStage ("); });
+      QVERIFY2(at != lines.end() && at + 1 != lines.end(), qPrintable(r.out));
+      QStringList widths, depths, with;
+      for (const auto& w : settings["width"].toArray()) widths << w.toString();
+      for (const auto& d : settings["depth"].toArray()) depths << d.toString();
+      const auto downsample = settings["downsample"].toArray();
+      for (int i = 0; i < downsample.size(); ++i)
+        if (!downsample[i].toString().isEmpty()) with << QString::number(i);
+      const QString want = QString("settings: width %1, depth %2 ConvBlock, downsample Downsample in %3")
+                               .arg(widths.join(QChar(0xB7)), depths.join(QChar(0xB7)), with.join(", "));
+      QCOMPARE((at + 1)->trimmed(), want);
+      QVERIFY2(!r.out.contains(" ! "), qPrintable(r.out));
+    }
+  }
+
   void bad_use_is_reported() {
     const QString file = structure_fixture("transformer_stack", "program.pt2");
     auto r = run_exportlens({"info", file, "--time"});
