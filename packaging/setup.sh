@@ -10,7 +10,7 @@ TORCH_VERSION=2.13.0
 # The real-architecture corpus (tests/oracle/corpus_models.py) builds its
 # language and vision models with HuggingFace transformers (pure Python).
 TRANSFORMERS_VERSION=5.23.0
-# pt2e quantization (torch.ao's moved to torchao): the numerics suite's quantized program.
+# pt2e quantization (torch.ao's moved to torchao): the numerics suite's quantized program and the corpus' pt2e programs.
 TORCHAO_VERSION=0.18.0
 # The corpus' second vision zoo (tests/oracle/corpus_models.py, library "timm").
 TIMM_VERSION=1.0.31
@@ -65,7 +65,7 @@ if ! "$venv/bin/python" -c "import numpy, torch, sys; sys.exit(torch.__version__
 fi
 
 if ! "$venv/bin/python" -c "import importlib.metadata as m, sys; sys.exit(m.version('torchao') != '$TORCHAO_VERSION')" 2>/dev/null; then
-  echo "setup: installing torchao==$TORCHAO_VERSION into $venv (pt2e quantization for the numerics suite)"
+  echo "setup: installing torchao==$TORCHAO_VERSION into $venv (pt2e quantization for the numerics suite and the corpus)"
   # No dependencies: torchao needs nothing but the torch already there.
   "$venv/bin/pip" install -q --disable-pip-version-check --no-deps "torchao==$TORCHAO_VERSION" 2>&1 \
     | grep -v -i "warning" || true

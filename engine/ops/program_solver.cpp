@@ -416,10 +416,36 @@ class Propagation {
     return SymValue::list(std::move(outputs));
   }
 
+  /// while_loop(cond, body, carried, additional): every iteration keeps the
+  /// carried values' shapes, so the outputs are the carried values. Under
+  /// autograd (an operand requires grad: a parameter in the training IR)
+  /// torch traces the loop in its stack-output form, whose iteration count is
+  /// a fresh unbacked symbol >= 1 (repeat's size, then autograd's check): no
+  /// node holds it, but it stays in the range constraints.
+  SymValue while_loop(const ir::Node& n, const ValueOf& value_of) {
+    RuleContext ctx(env_, n, value_of, [this](const ir::Node& m) { return location(m); });
+    SymValue carried = n.args().size() > 2 ? ctx.value(2) : SymValue::none();
+    if (carried.kind != SymValue::Kind::List) return from_file(n.value, true);
+    bool autograd = false;
+    for (size_t i = 2; i < n.args().size() && i < 4; ++i)
+      if (const ir::ArgumentList* l = n.args()[i].list())
+        for (const auto& item : l->items)
+          if (const ir::Node* in = item.node(); in && in->value.tensor() && in->value.tensor()->requires_grad) autograd = true;
+    if (autograd) {
+      Provenance o;
+      o.kind = Provenance::Kind::ShapeRule;
+      o.rule = "while_loop under autograd: its iteration count";
+      o.node = n.name;
+      env_.constrain_range(env_.create_unbacked(o), symbolic::ValueRange::at_least(1), o);
+    }
+    return carried;
+  }
+
   SymValue apply_rule(const ir::Node& n, const ValueOf& value_of) {
     if (is_top_level(&n))
       if (const ir::GraphModule* body = ir::wrapper_body(n, p_.program().graph_module))
         return trace_body(n, *body, *ir::wrapper_body_argument(n.target), value_of);
+    if (n.target.is_higher_order() && n.target.op_name() == "while_loop") return while_loop(n, value_of);
     const ShapeRule* rule = find_shape_rule(n.target);
     const std::string& op = label(n);
     if (!rule) {

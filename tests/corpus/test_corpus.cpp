@@ -1,6 +1,7 @@
 // The real-architecture corpus against torch 2.13 (tests/oracle/corpus_cases.py:
 // language models, vision transformers, CNNs, mixture-of-experts, recurrent
-// layers and timm's vision zoo, nobody here wrote, exported with Dim.AUTO). Per program and aspect:
+// layers and timm's vision zoo, nobody here wrote, and programs of torch's
+// higher-order ops and pt2e quantization, exported with Dim.AUTO). Per program and aspect:
 //
 //   print        print(ep) of the loaded program, byte for byte
 //   run          the interpreter's outputs on the oracle's inputs vs ep.module()'s
@@ -10,7 +11,7 @@
 //   check        every spec case: status, input shapes and range constraints,
 //                or torch's violation message and suggested fixes exactly;
 //                and the program's own Dim.AUTO spec ("auto"), whose answer
-//                is the range constraints torch exported it with
+//                is the range constraints torch exported it with (in its memory)
 //
 // Where torch's text cannot be matched (a token torch makes from a
 // per-process counter), the difference is listed in support/known_differences.h
@@ -187,6 +188,23 @@ constexpr size_t kAutoCase = SIZE_MAX;
 
 /// The program's own export as a check case: its Dim.AUTO spec, whose
 /// outcome torch gave as the program's range constraints and input shapes.
+/// The range constraints of torch's program in its memory (print_original.txt's
+/// last line, {u0: VR[1, int_oo], s77: VR[2, int_oo]}) as meta.json writes them:
+/// torch.export.save leaves out a symbol no node holds (a while_loop's
+/// iteration count), so the loaded program's are not what export answered.
+json exported_range_constraints(const std::string& arch) {
+  static const std::regex entry(R"(([A-Za-z_]\w*): VR\[(-?\w+), (-?\w+)\])");
+  const std::string text = read_text(corpus_file(arch, "print_original.txt"));
+  const size_t at = text.rfind("Range constraints: {");
+  if (at == std::string::npos) FAIL("no range constraints in " + arch + "'s print_original.txt");
+  const std::string line = text.substr(at, text.find('\n', at) - at);
+  json out = json::object();
+  auto bound = [](const std::string& b) { return b.find("oo") != std::string::npos ? json(b) : json(std::stoll(b)); };
+  for (auto it = std::sregex_iterator(line.begin(), line.end(), entry); it != std::sregex_iterator(); ++it)
+    out[(*it)[1].str()] = json::array({bound((*it)[2].str()), bound((*it)[3].str())});
+  return out;
+}
+
 json auto_case(const std::string& arch) {
   const json meta = as_object(read_json(corpus_file(arch, "meta.json")));
   const json placeholders = as_object(field(meta, "placeholders"));
@@ -194,7 +212,7 @@ json auto_case(const std::string& arch) {
   for (const auto& name : as_array(field(meta, "arg_names")))
     shapes[as_string(name)] = field(placeholders, as_string(name));
   return {{"name", "auto"}, {"spec", field(meta, "dynamic_shapes")}, {"status", "ok"}, {"input_shapes", shapes},
-          {"range_constraints", field(meta, "range_constraints")}};
+          {"range_constraints", exported_range_constraints(arch)}};
 }
 
 }  // namespace
@@ -262,8 +280,13 @@ EL_TEST(lowers_like_torch) {
             : "op multisets differ\nours:\n" + describe(our_ops) + "torch:\n" + describe(torch_ops);
     const std::string v_ops = verdict(subject, "ops", ops_difference, &multiset.agreed);
     VERIFY_MSG(v_ops.empty(), v_ops);
-    const std::string d =
-        text_difference(ir::print_program(*ours), read_text(corpus_file(arch, level + ".txt")), true);
+    const std::string ours_text = ir::print_program(*ours), want = read_text(corpus_file(arch, level + ".txt"));
+    std::string d = text_difference(ours_text, want, true);
+    if (known_difference("corpus", subject, "file round trip")) {  // compared as torch prints the file's program
+      auto as_read = [](const std::string& t) { return without_unbacked_ranges(operand_containers_as_lists(t)); };
+      d = !d.empty() ? text_difference(as_read(ours_text), as_read(want), true)
+                     : subject + " prints as torch's program in memory does now: drop it from known_differences.h";
+    }
     const std::string v_text = verdict(subject, "text", d, &text.agreed);
     VERIFY_MSG(v_text.empty(), v_text);
     if (level == "core" && record.contains("outputs")) {

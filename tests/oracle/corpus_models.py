@@ -14,6 +14,11 @@ Each architecture is exported with Dim.AUTO on its batch / sequence / spatial
 dims (the program ExportLens re-solves) and with the specs of `specs(arch)`:
 every dynamic dim a fresh named Dim (torch's violations and suggested fixes;
 the fixes pasted back become a "<spec>_refined" case), and the batch alone.
+
+Last come programs of torch's own machinery, written here (corpus_programs.py):
+higher-order ops (while_loop, scan, cond inside map, invoke_subgraph,
+autocast and no_grad regions, a custom op mutating a buffer)
+and torchao's pt2e quantization, held to the same aspects.
 """
 
 import dataclasses
@@ -22,13 +27,15 @@ from typing import Callable, Optional
 
 import torch
 
+import corpus_programs as cp
+
 VOCAB = 128
 
 
 @dataclasses.dataclass
 class Arch:
     name: str
-    family: str  # "lm", "encoder", "seq2seq", "vision", "speech", "recurrent"
+    family: str  # "lm", "encoder", "seq2seq", "vision", "speech", "recurrent", "hop", "pt2e"
     description: str
     build: Callable[[], torch.nn.Module]
     inputs: Callable[[], tuple]
@@ -37,7 +44,8 @@ class Arch:
     dynamic_dims: tuple
     # extra spec cases: (name, python text, refine)
     extra_specs: tuple = ()
-    # where the model's code comes from: "transformers", "torch.nn" or "timm"
+    # where the model's code comes from: "transformers", "torch.nn", "timm", or "torch" and "torchao"
+    # for the programs of torch's own machinery (corpus_programs.py)
     library: str = "transformers"
 
     def source_key(self) -> str:
@@ -48,6 +56,8 @@ class Arch:
                 parts.append(inspect.getsource(fn))
             except (OSError, TypeError):
                 parts.append(repr(fn))
+        if self.library in ("torch", "torchao"):  # its classes are written here
+            parts.append(inspect.getsource(cp))
         return "\n".join(parts)
 
 
@@ -127,9 +137,12 @@ def _timm():
 
 
 def library_version(library: str) -> str:
-    """The version of the library an architecture's code comes from (torch.nn: torch's)."""
-    if library == "torch.nn":
+    """The version of the library an architecture's code comes from (torch.nn, torch: torch's)."""
+    if library in ("torch.nn", "torch"):
         return torch.__version__
+    if library == "torchao":
+        import torchao  # noqa: F401  (packaging/setup.sh installs it beside torch)
+        return torchao.__version__
     return (_timm() if library == "timm" else _transformers()).__version__
 
 
@@ -362,6 +375,28 @@ ARCHITECTURES = [
               "and a strided attention downsample", "efficientformerv2_s0", img_size=64),
     timm_arch("timm_edgenext", "EdgeNeXt-XXS: conv encoders, split depthwise transposed attention (XCA) over "
               "channels, positional encoding", "edgenext_xx_small"),
+    # --- torch's higher-order ops and pt2e quantization (corpus_programs.py) ------------
+    Arch("hop_while_loop", "hop", "while_loop: a counter and a state through a closed-over Linear (3 steps)",
+         lambda: cp.WhileLoop().eval(), lambda: (torch.randn(2, cp.WIDTH),), ("x",), ((0,),), library="torch"),
+    Arch("hop_scan", "hop", "scan: a tanh RNN cell over the time steps, carry and stacked states",
+         lambda: cp.Scan().eval(), lambda: (torch.randn(2, 5, cp.WIDTH),), ("x",), ((0, 1),), library="torch"),
+    Arch("hop_cond_in_map", "hop", "map over the batch with a torch.cond on each row (operands lifted)",
+         lambda: cp.CondInMap().eval(), lambda: (torch.randn(3, cp.WIDTH),), ("x",), ((0,),), library="torch"),
+    Arch("hop_invoke_subgraph", "hop", "a nested_compile_region function called twice (invoke_subgraph)",
+         lambda: cp.InvokeSubgraph().eval(), lambda: (torch.randn(2, cp.WIDTH), torch.randn(2, cp.WIDTH)),
+         ("x", "y"), ((0,), (0,)), library="torch"),
+    Arch("hop_autocast", "hop", "a torch.autocast('cpu', bfloat16) region: linear, relu, matmul with a buffer",
+         lambda: cp.Autocast().eval(), lambda: (torch.randn(2, cp.WIDTH),), ("x",), ((0,),), library="torch"),
+    Arch("hop_no_grad", "hop", "a torch.no_grad() region whose result scales the output",
+         lambda: cp.NoGrad().eval(), lambda: (torch.randn(2, cp.WIDTH),), ("x",), ((0,),), library="torch"),
+    Arch("hop_mutating_op", "hop", "a custom op (torch.library.custom_op) scaling a buffer in place",
+         lambda: cp.MutatingOp().eval(), lambda: (torch.randn(2, cp.WIDTH),), ("x",), ((0,),), library="torch"),
+    Arch("pt2e_mlp", "pt2e", "torchao pt2e (X86InductorQuantizer): an MLP with int8 weights, uint8 activations",
+         cp.pt2e_quantized(cp.Mlp, lambda: (torch.randn(4, 16),)), lambda: (torch.randn(4, 16),), ("x",), ((0,),),
+         library="torchao"),
+    Arch("pt2e_cnn", "pt2e", "torchao pt2e (X86InductorQuantizer): a conv, relu, mean-pool and linear",
+         cp.pt2e_quantized(cp.Cnn, lambda: (torch.randn(2, 3, 8, 8),)), lambda: (torch.randn(2, 3, 8, 8),), ("x",),
+         ((0,),), library="torchao"),
 ]
 
 
@@ -375,7 +410,7 @@ def auto_spec_text(arch: Arch, inputs: tuple) -> str:
 
 
 DIM_NAMES = {"lm": ("batch", "seq"), "encoder": ("batch", "seq"), "recurrent": ("batch", "steps"),
-             "speech": ("batch", "samples")}
+             "speech": ("batch", "samples"), "hop": ("batch", "steps"), "pt2e": ("batch",)}
 
 
 def _dim_name(arch: Arch, arg: int, dim: int) -> str:

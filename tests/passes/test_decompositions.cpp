@@ -78,17 +78,8 @@ std::string text_difference(const std::string& fixture, const std::string& level
                   : "print(ep) differs from torch's beyond the generated-code file name, " + first_difference(a, b);
   }
   if (aspect == "operand containers") {  // a HOP's (a, b) read back from the file as [a, b], a subgraph's [a, b] as (a, b)
-    static const std::regex tuple(R"(\(((?:[A-Za-z_]\w*, )*[A-Za-z_]\w*),?\))");
-    auto as_lists = [](const std::string& t) {
-      std::vector<std::string> lines = split(t, '\n');
-      for (std::string& line : lines)
-        if (contains(line, "torch.ops.higher_order.") || trimmed(line).starts_with("return "))
-          line = replaced(line, tuple, "[$1]");
-      return join(lines, "\n");
-    };
-    return as_lists(text) == as_lists(want) ? std::string()
-                                            : "print(ep) differs from torch's beyond operand containers, " +
-                                                  first_difference(as_lists(text), as_lists(want));
+    const std::string a = operand_containers_as_lists(text), b = operand_containers_as_lists(want);
+    return a == b ? std::string() : "print(ep) differs from torch's beyond operand containers, " + first_difference(a, b);
   }
   const bool ranges = contains(aspect, "unbacked ranges");
   const std::string a = renumbered(ranges ? without_unbacked_ranges(text) : text, ranges);

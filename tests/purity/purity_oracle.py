@@ -36,6 +36,7 @@ import seed_models  # noqa: E402,F401  (registers my_custom_library::custom_op, 
 import check_cases  # noqa: E402  (registers the Pair dataclass its nested_dataclass program takes)
 import torch.ao.quantization.fx._decomposed  # noqa: E402,F401  (the quantized_decomposed ops pt2e programs call)
 import transformers.integrations.moe  # noqa: E402,F401  (transformers::grouped_mm_fallback, which MoE programs call)
+import corpus_programs  # noqa: E402,F401  (exportlens_corpus::scale_, which the corpus' hop_mutating_op calls)
 
 # The nested_dataclass program's example inputs were pickled by check_cases.py
 # run as a script, where Pair is __main__.Pair.

@@ -64,8 +64,10 @@ inline std::string renumbered(const std::string& text, bool symbols) {
 
 /// `text` without the range-constraint entries of unbacked symbols (", u3: VR[...]").
 inline std::string without_unbacked_ranges(const std::string& text) {
-  static const std::regex unbacked(R"((, )?u\d+: VR\[[^\]]*\])");
-  return std::regex_replace(text, unbacked, "");
+  static const std::regex first(R"(\{u\d+: VR\[[^\]]*\](, )?)"), other(R"(, u\d+: VR\[[^\]]*\])");
+  std::string out = std::regex_replace(text, other, "");
+  for (std::string next; (next = std::regex_replace(out, first, "{")) != out;) out = next;
+  return out;
 }
 
 /// torch's str(node.target) for one of our targets.
@@ -104,6 +106,20 @@ inline std::string first_difference(const std::string& a, const std::string& b) 
     if (x != y) return "line " + std::to_string(i + 1) + ":\n  ours:  " + x + "\n  torch: " + y;
   }
   return {};
+}
+
+/// `text` with a higher-order op's operand tuples and the returns written as
+/// lists: a .pt2 does not say whether a sequence was a tuple or a list (it
+/// writes a HOP's operand tuple as a list, and a subgraph's returned list is
+/// read back as a tuple), so torch's print of the program in its memory and
+/// a print of the program read from its file differ only there.
+inline std::string operand_containers_as_lists(const std::string& text) {
+  static const std::regex tuple(R"(\(((?:[A-Za-z_]\w*, )*[A-Za-z_]\w*),?\))");
+  std::vector<std::string> lines = unit::split(text, '\n');
+  for (std::string& line : lines)
+    if (unit::contains(line, "torch.ops.higher_order.") || unit::trimmed(line).starts_with("return "))
+      line = std::regex_replace(line, tuple, "[$1]");
+  return unit::join(lines, "\n");
 }
 
 }  // namespace exportlens::testing
