@@ -88,7 +88,9 @@ ir::Argument sdpa(Rewriter& b, const OpCall& c) {
   if (dtype == ir::ScalarType::Half || dtype == ir::ScalarType::BFloat16)
     c.fail("half-precision attention (computed in float32 by torch) is not supported");
   if (a.mask && b.dtype(a.mask) == ir::ScalarType::Bool) a.mask = additive_mask(b, a.mask, dtype);
-  if (!sdpa_takes_cpu_flash_path(b.meta(a.q), b.meta(a.k), b.meta(a.v), a.dropout_p, b.hints())) return math_kernel(b, a);
+  if (!sdpa_takes_cpu_flash_path(b.meta(a.q), b.meta(a.k), b.meta(a.v), a.mask ? &b.meta(a.mask) : nullptr, a.dropout_p,
+                                 b.hints()))
+    return math_kernel(b, a);
   a.enable_gqa = !b.hints().eq(b.sizes(a.q)[1], b.sizes(a.k)[1]);
   ir::Node* out = math_kernel(b, a);
   // _scaled_dot_product_flash_attention_for_cpu's layout: (N, H, L, E) viewed from (L, N, H, E)

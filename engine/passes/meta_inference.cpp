@@ -196,7 +196,9 @@ std::optional<Dims> attention_strides(const std::string& op, const ir::Node& n, 
     if (auto* d = std::get_if<double>(&a->v)) dropout_p = *d;
     else if (auto* i = std::get_if<int64_t>(&a->v)) dropout_p = double(*i);
   }
-  return attention_output_strides(*q, *k, *v, dropout_p, out.sizes, h);
+  const ir::Argument* mask = ir::find_argument(n.args(), n.kwargs(), 3, "attn_mask");
+  const ir::TensorMeta* mask_meta = mask && mask->node() ? mask->node()->value.tensor() : nullptr;
+  return attention_output_strides(*q, *k, *v, mask_meta, dropout_p, out.sizes, h);
 }
 
 /// Strides of element `index` of a multi-output view op (split, unbind).

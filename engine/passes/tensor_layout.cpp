@@ -205,13 +205,20 @@ Dims preserve_format_strides(const ir::TensorMeta& t, const Hints& h) {
 }
 
 bool sdpa_takes_cpu_flash_path(const ir::TensorMeta& q, const ir::TensorMeta& k, const ir::TensorMeta& v,
-                               double dropout_p, const Hints& h) {
+                               const ir::TensorMeta* mask, double dropout_p, const Hints& h) {
   if (q.rank() != 4 || k.rank() != 4 || v.rank() != 4 || dropout_p != 0.0) return false;
   if (k.dtype != q.dtype || v.dtype != q.dtype) return false;
+  const ir::SymInt one(int64_t{1});
+  if (mask) {  // check_attn_mask_shape: (L or 1, S or 1) last, and 2-D, or 4-D over (N or 1, H or 1)
+    const size_t r = mask->rank();
+    if (r < 2) return false;
+    const auto either = [&](const ir::SymInt& size, const ir::SymInt& want) { return h.eq(size, want) || h.eq(size, one); };
+    if (!either(mask->sizes[r - 2], q.sizes[2]) || !either(mask->sizes[r - 1], k.sizes[2])) return false;
+    if (r == 4 ? !either(mask->sizes[0], q.sizes[0]) || !either(mask->sizes[1], q.sizes[1]) : r != 2) return false;
+  }
   // check_head_dim_size_cpp: one head size for query, key and value
   if (!h.eq(q.sizes[3], k.sizes[3]) || !h.eq(q.sizes[3], v.sizes[3])) return false;
   // check_last_dim_stride_equals_1_dense (a head size of 1 makes the stride irrelevant)
-  const ir::SymInt one(int64_t{1});
   const auto unit_last_stride = [&](const ir::TensorMeta& t) {
     return t.strides.size() != 4 || h.eq(t.strides[3], one);
   };
@@ -219,8 +226,8 @@ bool sdpa_takes_cpu_flash_path(const ir::TensorMeta& q, const ir::TensorMeta& k,
 }
 
 Dims attention_output_strides(const ir::TensorMeta& q, const ir::TensorMeta& k, const ir::TensorMeta& v,
-                              double dropout_p, const Dims& out_sizes, const Hints& h) {
-  if (!sdpa_takes_cpu_flash_path(q, k, v, dropout_p, h) || q.sizes != out_sizes) return contiguous_strides(out_sizes);
+                              const ir::TensorMeta* mask, double dropout_p, const Dims& out_sizes, const Hints& h) {
+  if (!sdpa_takes_cpu_flash_path(q, k, v, mask, dropout_p, h) || q.sizes != out_sizes) return contiguous_strides(out_sizes);
   return preserve_format_strides(q, h);
 }
 

@@ -61,16 +61,18 @@ Dims preserve_format_strides(const ir::TensorMeta& t, const Hints& h);
 /// Whether torch 2.13's CPU scaled_dot_product_attention goes through
 /// _scaled_dot_product_flash_attention_for_cpu (sdp_utils_cpp's checks): 4-D
 /// operands of one dtype and one head size, unit last-dim strides, no
-/// dropout; else it takes the math kernel.
+/// dropout, and an attention mask (if any) of 2 or 4 dims that broadcasts
+/// without expanding a 4-D mask's batch or heads from another size
+/// (check_attn_mask_shape); else it takes the math kernel.
 bool sdpa_takes_cpu_flash_path(const ir::TensorMeta& q, const ir::TensorMeta& k, const ir::TensorMeta& v,
-                               double dropout_p, const Hints& h);
+                               const ir::TensorMeta* mask, double dropout_p, const Hints& h);
 /// scaled_dot_product_attention's output strides when the op itself is kept
 /// (the functional lowering): the flash path's meta kernel allocates
 /// empty_like(query), so the output has query's layout; the math kernel's
 /// matmul makes it contiguous. (Torch's Core ATen decomposition of the flash
 /// path lays its output out as (L, N, H, E) instead: decomp_attention.cpp.)
 Dims attention_output_strides(const ir::TensorMeta& q, const ir::TensorMeta& k, const ir::TensorMeta& v,
-                              double dropout_p, const Dims& out_sizes, const Hints& h);
+                              const ir::TensorMeta* mask, double dropout_p, const Dims& out_sizes, const Hints& h);
 
 /// suggest_memory_format() == channels_last (c10's
 /// is_channels_last_strides_2d): a 4-D tensor whose strides grow in the order

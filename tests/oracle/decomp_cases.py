@@ -538,6 +538,21 @@ class ShiftedWindows(torch.nn.Module):
         return torch.roll(shifted * 2, shifts=3, dims=1)
 
 
+class MaskedAttentionLayouts(torch.nn.Module):
+    """scaled_dot_product_attention with masks of three shapes, each output merged back
+    to (batch, tokens, width) by transpose + reshape: torch's CPU flash path (output laid
+    out as the query, the reshape a view) takes only a 2-D or 4-D mask; with a 3-D one (TinyViT's
+    per-head biases) it runs the math kernel, whose contiguous output the reshape must copy."""
+
+    def forward(self, q, k, v, bias3, bias4, bias2):
+        b, h, n, d = q.shape
+        outs = []
+        for mask in (bias3, bias4, bias2):
+            o = torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+            outs.append(o.transpose(1, 2).reshape(b, n, h * d))
+        return tuple(outs)
+
+
 class WindowMaskFills(torch.nn.Module):
     """Swin's attention mask and BART's masks: scalars written into slices and
     a select of a fresh tensor and of a clone, and masked_fill."""
@@ -912,6 +927,12 @@ LOWERING_CASES = [
     ("window_mask_fills", "Scalars written into slices of a fresh tensor and into a select of a clone, and "
      "masked_fill (Swin's window mask, BART's causal mask).",
      _eval(WindowMaskFills), lambda: (torch.randn(4, 6), torch.rand(4, 6) > 0.5), False),
+    ("masked_attention_layouts", "scaled_dot_product_attention with a 3-D (heads, L, S), a 4-D (1, heads, L, S) "
+     "and a 2-D (L, S) additive mask, each output transposed and reshaped: the flash path's layout and a view, or "
+     "the math kernel's and a copy.",
+     _eval(MaskedAttentionLayouts),
+     lambda: (torch.randn(2, 4, 6, 8), torch.randn(2, 4, 6, 8), torch.randn(2, 4, 6, 8), torch.randn(4, 6, 6),
+              torch.randn(1, 4, 6, 6), torch.randn(6, 6)), False),
     ("autocast_region", "linear, matmul (with a buffer) and conv2d under torch.autocast('cpu', bfloat16), relu "
      "inside the region and a float64 matmul: the casts torch's retrace inserts.",
      _eval(AutocastRegion), lambda: (torch.randn(3, 6), torch.randn(1, 2, 5, 5), torch.randn(3, 3, dtype=torch.float64)),
