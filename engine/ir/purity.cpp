@@ -180,7 +180,11 @@ bool is_impure(const Node& node, const SchemaEffectsLookup& schemas) {
     if (effectful_ops().count(target.op_namespace() + "::" + target.op_name())) return true;
     if (!schemas) return false;
     const std::optional<SchemaEffects> effects = schemas(target.schema_name());
-    return effects && (effects->writes_argument || effects->nondeterministic_seeded);
+    // An op this process has no schema for (a custom op registered from
+    // Python) that returns nothing survived torch's own dead-code
+    // elimination: torch's schema says it writes an argument.
+    if (!effects) return !node.value.known() && node.users().empty();
+    return effects->writes_argument || effects->nondeterministic_seeded;
   }
   return random_functions().count(name) > 0;
 }

@@ -51,8 +51,11 @@ SchemaEffectsLookup schema_effects();
 /// argument or is seeded, when torch lists it as side-effectful or registers
 /// an effect for it (asserts, range constraints, _print, profiler ranges,
 /// operator.setitem, grad-mode and autocast switches), or when it is a
-/// higher-order op the table marks impure. An op `schemas` does not know
-/// counts as writing nothing and drawing nothing: the tables alone decide.
+/// higher-order op the table marks impure. An op `schemas` does not know (a
+/// custom op registered from Python) counts as writing nothing and drawing
+/// nothing, unless it returns nothing and nothing uses it: a call that
+/// survived torch's own dead-code elimination with no value writes an
+/// argument. Without `schemas` the tables alone decide.
 bool is_impure(const Node& node, const SchemaEffectsLookup& schemas);
 
 /// Graph.eliminate_dead_code(): one sweep from the back removes every node

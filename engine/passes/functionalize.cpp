@@ -27,6 +27,10 @@ std::optional<std::string> functional_variant(std::string_view key) {
   if (auto it = special_functional_forms().find(key); it != special_functional_forms().end()) return it->second;
   const size_t first = key.find('.'), last = key.rfind('.');
   if (first == std::string_view::npos || last == first) return std::nullopt;
+  // Only ATen's in-place ops are named after their functional form: a custom
+  // op's trailing "_" says nothing (torch functionalizes it from its schema,
+  // into auto_functionalized_v2), and the name without it is no op.
+  if (key.substr(0, first) != "aten") return std::nullopt;
   const std::string_view name = key.substr(first + 1, last - first - 1);
   if (name.size() < 2 || name.back() != '_' || is_dunder(name)) return std::nullopt;
   return std::string(key.substr(0, first + 1)) + std::string(name.substr(0, name.size() - 1)) +

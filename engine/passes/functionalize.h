@@ -39,7 +39,8 @@
 namespace exportlens::passes {
 
 /// The functional form of an in-place op ("aten.relu_.default" ->
-/// "aten.relu.default"), or nullopt when the op does not mutate its self.
+/// "aten.relu.default"), or nullopt when the op does not mutate its self
+/// (or is no ATen op: a custom op's name says nothing of its schema).
 std::optional<std::string> functional_variant(std::string_view op_key);
 
 class Functionalizer {
