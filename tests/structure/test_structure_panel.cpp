@@ -12,6 +12,7 @@
 #include <functional>
 
 #include <QComboBox>
+#include <QFileInfo>
 #include <QDockWidget>
 #include <QLabel>
 #include <QTreeView>
@@ -187,6 +188,39 @@ class TestStructurePanel : public StructureWindowTest {
     panel()->tree()->expand(st.parent());
     panel()->tree()->scrollTo(st);
     save_screenshot(window_.get(), QStringLiteral("structure_varied_settings.png"), QSize(800, 500));
+  }
+
+  // A real model: timm's Swin, whose four stages are one class built with other widths (and a
+  // downsample in all but the first). The stack names them and flags none; nothing in the model is flagged.
+  void names_the_settings_of_a_real_models_stages() {
+    const QString file = QStringLiteral(EXPORTLENS_CORPUS "/timm_swin/program.pt2");
+    QVERIFY2(QFileInfo::exists(file), qPrintable(file + " is missing (build the corpus_fixtures target)"));
+    ui::StructurePanel* p = panel();
+    QSignalSpy analysed(p, &ui::StructurePanel::analysed);
+    QSignalSpy shown(window_.get(), &ui::MainWindow::programShown);
+    window_->openFile(file);
+    QVERIFY(shown.wait(120000));
+    QVERIFY(QTest::qWaitFor([&] { return !analysed.isEmpty() && p->model()->snapshot() && !p->isBusy(); }, 120000));
+    const auto& s = p->model()->snapshot()->structure;
+    QVERIFY2(s.odd.empty(), "an instance of timm's Swin is flagged");
+    const Model* m = p->model();
+    QModelIndex st;
+    std::function<void(const QModelIndex&)> find = [&](const QModelIndex& parent) {
+      for (int r = 0; r < m->rowCount(parent) && !st.isValid(); ++r) {
+        const QModelIndex i = m->index(r, 0, parent);
+        if (i.data().toString().startsWith("4 × SwinTransformerStage")) st = i;
+        else find(i);
+      }
+    };
+    find({});
+    QVERIFY(st.isValid());
+    QVERIFY(st.data(Qt::DecorationRole).value<QIcon>().isNull());
+    const QString note = m->index(st.row(), Model::Note, st.parent()).data().toString();
+    QVERIFY2(note.startsWith("width ") && note.contains("downsample PatchMerging in"), qPrintable(note));
+    raise_dock();
+    panel()->tree()->expand(st.parent());
+    panel()->tree()->scrollTo(st);
+    save_screenshot(window_.get(), QStringLiteral("structure_real_model_settings.png"), QSize(1000, 600));
   }
 
   void folds_a_nested_stack_and_links_every_instance() {
