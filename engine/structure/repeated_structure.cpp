@@ -132,15 +132,21 @@ std::string Stack::label(const ir::ModuleHierarchy& h) const {
   return title(h) + " (" + names + ")";
 }
 
-std::string Stack::settings_text(const ir::ModuleHierarchy& h) const {
-  std::string out;
+std::vector<std::string> Stack::setting_texts(const ir::ModuleHierarchy& h) const {
+  std::vector<std::string> out;
   for (const Setting& s : settings) {
     std::vector<std::string> names;
     for (const auto& inst : instances) names.push_back(h.relative_path(inst[static_cast<size_t>(s.position)]));
     std::string text = s.text(names);
     if (period > 1) text = h[instances.front()[static_cast<size_t>(s.position)]].class_name() + " " + text;
-    out += (out.empty() ? "" : ", ") + text;
+    out.push_back(std::move(text));
   }
+  return out;
+}
+
+std::string Stack::settings_text(const ir::ModuleHierarchy& h) const {
+  std::string out;
+  for (const std::string& text : setting_texts(h)) out += (out.empty() ? "" : ", ") + text;
   return out;
 }
 

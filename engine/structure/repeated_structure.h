@@ -104,6 +104,8 @@ struct Stack {
   std::vector<Setting> settings;
 
   bool varied() const { return !settings.empty(); }
+  /// Each setting's text, named by the position's class in a stack of groups.
+  std::vector<std::string> setting_texts(const ir::ModuleHierarchy& h) const;
   /// The settings on one line: "width 16·32·64·128, depth 2·2·6·2 SwinTransformerBlock".
   std::string settings_text(const ir::ModuleHierarchy& h) const;
 

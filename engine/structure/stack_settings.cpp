@@ -99,10 +99,8 @@ class SettingsReader {
     Setting s{Setting::Kind::Depth, 0, "depth", {}, ""};
     std::string pattern;
     for (int scope : scopes) {
-      const std::vector<int> within = scopes_within(h_, scope);
-      const std::set<int> inside(within.begin(), within.end());
       for (const Stack& nested : stacks_) {
-        if (nested.period != 1 || !inside.count(nested.parent)) continue;
+        if (nested.period != 1 || !h_.encloses(scope, nested.parent)) continue;
         // Entries of a block list (blocks.*), not siblings that happen to match (q, k).
         const int first = nested.instances.front().front();
         const auto place = matching::path_pattern(matching::path_below(h_[first].path, h_[scope].path));

@@ -68,7 +68,7 @@ class Report {
     for (size_t r = 0; r < st.instances.size(); ++r)
       if (static_cast<int>(r) != st.representative)
         for (size_t o = 0; o < s_.odd.size(); ++o)
-          if (s_.odd[o].stack != k && within(s_.odd[o].scope, st.instances[r])) flag(s_.odd[o], depth + 1, true);
+          if (s_.odd[o].stack != k && encloses_any(st.instances[r], s_.odd[o].scope)) flag(s_.odd[o], depth + 1, true);
     if (st.period == 1) {
       children(st.instances[static_cast<size_t>(st.representative)][0], depth + 1);
       return;
@@ -88,10 +88,8 @@ class Report {
     }
   }
 
-  bool within(int scope, const std::vector<int>& outer) const {
-    for (int s = scope; s >= 0; s = h_[s].parent)
-      if (std::find(outer.begin(), outer.end(), s) != outer.end()) return true;
-    return false;
+  bool encloses_any(const std::vector<int>& outer, int scope) const {
+    return std::any_of(outer.begin(), outer.end(), [&](int o) { return h_.encloses(o, scope); });
   }
 
   const ir::ExportedProgram& p_;

@@ -144,11 +144,7 @@ QString RepeatedStructureModel::tooltip(const Row& row) const {
     QString text = QString::fromStdString(st.label(h));
     if (st.varied()) {
       text += tr("\nits instances are one layer built with other settings (none is the odd one):");
-      for (const auto& setting : st.settings) {
-        std::vector<std::string> names;
-        for (const auto& inst : st.instances) names.push_back(h.relative_path(inst[static_cast<size_t>(setting.position)]));
-        text += "\n• " + QString::fromStdString(setting.text(names));
-      }
+      for (const std::string& setting : st.setting_texts(h)) text += "\n• " + QString::fromStdString(setting);
     }
     if (st.identical)
       text += tr("\nevery instance computes the same thing the same way");
