@@ -35,12 +35,6 @@ Hints program_hints(const ir::GraphModule& gm) {
   return h;
 }
 
-/// A lowered result stands for `source`: keep the source's own symbolic
-/// sizes (a rule's fresh unbacked symbols are the same values).
-void adopt_value(ir::Argument& result, const ir::ValueInfo& source) {
-  if (ir::Node* n = result.node()) keep_known_sizes(n->value, source);
-}
-
 /// Whether a tensor argument of `n` is laid out differently in the new graph
 /// (a decomposition upstream made other strides): then `n`'s own strides are
 /// recomputed, as torch's retrace recomputes them.
@@ -236,7 +230,7 @@ class Lowering {
       }
       if (b.decomposes(key)) {
         ir::Argument result = b.call(key, std::move(args), std::move(kwargs));
-        adopt_value(result, n->value);
+        b.adopt_value(result, n->value);
         f.bind(n, result);
         if (find_view_op(n->target)) f.note_view(n);
         return;
@@ -340,7 +334,7 @@ class Lowering {
     const ir::Node* self = n->args().empty() ? nullptr : n->args()[0].node();
     if (!self) throw DecompositionError(op_key(n->target) + " ('" + n->name + "') mutates no tensor");
     ir::Argument result = b.call(functional, std::move(args), std::move(kwargs));
-    adopt_value(result, n->value);
+    b.adopt_value(result, n->value);
     f.assign(self, result);
     f.note_alias(n, self);  // the op returns its (now updated) self
     f.bind(n, result);

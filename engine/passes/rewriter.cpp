@@ -221,47 +221,62 @@ bool Rewriter::computes_sizes_in_meta(const ir::Target& target) {
   return false;
 }
 
+void Rewriter::adopt_value(ir::Argument& result, const ir::ValueInfo& source) {
+  ir::Node* n = result.node();
+  if (!n) return;
+  std::vector<symbolic::Expr> inferred;
+  if (const ir::TensorMeta* t = n->value.tensor())
+    for (const auto& d : t->sizes) inferred.push_back(d.expr);
+  keep_known_sizes(n->value, source);
+  // A size the shape rules could not tell (a view whose -1 torch's meta
+  // resolved to the program's own expression) has its origin noted anew, as
+  // it would have been had inference known it.
+  const ir::TensorMeta* t = n->value.tensor();
+  if (!t || t->sizes.size() != inferred.size()) return;
+  const ir::Node& op = n->target.is_getitem() && n->args()[0].node() ? *n->args()[0].node() : *n;
+  for (size_t d = 0; d < inferred.size(); ++d)
+    if (t->sizes[d].expr != inferred[d]) note_size_origin(n, d, op);
+}
+
 void Rewriter::note_size_producer(ir::Node* n, const ir::Node& op) {
+  const ir::TensorMeta* t = n->value.tensor();
+  for (size_t d = 0; t && d < t->sizes.size(); ++d) note_size_origin(n, d, op);
+}
+
+void Rewriter::note_size_origin(ir::Node* n, size_t d, const ir::Node& op) {
   // A tensor output's size is a new value where the op's meta computes it
   // (conv / pool spatial sizes, even when equal to the input's) or where no
   // tensor input has that size (cat's sum); other sizes are an operand's own,
   // the first operand's that holds it (torch's broadcasting keeps the first
   // size that is not 1), and keep that operand's origin.
   const ir::TensorMeta* t = n->value.tensor();
-  if (!t) return;
-  const bool spatial_in_meta = computes_sizes_in_meta(op.target);
-  std::vector<const ir::Node*> inputs;
-  op.for_each_input([&](const ir::Node* in) {
-    if (in->value.tensor()) inputs.push_back(in);
-  });
-  std::vector<ir::Node*> origins(t->sizes.size(), nullptr);
-  bool any = false;
-  for (size_t d = 0; d < t->sizes.size(); ++d) {
-    const symbolic::Expr& e = t->sizes[d].expr;
-    // A symbol is an input's size, except where the inputs hold only a
-    // multiple of it (a derived Dim: x is [4*h], the conv's output [h]).
-    if (e.as_integer() || (e.is_symbol() && input_dim_holding(e))) continue;
-    bool held = false;
-    if (!(spatial_in_meta && d >= 2)) {
-      for (const ir::Node* in : inputs) {
-        const auto& sizes = in->value.tensor()->sizes;
-        std::optional<size_t> at;
-        if (d < sizes.size() && sizes[d].expr == e) at = d;
-        for (size_t i = 0; !at && i < sizes.size(); ++i)
-          if (sizes[i].expr == e) at = i;
-        if (!at) continue;
-        held = true;
-        if (auto o = size_origins_.find(in); o != size_origins_.end()) origins[d] = o->second[*at];
-        break;
-      }
-    }
-    if (!held) {
-      origins[d] = n;
-      size_producers_[e] = n;
-    }
-    any = any || origins[d];
+  const symbolic::Expr& e = t->sizes[d].expr;
+  // A symbol is an input's size, except where the inputs hold only a
+  // multiple of it (a derived Dim: x is [4*h], the conv's output [h]).
+  if (e.as_integer() || (e.is_symbol() && input_dim_holding(e))) return;
+  ir::Node* origin = nullptr;
+  bool held = false;
+  if (!(computes_sizes_in_meta(op.target) && d >= 2)) {
+    op.for_each_input([&](const ir::Node* in) {
+      const ir::TensorMeta* m = in->value.tensor();
+      if (held || !m) return;
+      std::optional<size_t> at;
+      if (d < m->sizes.size() && m->sizes[d].expr == e) at = d;
+      for (size_t i = 0; !at && i < m->sizes.size(); ++i)
+        if (m->sizes[i].expr == e) at = i;
+      if (!at) return;
+      held = true;
+      if (auto o = size_origins_.find(in); o != size_origins_.end()) origin = o->second[*at];
+    });
   }
-  if (any) size_origins_[n] = std::move(origins);
+  if (!held) {
+    origin = n;
+    size_producers_[e] = n;
+  }
+  if (!origin) return;
+  auto& origins = size_origins_[n];
+  origins.resize(t->sizes.size(), nullptr);
+  origins[d] = origin;
 }
 
 ir::Node* Rewriter::origin_of_use(const symbolic::Expr& size) const {
@@ -297,6 +312,9 @@ bool Rewriter::placed_at_or_after(const ir::Node* n, const ir::Node* position) {
 
 void Rewriter::forward_uses(ir::Node* from, ir::Node* to) {
   graph_.replace_all_uses_with(from, to);
+  // torch's pass reaches the earlier node first and erases this one (the
+  // hash-consed users it lost to it had lost it already).
+  kept_unused_.erase(from);
   for (auto& [old, now] : forwarded_)
     if (now == from) now = to;
   forwarded_[from] = to;
@@ -454,7 +472,13 @@ ir::Argument Rewriter::sym_inferred_size(const Dims& numel_dims, const Dims& kno
   if (auto v = quotient.expr.as_integer()) return *v;
   const ir::Argument numel = sym_product(numel_dims);
   const ir::Argument known = sym_product(known_dims);
-  if (auto it = sym_nodes_.find(quotient.expr); it != sym_nodes_.end()) return it->second;
+  if (auto it = sym_nodes_.find(quotient.expr); it != sym_nodes_.end()) {
+    // torch's retrace made the floordiv and its runtime-assert pass
+    // replaced it by the earlier node: the products it read stay, unused.
+    for (const ir::Argument* a : {&numel, &known})
+      if (ir::Node* n = a->node(); n && n->op == ir::OpKind::CallFunction) kept_unused_.insert(n);
+    return it->second;
+  }
   return sym_binary("floordiv", numel, known, quotient);
 }
 
@@ -570,9 +594,9 @@ ir::Node* Rewriter::build_size(const ir::SymInt& s) {
     case K::Mul:
     case K::Add: {
       // torch's runtime-assert pass rebuilds a size from its sympy form
-      // (sympy_interp): the numeric term first, then the others left to
-      // right, one binary operator.mul / operator.add node per step
-      // ("-1 + sym_size_int_1", "1 + floordiv", "5 * sym_size_int").
+      // (sympy_interp): every term first, then the numeric term and the
+      // others left to right, one binary operator.mul / operator.add node
+      // per step ("-1 + sym_size_int_1", "1 + floordiv", "5 * sym_size_int").
       const bool product = e.kind() == K::Mul;
       const char* op = product ? "mul" : "add";
       std::vector<symbolic::Expr> terms;
@@ -582,13 +606,14 @@ ir::Node* Rewriter::build_size(const ir::SymInt& s) {
       // The partial results are not hash-consed (sympy_interp caches an
       // expression and its arguments, not the steps of its n-ary reduce): a
       // later node of a partial's value stays.
+      std::vector<ir::Argument> operands;
+      for (const auto& t : terms) operands.push_back(sym(hints_.sym(t)));
       ir::Argument acc;
       symbolic::Expr partial(product ? 1 : 0);
       for (size_t i = 0; i < terms.size(); ++i) {
         partial = product ? partial * terms[i] : partial + terms[i];
-        const ir::Argument term = sym(hints_.sym(terms[i]));
         const bool last = i + 1 == terms.size();
-        acc = i == 0 ? term : ir::Argument(sym_binary(op, acc, term, hints_.sym(partial), last));
+        acc = i == 0 ? operands[i] : ir::Argument(sym_binary(op, acc, operands[i], hints_.sym(partial), last));
       }
       return acc.node();
     }

@@ -61,6 +61,12 @@ class Rewriter {
   ir::Argument emit(const ir::Target& target, std::vector<ir::Argument> args, std::vector<ir::NamedArgument> kwargs,
                     const ir::ValueInfo* known = nullptr, bool reinfer = false);
 
+  /// A rule's result stands for the program's node of value `source`: it
+  /// keeps the source's own symbolic sizes (keep_known_sizes: a rule's fresh
+  /// unbacked symbols are the same values), and a size
+  /// only the source knew has this node as its origin.
+  void adopt_value(ir::Argument& result, const ir::ValueInfo& source);
+
   const ir::TensorMeta& meta(const ir::Node* n) const;
   Dims sizes(const ir::Node* n) const { return meta(n).sizes; }
   size_t rank(const ir::Node* n) const { return meta(n).rank(); }
@@ -151,6 +157,7 @@ class Rewriter {
   ir::Node* build_size(const ir::SymInt& s);
   static bool computes_sizes_in_meta(const ir::Target& target);
   void note_size_producer(ir::Node* n, const ir::Node& op);
+  void note_size_origin(ir::Node* n, size_t dim, const ir::Node& op);
   ir::Node* origin_of_use(const symbolic::Expr& size) const;
   /// The node a size rebuilt after `producer` goes before (nullptr: the end).
   ir::Node* position_after(const ir::Node* producer) const;

@@ -510,6 +510,79 @@ class DerivedDimPatches(torch.nn.Module):
         return self.fc(self.patch(x).flatten(2).transpose(1, 2))
 
 
+class ResolvedTokenAttention(torch.nn.Module):
+    """Attention over a fixed token count (EfficientFormerV2): reshape(B, heads,
+    -1, N) with N a constant, which the trace resolves to the symbolic H*W of
+    the strided conv's output. No earlier tensor holds H*W, so the retrace
+    rebuilds it right after the first view that does, not where matmul's
+    decomposition first reads it; v's own depthwise conv comes in between."""
+
+    def __init__(self):
+        super().__init__()
+        self.stride = torch.nn.Conv2d(3, 16, 3, stride=32, padding=1)
+        self.q = torch.nn.Conv2d(16, 16, 1)
+        self.k = torch.nn.Conv2d(16, 16, 1)
+        self.v = torch.nn.Conv2d(16, 16, 1)
+        self.v_local = torch.nn.Conv2d(16, 16, 3, padding=1, groups=16)
+
+    def forward(self, x):
+        B = x.shape[0]
+        x = self.stride(x)
+        H, W = x.shape[2], x.shape[3]
+        q = self.q(x).reshape(B, 2, -1, 4).permute(0, 1, 3, 2)
+        k = self.k(x).reshape(B, 2, -1, 4)
+        v = self.v(x)
+        v_local = self.v_local(v)
+        v = v.reshape(B, 2, -1, 4).permute(0, 1, 3, 2)
+        attn = (q @ k).softmax(dim=-1)
+        return (attn @ v).transpose(2, 3).reshape(B, 16, H, W) + v_local
+
+
+class PaddedWindows(torch.nn.Module):
+    """TinyViT's window partition over sizes padded to the window: the
+    reshape to (B * nH * nW, ws * ws, C) and the window reverse make
+    products of four symbolic factors, which the retrace rebuilds from their
+    sympy form, every factor before the first multiplication."""
+
+    def __init__(self, window=4):
+        super().__init__()
+        self.window = window
+        self.qkv = torch.nn.Linear(8, 24)
+
+    def forward(self, x):
+        B, H, W, C = x.shape
+        ws = self.window
+        pad_b = (ws - H % ws) % ws
+        pad_r = (ws - W % ws) % ws
+        x = torch.nn.functional.pad(x, (0, 0, 0, pad_r, 0, pad_b))
+        pH, pW = H + pad_b, W + pad_r
+        nH, nW = pH // ws, pW // ws
+        x = x.view(B, nH, ws, nW, ws, C).transpose(2, 3).reshape(B * nH * nW, ws * ws, C)
+        q, k, v = self.qkv(x).chunk(3, dim=-1)
+        x = (q @ k.transpose(-2, -1)).softmax(dim=-1) @ v
+        x = x.view(B, nH, nW, ws, ws, C).transpose(2, 3).reshape(B, pH, pW, C)
+        return x[:, :H, :W].contiguous()
+
+
+class SubsampledAttentionOutput(torch.nn.Module):
+    """LeViT's attention-subsample output: reshape(B, -1, C) of a transposed
+    (non-contiguous) tensor infers the -1 from numel, a size an earlier node
+    already computes. The retrace's floordiv gives way to that node, and the
+    two products it read (numel, B * C) stay in the graph unused."""
+
+    def __init__(self):
+        super().__init__()
+        self.q = torch.nn.Conv2d(8, 16, 1, stride=2)
+        self.kv = torch.nn.Conv2d(8, 32, 1)
+
+    def forward(self, x):
+        B = x.shape[0]
+        q = self.q(x).flatten(2).reshape(B, 2, 8, -1).transpose(2, 3)
+        k, v = self.kv(x).flatten(2).reshape(B, 2, 16, -1).split([8, 8], dim=2)
+        attn = (q @ k).softmax(dim=-1)
+        return (attn @ v.transpose(2, 3)).transpose(1, 2).reshape(B, -1, 16)
+
+
 # Decomposition classes real models showed (T5, BART, Swin, ConvNeXt-V2):
 # each the op a model writes, small.
 class AddcmulResponseNorm(torch.nn.Module):
@@ -958,6 +1031,18 @@ LOWERING_CASES = [
      "stride is Min(C, C*T) stays a view with its -1; softmax to its own dtype casts nothing.",
      _eval(RoutedReshape), lambda: (torch.randn(2, 8, 32),), False,
      _dims({0: ("batch", None, None), 1: ("seq", None, 64)})),
+    ("sizes_resolved_view", "Attention over a fixed token count (EfficientFormerV2): the H*W its view's trace "
+     "resolved is rebuilt right after that view, with the H and W it needs.",
+     _eval(ResolvedTokenAttention), lambda: (torch.randn(2, 3, 64, 64),), False,
+     lambda: {"x": (torch.export.Dim.AUTO, torch.export.Dim.STATIC, torch.export.Dim.AUTO, torch.export.Dim.AUTO)}),
+    ("sizes_padded_windows", "TinyViT's window partition over padded sizes: a product of four symbolic factors is "
+     "rebuilt factors first, then multiplied left to right.",
+     _eval(PaddedWindows), lambda: (torch.randn(2, 10, 7, 8),), False,
+     lambda: {"x": (torch.export.Dim.AUTO, torch.export.Dim.AUTO, torch.export.Dim.AUTO, torch.export.Dim.STATIC)}),
+    ("sizes_inferred_known", "LeViT's attention-subsample output: the -1 of a non-contiguous reshape is a size "
+     "already computed; the numel and B * C products the retrace read for it stay, unused.",
+     _eval(SubsampledAttentionOutput), lambda: (torch.randn(2, 8, 8, 8),), False,
+     _dims({0: ("batch", None, None), 2: ("height", 4, 64), 3: ("width", 4, 64)})),
     ("sizes_derived_dim", "A patch embedding over H = W = 4*h (a derived Dim): h is no input's size, so it is "
      "read from the conv's output, right after the conv.",
      _eval(DerivedDimPatches), lambda: (torch.randn(2, 3, 32, 32),), False,

@@ -20,15 +20,6 @@ struct KnownDifference {
 // Reasons shared by several corpus entries (tests/corpus/test_corpus).
 inline constexpr const char* kwindow_guards =
     "with every spatial dim a named Dim, window and grid partitions over nested (size - 1) // k + 1 sizes make torch and ExportLens list different sets of the guards they cannot decide (torch's include divisibility forms, % ... == 0, where ExportLens lists equalities and floor divisions of the window counts); which guard of whose trace gives way to which is not found yet; the suggested fixes are torch's";
-inline constexpr const char* klevit_sizes =
-    "torch's retrace rebuilds the sizes of the attention-subsample stages' views as symbolic nodes of their own (16*s99*..., 1024*s99*..., 512*s99: 6 more mul nodes); ExportLens' lowering reuses the sizes it already has";
-inline constexpr const char* kmaxvit_sizes =
-    "as timm_levit: torch's retrace rebuilds one window-count sum (an add node) that ExportLens' lowering reads from an earlier node";
-inline constexpr const char* ktiny_vit_sizes =
-    "TinyViT's window partition views over padded symbolic sizes (pH // (pH // 7) for a window of 7): ExportLens' "
-    "lowering makes the two floordiv size nodes of the view's window dims right after the view, torch's retrace "
-    "does not make them there (its next size nodes are the B * nH * nW products); the ops and the functional "
-    "program agree";
 inline constexpr const char* kpython_custom_op_schema =
     "hop_mutating_op's custom op is defined in Python (torch.library.custom_op, mutates_args=(\"state\",)): a .pt2 "
     "records its call, not its schema, so the file does not say that it writes its first argument (Tensor(a!)); "
@@ -71,6 +62,9 @@ inline constexpr KnownDifference kKnownDifferences[] = {
     {"decompositions", "lowering_cases/sizes_two_strided_convs/*", "node names", "as sizes_class_token_cat: torch numbers after the size nodes its retrace made and removed"},
     {"decompositions", "lowering_cases/sizes_routed_reshape/*", "node names", "as sizes_class_token_cat: torch numbers after the size nodes its retrace made and removed"},
     {"decompositions", "lowering_cases/sizes_derived_dim/*", "node names", "as sizes_class_token_cat: torch numbers after the size nodes its retrace made and removed"},
+    {"decompositions", "lowering_cases/sizes_resolved_view/*", "node names", "as sizes_class_token_cat: torch numbers after the size nodes its retrace made and removed"},
+    {"decompositions", "lowering_cases/sizes_padded_windows/*", "node names", "as sizes_class_token_cat: torch numbers after the size nodes its retrace made and removed"},
+    {"decompositions", "lowering_cases/sizes_inferred_known/*", "node names", "as sizes_class_token_cat: torch numbers after the size nodes its retrace made and removed"},
     {"decompositions", "lowering_cases/matmul_requires_grad/*", "generated-code file name",
      "the nodes of its inlined torch.no_grad() body carry the frame of the body's generated code, <eval_with_key>.N, "
      "N a counter of the modules torch's process has made (as the corpus' per-process tokens); compared with N normalised"},
@@ -112,13 +106,6 @@ inline constexpr KnownDifference kKnownDifferences[] = {
     {"corpus", "hop_mutating_op/*", "open text", kpython_custom_op_schema},
     {"corpus", "hop_mutating_op", "open run", kpython_custom_op_kernel},
     {"corpus", "hop_mutating_op/core", "open run", kpython_custom_op_kernel},
-    {"corpus", "timm_levit/*", "open ops", klevit_sizes},
-    {"corpus", "timm_levit/*", "open text", klevit_sizes},
-    {"corpus", "timm_maxvit/core", "open ops", kmaxvit_sizes},
-    {"corpus", "timm_maxvit/core", "open text", kmaxvit_sizes},
-    {"corpus", "timm_tiny_vit/core", "open text", ktiny_vit_sizes},
-    {"corpus", "timm_efficientformerv2/core", "open text",
-     "torch's runtime-assert pass rebuilds the attention's window count ((h - 1)//32 + 1 from sym_size.int) right after the first view that needs it (view_8); ExportLens' lowering rebuilds it after a later node (the same nodes otherwise)"},
     {"corpus", "timm_maxvit/named", "open check", kwindow_guards},
     {"corpus", "timm_tiny_vit/named", "open check", kwindow_guards},
     {"corpus", "timm_efficientformerv2/named", "open check",
