@@ -109,7 +109,7 @@ inline constexpr KnownDifference kKnownDifferences[] = {
     {"corpus", "timm_maxvit/named", "open check", kwindow_guards},
     {"corpus", "timm_tiny_vit/named", "open check", kwindow_guards},
     {"corpus", "timm_efficientformerv2/named", "open check",
-     "ExportLens' message lists two guards of the attention's fixed resolution ((width - 1)//32 + 1 == 2, (width - 1)//16 + 1 == 4) that torch's does not (torch's lists the rest alike); why torch leaves them out is not found yet; the suggested fix (width = 64) is torch's"},
+     "ExportLens' message lists two guards of the attention's fixed resolution ((width - 1)//32 + 1 == 2, (width - 1)//16 + 1 == 4) that torch's does not (torch's lists the rest alike, and the fix width = 64 is torch's). torch's trace records x.reshape(B, dh, 2, 2) of the transposed attention output as [B, dh, 2, (Ah*Aw)//2] (its reshape algorithm keeps the split dim's symbolic length), so the broadcast with v_local guards (Ah*Aw)//2 == Aw, two symbols, and produce_guards reports only single-symbol guards as violations; ExportLens' reshape of a non-contiguous input gives the requested 2, so its guard is Aw == 2. Why torch's collapse of that transposed input is a view, not the copy that would give the literal sizes, is not found yet"},
     {"corpus", "wav2vec2/named", "open check",
      "torch issues the guard Max(1, (s96//10) - 1)**2 > 1 (its static check, with s96 >= 30 known, leaves it "
      "undecided), prints it simplified to ((s96//10) - 1)**2 > 1 and reads the congruence s96 % 10 == 0 from it: "
