@@ -172,12 +172,7 @@ ir::Argument Rewriter::emit(const ir::Target& target, std::vector<ir::Argument> 
   if (known && target.qualified().rfind("_operator.", 0) == 0)
     if (const auto* value = known->sym_int(); value && !value->expr.as_integer())
       if (auto it = sym_nodes_.find(value->expr); it != sym_nodes_.end()) {
-        // The pass erases the replaced node, not its operands: a size node
-        // only it used stays in the graph, unused (torch does not remove it).
-        for (const auto& a : args)
-          a.for_each_node([&](ir::Node* in) {
-            if (in->value.sym_int() && in->op == ir::OpKind::CallFunction) kept_unused_.insert(in);
-          });
+        keep_operands_of_replaced(args);
         return it->second;
       }
   // Named once its value is inferred, as before any rule saw it: inference reports a nameless node.
@@ -234,16 +229,19 @@ void Rewriter::adopt_value(ir::Argument& result, const ir::ValueInfo& source) {
   const ir::TensorMeta* t = n->value.tensor();
   if (!t || t->sizes.size() != inferred.size()) return;
   const ir::Node& op = n->target.is_getitem() && n->args()[0].node() ? *n->args()[0].node() : *n;
+  const bool spatial_in_meta = computes_sizes_in_meta(op.target);
   for (size_t d = 0; d < inferred.size(); ++d)
-    if (t->sizes[d].expr != inferred[d]) note_size_origin(n, d, op);
+    if (t->sizes[d].expr != inferred[d]) note_size_origin(n, d, op, spatial_in_meta);
 }
 
 void Rewriter::note_size_producer(ir::Node* n, const ir::Node& op) {
   const ir::TensorMeta* t = n->value.tensor();
-  for (size_t d = 0; t && d < t->sizes.size(); ++d) note_size_origin(n, d, op);
+  if (!t) return;
+  const bool spatial_in_meta = computes_sizes_in_meta(op.target);
+  for (size_t d = 0; d < t->sizes.size(); ++d) note_size_origin(n, d, op, spatial_in_meta);
 }
 
-void Rewriter::note_size_origin(ir::Node* n, size_t d, const ir::Node& op) {
+void Rewriter::note_size_origin(ir::Node* n, size_t d, const ir::Node& op, bool spatial_in_meta) {
   // A tensor output's size is a new value where the op's meta computes it
   // (conv / pool spatial sizes, even when equal to the input's) or where no
   // tensor input has that size (cat's sum); other sizes are an operand's own,
@@ -256,7 +254,7 @@ void Rewriter::note_size_origin(ir::Node* n, size_t d, const ir::Node& op) {
   if (e.as_integer() || (e.is_symbol() && input_dim_holding(e))) return;
   ir::Node* origin = nullptr;
   bool held = false;
-  if (!(computes_sizes_in_meta(op.target) && d >= 2)) {
+  if (!(spatial_in_meta && d >= 2)) {
     op.for_each_input([&](const ir::Node* in) {
       const ir::TensorMeta* m = in->value.tensor();
       if (held || !m) return;
@@ -308,6 +306,15 @@ ir::Node* Rewriter::origin_of_use(const symbolic::Expr& size) const {
 
 bool Rewriter::placed_at_or_after(const ir::Node* n, const ir::Node* position) {
   return position && n->index() >= position->index();
+}
+
+void Rewriter::keep_operands_of_replaced(const std::vector<ir::Argument>& operands) {
+  // The pass erases the replaced node, not its operands: a size node only it
+  // used stays in the graph, unused (torch does not remove it).
+  for (const auto& a : operands)
+    a.for_each_node([&](ir::Node* in) {
+      if (in->value.sym_int() && in->op == ir::OpKind::CallFunction) kept_unused_.insert(in);
+    });
 }
 
 void Rewriter::forward_uses(ir::Node* from, ir::Node* to) {
@@ -473,10 +480,8 @@ ir::Argument Rewriter::sym_inferred_size(const Dims& numel_dims, const Dims& kno
   const ir::Argument numel = sym_product(numel_dims);
   const ir::Argument known = sym_product(known_dims);
   if (auto it = sym_nodes_.find(quotient.expr); it != sym_nodes_.end()) {
-    // torch's retrace made the floordiv and its runtime-assert pass
-    // replaced it by the earlier node: the products it read stay, unused.
-    for (const ir::Argument* a : {&numel, &known})
-      if (ir::Node* n = a->node(); n && n->op == ir::OpKind::CallFunction) kept_unused_.insert(n);
+    // torch's retrace made the floordiv, and its runtime-assert pass replaced it by the earlier node.
+    keep_operands_of_replaced({numel, known});
     return it->second;
   }
   return sym_binary("floordiv", numel, known, quotient);

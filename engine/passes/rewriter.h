@@ -157,7 +157,10 @@ class Rewriter {
   ir::Node* build_size(const ir::SymInt& s);
   static bool computes_sizes_in_meta(const ir::Target& target);
   void note_size_producer(ir::Node* n, const ir::Node& op);
-  void note_size_origin(ir::Node* n, size_t dim, const ir::Node& op);
+  /// `spatial_in_meta`: computes_sizes_in_meta(op.target), asked once per node.
+  void note_size_origin(ir::Node* n, size_t dim, const ir::Node& op, bool spatial_in_meta);
+  /// Operands of a size node the runtime-assert pass replaced by an earlier one: kept, unused.
+  void keep_operands_of_replaced(const std::vector<ir::Argument>& operands);
   ir::Node* origin_of_use(const symbolic::Expr& size) const;
   /// The node a size rebuilt after `producer` goes before (nullptr: the end).
   ir::Node* position_after(const ir::Node* producer) const;
