@@ -691,6 +691,12 @@ void PreparedProgram::attribute_recorded_guards() {
     translated[k] = prop.translate(recorded_[k].expr);
     if (translated[k]) open.push_back(k);
   }
+  // Whether torch recorded a guard (in the trace's symbols, replaced).
+  const auto recorded_among = [&](const symbolic::Expr& guard) {
+    for (size_t k = 0; k < recorded_.size(); ++k)
+      if (translated[k] && env.replace(*translated[k]) == guard) return true;
+    return false;
+  };
   size_t guards_seen = 0;
   try {
     prop.run([&](int index, bool after) {
@@ -706,6 +712,28 @@ void PreparedProgram::attribute_recorded_guards() {
         }
         open.erase(open.begin() + std::ptrdiff_t(j));
         now.push_back(k);
+      }
+      for (size_t g = first_new; g < env.guards().size(); ++g) {
+        const std::vector<symbolic::Expr> facts = symbolic::nested_division_facts(env.replace(env.guards()[g].expr));
+        if (facts.empty() || recorded_among(env.replace(env.guards()[g].expr))) continue;
+        // torch did not record this guard over b // (b // d): it read that as
+        // d (the nested division rule), so it knew b % d == 0 before this
+        // node, from user code (timm asserts that the window divides the
+        // height before the window partition's view). Replayed before it.
+        for (size_t j = 0; j < open.size();) {
+          const size_t k = open[j];
+          if (std::find(facts.begin(), facts.end(), env.replace(*translated[k])) == facts.end()) {
+            ++j;
+            continue;
+          }
+          open.erase(open.begin() + std::ptrdiff_t(j));
+          for (const size_t c : copies[k]) {
+            explained[c] = true;
+            recorded_[c].anchor_node = index;
+            recorded_[c].after_node = false;
+            recorded_[c].explained_by = nodes[size_t(index)]->name;
+          }
+        }
       }
       if (now.empty()) return;
       // When torch recorded none of the guards this node makes, its trace

@@ -19,7 +19,7 @@ Expr compared(const RuleContext& ctx, K kind, const Expr& lhs, const Expr& rhs) 
 
 }  // namespace
 
-std::vector<Expr> reshape_contiguous(RuleContext& ctx, const std::vector<Expr>& in, const std::vector<Expr>& shape) {
+std::vector<Expr> reshape_sizes(RuleContext& ctx, const std::vector<Expr>& in, const std::vector<Expr>& shape) {
   // The special cases before the algorithm: no elements, 0-d input or
   // output, and a contiguous input's nd -> 1d and 1d -> 2d (as_strided).
   if (in.empty() || shape.empty()) return shape;

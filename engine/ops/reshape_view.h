@@ -12,9 +12,13 @@
 
 namespace exportlens::ops {
 
-/// The output sizes of reshaping a contiguous tensor of sizes `in` to
-/// `shape` (no -1: infer_size has run), making the algorithm's guards;
-/// `shape` itself where a size has no example value to decide them by.
-std::vector<Expr> reshape_contiguous(RuleContext& ctx, const std::vector<Expr>& in, const std::vector<Expr>& shape);
+/// The output sizes of reshaping a tensor of sizes `in` to `shape` (no -1:
+/// infer_size has run), making the algorithm's guards; `shape` itself where a
+/// size has no example value to decide them by. The input's strides do not
+/// change them: a non-contiguous input is either viewed by the same algorithm
+/// (splitting a dim is always a view, so EfficientFormerV2's transposed
+/// [B, C, h*w] reshaped to [B, C, 2, 2] is recorded as [B, C, 2, (h*w)//2]),
+/// or reshape copies it to a contiguous tensor first and views that.
+std::vector<Expr> reshape_sizes(RuleContext& ctx, const std::vector<Expr>& in, const std::vector<Expr>& shape);
 
 }  // namespace exportlens::ops

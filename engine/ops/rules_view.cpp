@@ -53,7 +53,7 @@ std::vector<Expr> infer_size(RuleContext& ctx, const std::vector<Expr>& shape, c
 /// `shape` (-1 inferred) as torch's view meta lays it out over `self`.
 std::vector<Expr> reshaped(RuleContext& ctx, const SymTensor& self, const std::vector<Expr>& shape) {
   const std::vector<Expr> out = infer_size(ctx, shape, ctx.product(self.sizes));
-  return recorded_contiguous(ctx.arg(0)->node()) ? reshape_contiguous(ctx, self.sizes, out) : out;
+  return reshape_sizes(ctx, self.sizes, out);
 }
 
 SymValue view(RuleContext& ctx) {
@@ -100,7 +100,7 @@ SymValue flatten(RuleContext& ctx) {
   out.push_back(ctx.simplify(ctx.product(self.sizes, size_t(start), size_t(end) + 1)));
   out.insert(out.end(), self.sizes.begin() + end + 1, self.sizes.end());
   // flatten is a reshape to these sizes: torch's view algorithm, with its guards.
-  if (recorded_contiguous(ctx.arg(0)->node())) out = reshape_contiguous(ctx, self.sizes, out);
+  out = reshape_sizes(ctx, self.sizes, out);
   return shaped(out, self.dtype);
 }
 

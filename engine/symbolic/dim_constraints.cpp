@@ -478,17 +478,23 @@ class DimConstraints::Impl {
   }
 
   void solve_congruences() {
-    for (const auto& [s, list] : congruences_) {
-      // Reduce c*s + a == 0 (mod d) to s == r (mod m), then combine them.
+    for (const auto& [s, stored] : congruences_) {
+      // Reduce c*s + a == 0 (mod d) to s == r (mod m), then combine them: as
+      // sympy's solve_linear(c*s + a - d*tmp, s), s = (d/c)*tmp - a/c, kept
+      // when both are integers. c is rational where the base held a division
+      // (timm's window count (s - 1)//4 + 1 is s/4 under s % 4 == 0, and
+      // (s/4) % 2 == 0 makes s a multiple of 8).
+      const std::vector<Congruence> list = stored;  // linear() may add to it
       std::optional<std::pair<int64_t, int64_t>> combined;  // (remainder, modulus)
       for (const Congruence& c : list) {
         auto l = linear(c.base, s);
-        if (!l || !l->a.integral() || !l->b.integral() || l->a.zero()) continue;
-        const int64_t coeff = l->a.num, a = l->b.num;
-        if (c.divisor % coeff != 0 || a % coeff != 0) continue;
-        int64_t m = c.divisor / coeff;
-        if (m < 0) m = -m;
-        const int64_t r = python_mod(-a / coeff, m);
+        if (!l || l->a.zero()) continue;
+        const Rational inverse = Rational::of(l->a.den, l->a.num);
+        const Rational modulus = Rational::of(c.divisor) * inverse, remainder = -l->b * inverse;
+        if (!modulus.integral() || !remainder.integral()) continue;
+        const int64_t m = modulus.num < 0 ? -modulus.num : modulus.num;
+        if (m == 0) continue;
+        const int64_t r = python_mod(remainder.num, m);
         combined = combined ? merge(*combined, {r, m}) : std::make_pair(r, m);
         if (!combined) break;
       }

@@ -200,13 +200,13 @@ ConstraintReport check_constraints(ShapeEnv& env, const SpecBinding& binding, co
   // 3. Every guard; then every runtime assert and symbol range.
   const SymbolName py_name = [&](const Expr& s) { return first_source(s.symbol_name()); };
   auto static_without_facts = [&](const Expr& e) {
-    const Expr r = env.replace(e);
+    const Expr r = env.simplified_condition(e);
     return r.kind() == K::True || r.kind() == K::False || env.bound(r).is_singleton();
   };
   std::vector<Expr> issued;
   for (const Guard& g : env.guards()) {
     if (static_without_facts(g.expr)) continue;
-    const Expr e = env.replace(g.expr);
+    const Expr e = env.simplified_condition(g.expr);
     if (std::find(issued.begin(), issued.end(), e) != issued.end()) continue;
     issued.push_back(e);
     const auto free = e.free_symbols();
@@ -233,7 +233,7 @@ ConstraintReport check_constraints(ShapeEnv& env, const SpecBinding& binding, co
     }
   }
   for (const RuntimeAssertRecord& ra : env.runtime_asserts())
-    if (!static_without_facts(ra.expr)) dc.add(env.replace(ra.expr));
+    if (!static_without_facts(ra.expr)) dc.add(env.simplified_condition(ra.expr));
   for (const auto& [s, sources] : t.symbol_to_source) {
     const SymbolRecord* rec = env.find_symbol(s);
     if (!rec || sources.empty()) continue;

@@ -7,6 +7,7 @@
 #include <climits>
 #include <functional>
 #include <numeric>
+#include <set>
 
 #include "engine/symbolic/expr_node.h"
 #include "engine/symbolic/solve.h"
@@ -217,7 +218,7 @@ ValueRange ShapeEnv::bound(const Expr& e) const {
 }
 
 std::optional<bool> ShapeEnv::static_truth(const Expr& condition) const {
-  const Expr e = replace(condition);
+  const Expr e = simplified_condition(condition);
   if (e.kind() == K::True) return true;
   if (e.kind() == K::False) return false;
   if (auto f = known_fact(e)) return f;
@@ -288,9 +289,86 @@ std::optional<int64_t> ShapeEnv::hint(const Expr& e) const {
   return compute();
 }
 
+namespace {
+
+/// Whether torch's safe_expand leaves `e` as it is. At any depth it rewrites
+/// a product with a sum among its factors (sympy has already distributed a
+/// lone number over a sum) and a sum raised to an integer power above 1.
+bool expands_to_itself(const Expr& e, std::set<const ExprNode*>& stable) {
+  if (e.args().empty() || stable.count(e.node())) return true;
+  const auto is_sum = [](const Expr& a) { return a.kind() == K::Add; };
+  if (e.kind() == K::Mul && std::any_of(e.args().begin(), e.args().end(), is_sum) &&
+      !(e.args().size() == 2 && (e.args()[0].is_integer() || e.args()[1].is_integer())))
+    return false;
+  if (e.kind() == K::Pow && is_sum(e.args()[0])) {
+    const auto exponent = e.args()[1].as_integer();
+    if (exponent && *exponent > 1) return false;
+  }
+  for (const Expr& a : e.args())
+    if (!expands_to_itself(a, stable)) return false;
+  stable.insert(e.node());  // guards share subtrees: each is walked once
+  return true;
+}
+
+}  // namespace
+
+// torch's simplify() expands an expression first and then looks its
+// base % divisor up among the Mods as their guards had them: a Mod that
+// expansion rewrites (EfficientFormerV2's (h*w) % 2, h and w sums) is never
+// found, so its division stays a FloorDiv.
 bool ShapeEnv::is_divisible(const Expr& base, const Expr& divisor) const {
   if (divisible_.empty()) return false;
-  return divisible_.count(replace(built(memo_, K::Mod, base, divisor))) != 0;
+  const Expr mod = built(memo_, K::Mod, base, divisor);
+  std::set<const ExprNode*> stable;
+  return expands_to_itself(mod, stable) && divisible_.count(replace(mod)) != 0;
+}
+
+std::vector<Expr> nested_division_facts(const Expr& e) {
+  std::vector<Expr> facts;
+  std::set<const ExprNode*> seen;  // guards share subtrees
+  const std::function<void(const Expr&)> visit = [&](const Expr& x) {
+    if (!contains_kind(x, K::FloorDiv) || !seen.insert(x.node()).second) return;
+    if (x.kind() == K::FloorDiv && x.args()[1].kind() == K::FloorDiv && x.args()[1].args()[0] == x.args()[0])
+      facts.push_back(Expr::eq(Expr::mod(x.args()[0], x.args()[1].args()[1]), Expr(0)));
+    for (const Expr& a : x.args()) visit(a);
+  };
+  visit(e);
+  return facts;
+}
+
+Expr ShapeEnv::simplified_condition(const Expr& e) const {
+  const Expr r = replace(e);
+  if (divisible_.empty() || !contains_kind(r, K::FloorDiv)) return r;
+  return without_exact_nested_divisions(r);
+}
+
+// torch's simplify() reads base // (base // d) as d when guards proved both
+// divisions exact: a window split's inner length h // (h // 2) is the
+// window, 2, once h % 2 == 0 (timm's divisibility assert) and the view's own
+// h % (h // 2) == 0 are known, so the view's `2 == h // (h // 2)` is decided.
+Expr ShapeEnv::without_exact_nested_divisions(const Expr& e) const {
+  std::map<const ExprNode*, Expr> done;  // guards share subtrees: each is rebuilt once
+  const std::function<Expr(const Expr&)> visit = [&](const Expr& x) -> Expr {
+    if (!contains_kind(x, K::FloorDiv)) return x;
+    if (auto it = done.find(x.node()); it != done.end()) return it->second;
+    Expr out = x;
+    const Expr* divisor = x.kind() == K::FloorDiv ? &x.args()[1] : nullptr;
+    if (divisor && divisor->kind() == K::FloorDiv && divisor->args()[0] == x.args()[0] &&
+        is_divisible(x.args()[0], *divisor) && is_divisible(divisor->args()[0], divisor->args()[1])) {
+      out = divisor->args()[1];
+    } else {
+      bool changed = false;
+      std::vector<Expr> args;
+      for (const Expr& a : x.args()) {
+        args.push_back(visit(a));
+        changed = changed || !(args.back() == a);
+      }
+      if (changed) out = rebuild(x, args);
+    }
+    done.emplace(x.node(), out);
+    return out;
+  };
+  return visit(e);
 }
 
 bool ShapeEnv::has_unbacked(const Expr& e) const {

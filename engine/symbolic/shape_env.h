@@ -114,9 +114,14 @@ class ShapeEnv {
   /// The value for the example inputs; nullopt when it needs an unbacked symbol.
   std::optional<int64_t> hint(const Expr& e) const;
   bool has_unbacked(const Expr& e) const;
-  /// Whether a guard established base % divisor == 0 (torch's `divisible`; its
-  /// simplify then turns base // divisor into an exact CleanDiv).
+  /// Whether a guard established base % divisor == 0 in the form torch's
+  /// simplify looks it up (torch's `divisible`; simplify then turns
+  /// base // divisor into an exact CleanDiv).
   bool is_divisible(const Expr& base, const Expr& divisor) const;
+  /// A condition as torch's simplify() hands it to the static evaluation and
+  /// to produce_guards: replace(), then the divisions guards proved exact
+  /// simplified away (sizes keep them, as torch records them).
+  Expr simplified_condition(const Expr& e) const;
   bool has_divisibility_facts() const { return !divisible_.empty(); }
 
   // ---- guards (hint-guided) -----------------------------------------------
@@ -149,6 +154,7 @@ class ShapeEnv {
   std::string new_symbol_name(const std::string& source);
   void log_line(std::string line);
   Expr drop_trivial_max(const Expr& e) const;
+  Expr without_exact_nested_divisions(const Expr& e) const;
   /// static_truth over symbols moved to be exactly positive (torch's _maybe_evaluate_static).
   std::optional<bool> shifted_truth(const Expr& e) const;
   /// A symbol's range by its name (what the memo's ranged tables ask).
@@ -193,5 +199,9 @@ class ShapeEnv {
 /// Torch's canonical form of a relation for fact lookups: (lhs - rhs) REL 0
 /// with Gt/Ge turned into Lt/Le and a sign-normalized Eq/Ne.
 Expr canonical_relation(const Expr& relation);
+
+/// b % d == 0 for each b // (b // d) in `e`: the facts under which torch's
+/// simplify reads that nested division as d (see is_divisible).
+std::vector<Expr> nested_division_facts(const Expr& e);
 
 }  // namespace exportlens::symbolic

@@ -178,6 +178,41 @@ class PatchPositions(torch.nn.Module):
         return self.patch(x).flatten(2).transpose(1, 2) + self.pos
 
 
+class TransposedGridReshape(torch.nn.Module):
+    """A transposed [B, C, h*w] reshaped to a fixed 2 x 2 grid and added to the [B, C, h, w] map it came
+    from (EfficientFormerV2's attention at a fixed resolution). Splitting a dim is a view whatever the
+    strides, so torch's view algorithm runs on the transposed input too: it records [B, C, 2, (h*w)//2],
+    and the add's broadcast guard has two symbols."""
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 8, 3, stride=2, padding=1)
+
+    def forward(self, x):
+        y = self.conv(x)
+        t = torch.relu(y.flatten(2).transpose(1, 2)).transpose(1, 2)
+        return t.reshape(y.shape[0], 8, 2, 2) + y
+
+
+class AssertedWindows(torch.nn.Module):
+    """MaxViT's window and grid partitions: the user's asserts that the window divides each side, then a view
+    splitting each side into windows. torch's view algorithm gives the window dim h // (h // 2), and reads
+    that as 2 once h % 2 == 0 (the assert) and h % (h // 2) == 0 (the view's own) are known; the grid
+    partition's view makes h % 2 == 0 again, which must not take the assert's place."""
+    def __init__(self):
+        super().__init__()
+        self.stem = torch.nn.Conv2d(3, 8, 3, stride=4, padding=1)  # sides (s - 1) // 4 + 1, as MaxViT's
+
+    def forward(self, x):
+        y = self.stem(x).permute(0, 2, 3, 1).contiguous()
+        B, H, W, C = y.shape
+        torch._assert(H % 2 == 0, "the window must divide the height")
+        torch._assert(W % 2 == 0, "the window must divide the width")
+        windows = y.view(B, H // 2, 2, W // 2, 2, C).permute(0, 1, 3, 2, 4, 5).contiguous().view(-1, 2, 2, C)
+        # Then MaxViT's grid partition, whose view makes the guard W % 2 == 0 itself.
+        grid = y.view(B, 2, H // 2, 2, W // 2, C).permute(0, 2, 4, 1, 3, 5).contiguous().view(-1, 2, 2, C)
+        return windows * 2, grid * 2
+
+
 class DtypeView(torch.nn.Module):
     """x.view(dtype) then an op on the result, so the reinterpreted shape is used."""
     def __init__(self, dtype):
@@ -224,6 +259,8 @@ MODELS.update({
     "strided_length_k1": (lambda: StridedLength(1), lambda: (r(2, 4, 20),)),
     "strided_length_k32": (lambda: StridedLength(32), lambda: (r(2, 4, 40),)),
     "patch_positions": (PatchPositions, lambda: (r(2, 3, 32, 32),)),
+    "transposed_grid_reshape": (TransposedGridReshape, lambda: (r(2, 3, 4, 4),)),
+    "asserted_windows": (AssertedWindows, lambda: (r(2, 3, 16, 16),)),
 })
 
 
@@ -510,6 +547,12 @@ dynamic_shapes = {
     "x": (Dim("batch"), None, Dim("height"), Dim("width")),
 }
 ''', description="(height // 8)*(width // 8) == 16 over two Dims"),
+    dict(name="transposed_grid_reshape_named", model="transposed_grid_reshape", spec='''\
+dynamic_shapes = {
+    "x": (Dim("batch"), None, Dim("height"), Dim("width")),
+}
+''', description="a transposed h*w split into a fixed 2 x 2 grid: torch reports the single-symbol guards, "
+                    "not the two-symbol broadcast ((h*w)//2 == w)"),
 ]
 
 def _x_case(name, model, dims, description, refine=False):
@@ -674,6 +717,7 @@ EXPECTED = {
     "strided_length_k32_ranged": "ok",
     "patch_positions_side": "violation",
     "patch_positions_named": "violation",
+    "transposed_grid_reshape_named": "violation",
     "conv_kernel5_small_min": "violation",
     "conv_kernel5_ok": "ok",
     "conv_dilated_named": "violation",

@@ -358,17 +358,10 @@ EL_TEST(node_shapes_equal_torch) {
     std::map<std::string, std::string> mine;
     for (const auto& n : r.node_shapes) mine[n.node] = n.value;
     std::vector<std::string> differences;
-    const std::string model = std::filesystem::path(f).stem().string();
     for (const ir::Node* n : p.program().graph().nodes()) {
       if (n->op != ir::OpKind::CallFunction) continue;
       const std::string theirs = file_value(n->value);
       if (theirs.empty()) continue;
-      const std::string subject = model + ":" + n->name;
-      if (const KnownDifference* known = known_difference("check", subject, "node shape")) {
-        VERIFY_MSG(mine[n->name] != theirs, subject + " now has torch's shape: drop it from known_differences.h");
-        info(subject + ": " + known->reason);
-        continue;
-      }
       if (mine[n->name] != theirs)
         differences.push_back(n->name + " (" + n->target.qualified() + "): ExportLens " + mine[n->name] +
                               ", torch " + theirs);

@@ -19,7 +19,13 @@ struct KnownDifference {
 // clang-format off
 // Reasons shared by several corpus entries (tests/corpus/test_corpus).
 inline constexpr const char* kwindow_guards =
-    "with every spatial dim a named Dim, window and grid partitions over nested (size - 1) // k + 1 sizes make torch and ExportLens list different sets of the guards they cannot decide (torch's include divisibility forms, % ... == 0, where ExportLens lists equalities and floor divisions of the window counts); which guard of whose trace gives way to which is not found yet; the suggested fixes are torch's";
+    "with every spatial dim a named Dim, window and grid partitions split each (size - 1) // k + 1 size into "
+    "n // (n // w) windows; torch reads such a nested division as w once guards prove both divisions exact, and "
+    "ExportLens does too (timm's asserts that the window divides the size are placed before the partition's view), "
+    "but ExportLens still lists guards torch's trace had already decided: MaxViT's contiguity checks over "
+    "Max(1, n // 2) and n == 2*(n // 2), TinyViT's over padded sizes p // (p // 7), whose divisibility by the "
+    "window torch proves without a guard; which of torch's static rules decides them is not found yet. The "
+    "suggested fixes are torch's";
 inline constexpr const char* kpython_custom_op_schema =
     "hop_mutating_op's custom op is defined in Python (torch.library.custom_op, mutates_args=(\"state\",)): a .pt2 "
     "records its call, not its schema, so the file does not say that it writes its first argument (Tensor(a!)); "
@@ -108,8 +114,6 @@ inline constexpr KnownDifference kKnownDifferences[] = {
     {"corpus", "hop_mutating_op/core", "open run", kpython_custom_op_kernel},
     {"corpus", "timm_maxvit/named", "open check", kwindow_guards},
     {"corpus", "timm_tiny_vit/named", "open check", kwindow_guards},
-    {"corpus", "timm_efficientformerv2/named", "open check",
-     "ExportLens' message lists two guards of the attention's fixed resolution ((width - 1)//32 + 1 == 2, (width - 1)//16 + 1 == 4) that torch's does not (torch's lists the rest alike, and the fix width = 64 is torch's). torch's trace records x.reshape(B, dh, 2, 2) of the transposed attention output as [B, dh, 2, (Ah*Aw)//2] (its reshape algorithm keeps the split dim's symbolic length), so the broadcast with v_local guards (Ah*Aw)//2 == Aw, two symbols, and produce_guards reports only single-symbol guards as violations; ExportLens' reshape of a non-contiguous input gives the requested 2, so its guard is Aw == 2. Why torch's collapse of that transposed input is a view, not the copy that would give the literal sizes, is not found yet"},
     {"corpus", "wav2vec2/named", "open check",
      "torch issues the guard Max(1, (s96//10) - 1)**2 > 1 (its static check, with s96 >= 30 known, leaves it "
      "undecided), prints it simplified to ((s96//10) - 1)**2 > 1 and reads the congruence s96 % 10 == 0 from it: "
@@ -148,10 +152,6 @@ inline constexpr KnownDifference kKnownDifferences[] = {
      "with one Dim for both sides, torch's message also lists the guards of the position add's output strides "
      "((side // 8)**2 > 1, 1 % (side // 8)**2 != 0); flatten(2)'s view guards and the conv's (side >= 8) "
      "come from the rules"},
-    // "node shape": that node's symbolic shape is compared as equal under the program's guards, not as text.
-    {"check", "strided_length_k32:flatten", "node shape",
-     "torch's flatten of the stride-32 conv's output is [s, 4] under its guard L // 32 == 1; ExportLens keeps "
-     "4*(L // 32) (equal under that guard)"},
 
     // ---- tests/engine/test_runtime, tests/passes/test_rule_numerics: fixtures
     // whose outputs are not compared with torch's.
