@@ -213,6 +213,20 @@ class AssertedWindows(torch.nn.Module):
         return windows * 2, grid * 2
 
 
+class EvenStridedWidth(torch.nn.Module):
+    """A stride-4 padded conv (width (w - 1) // 4 + 1, as MaxViT's stem) and user code that needs an even
+    output width. torch rewrites (w - 1) // 4 + 1 as w/4 under w % 4 == 0, so (w/4) % 2 == 0 makes the
+    width a multiple of 8: a congruence with a fractional coefficient."""
+    def __init__(self):
+        super().__init__()
+        self.stem = torch.nn.Conv2d(3, 8, 3, stride=4, padding=1)
+
+    def forward(self, x):
+        y = self.stem(x)
+        torch._check(y.shape[3] % 2 == 0)
+        return y * 2
+
+
 class DtypeView(torch.nn.Module):
     """x.view(dtype) then an op on the result, so the reinterpreted shape is used."""
     def __init__(self, dtype):
@@ -261,6 +275,7 @@ MODELS.update({
     "patch_positions": (PatchPositions, lambda: (r(2, 3, 32, 32),)),
     "transposed_grid_reshape": (TransposedGridReshape, lambda: (r(2, 3, 4, 4),)),
     "asserted_windows": (AssertedWindows, lambda: (r(2, 3, 16, 16),)),
+    "even_strided_width": (EvenStridedWidth, lambda: (r(2, 3, 16, 16),)),
 })
 
 
@@ -553,6 +568,11 @@ dynamic_shapes = {
 }
 ''', description="a transposed h*w split into a fixed 2 x 2 grid: torch reports the single-symbol guards, "
                     "not the two-symbol broadcast ((h*w)//2 == w)"),
+    dict(name="even_strided_width_named", model="even_strided_width", spec='''\
+dynamic_shapes = {
+    "x": (Dim("batch"), None, None, Dim("width")),
+}
+''', description="((width - 1) // 4 + 1) % 2 == 0 in user code: torch suggests width = 8*_width"),
 ]
 
 def _x_case(name, model, dims, description, refine=False):
@@ -718,6 +738,7 @@ EXPECTED = {
     "patch_positions_side": "violation",
     "patch_positions_named": "violation",
     "transposed_grid_reshape_named": "violation",
+    "even_strided_width_named": "violation",
     "conv_kernel5_small_min": "violation",
     "conv_kernel5_ok": "ok",
     "conv_dilated_named": "violation",

@@ -147,6 +147,8 @@ inline constexpr KnownDifference kKnownDifferences[] = {
      "DynamicModelV2 asserts w.shape[0] <= 512, calls torch._check(x.shape[0] >= 4) and branches on "
      "w.shape[0] == x.shape[0] + 2 in user code"},
     {"check", "dynamic_model_v2_named", "rules only", "as dynamic_model_v2_auto: user-code asserts and branches"},
+    {"check", "even_strided_width_named", "rules only",
+     "EvenStridedWidth calls torch._check(y.shape[3] % 2 == 0) in user code"},
     // Op guards the shape rules do not make yet; they come from the file only.
     {"check", "patch_positions_side", "rules only",
      "with one Dim for both sides, torch's message also lists the guards of the position add's output strides "

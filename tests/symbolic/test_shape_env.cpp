@@ -220,6 +220,40 @@ for e in (sympy.Ne(Mod(5, 5*b), 0), sympy.Ne(Mod(1, 160*FloorDiv(w, 4)), 0), sym
   }
 }
 
+// A window split's inner length h // (h // 2) is the window, 2, once guards
+// proved h % 2 == 0 and h % (h // 2) == 0 (torch's simplify), not before.
+EL_TEST(exact_nested_division_is_read_as_its_divisor) {
+  const std::vector<std::string> torch_answers = python_lines(R"(
+import sympy
+from torch.fx.experimental.symbolic_shapes import ShapeEnv, DimDynamic
+from torch._dynamo.source import ConstantSource
+from torch.utils._sympy.functions import FloorDiv, Mod
+env = ShapeEnv()
+s = env.create_symbol(16, ConstantSource("s"), dynamic_dim=DimDynamic.DYNAMIC)
+h = FloorDiv(s - 1, 4) + 1
+q = sympy.Eq(FloorDiv(h, FloorDiv(h, 2)), 2)
+print(env._maybe_evaluate_static(q))
+env.evaluate_expr(sympy.Eq(Mod(h, 2), 0))
+print(env._maybe_evaluate_static(q))
+env.evaluate_expr(sympy.Eq(Mod(h, FloorDiv(h, 2)), 0))
+print(env._maybe_evaluate_static(q))
+)");
+  COMPARE(torch_answers.size(), size_t(3));
+  ShapeEnv env;
+  const Expr s = env.create_backed("L['s']", 16, std::nullopt);
+  const Expr h = Expr::floordiv(s - Expr(1), Expr(4)) + Expr(1);
+  const Expr q = Expr::eq(Expr::floordiv(h, Expr::floordiv(h, Expr(2))), Expr(2));
+  const auto answer = [&] {
+    const auto mine = env.static_truth(q);
+    return std::string(!mine ? "None" : *mine ? "True" : "False");
+  };
+  COMPARE(answer(), torch_answers[0]);
+  VERIFY(env.evaluate(Expr::eq(Expr::mod(h, Expr(2)), Expr(0)), rule("assert")));
+  COMPARE(answer(), torch_answers[1]);
+  VERIFY(env.evaluate(Expr::eq(Expr::mod(h, Expr::floordiv(h, Expr(2))), Expr(0)), rule("view")));
+  COMPARE(answer(), torch_answers[2]);
+}
+
 EL_TEST(repeated_disjunction_is_guarded_once) {
   // A repeated block asks the same disjunction in every instance; torch keeps
   // each guard among its axioms, so the copies are known, not guarded again.
