@@ -26,6 +26,7 @@ std::string argument_text(const Argument& a) {
         else if constexpr (std::is_same_v<T, ScalarType> || std::is_same_v<T, Layout> ||
                            std::is_same_v<T, MemoryFormat>) return std::string(torch_name(v));
         else if constexpr (std::is_same_v<T, Device>) return v.str();
+        else if constexpr (std::is_same_v<T, OperatorRef>) return v.qualified;
         else {
           std::string s = v.is_tuple ? "(" : "[";
           for (size_t i = 0; i < v.items.size(); ++i) s += (i ? ", " : "") + argument_text(v.items[i]);

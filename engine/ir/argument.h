@@ -22,9 +22,17 @@ struct None {
   friend bool operator==(None, None) { return true; }
 };
 
+/// An operator passed as a value (the .pt2's as_operator): the op a
+/// higher-order op wraps, as auto_functionalized_v2's first operand.
+/// `qualified` is torch's name, "torch.ops.mylib.foo.default".
+struct OperatorRef {
+  std::string qualified;
+  friend bool operator==(const OperatorRef& a, const OperatorRef& b) { return a.qualified == b.qualified; }
+};
+
 struct Argument {
   using Variant = std::variant<None, Node*, bool, int64_t, double, std::string, ScalarType, Layout,
-                               MemoryFormat, Device, ArgumentList>;
+                               MemoryFormat, Device, OperatorRef, ArgumentList>;
   Variant v;
 
   Argument() = default;
@@ -40,6 +48,7 @@ struct Argument {
   Argument(Layout l) : v(l) {}                        // NOLINT
   Argument(MemoryFormat m) : v(m) {}                  // NOLINT
   Argument(Device d) : v(std::move(d)) {}             // NOLINT
+  Argument(OperatorRef o) : v(std::move(o)) {}        // NOLINT
   Argument(ArgumentList l) : v(std::move(l)) {}       // NOLINT
 
   bool is_none() const { return std::holds_alternative<None>(v); }

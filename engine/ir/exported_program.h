@@ -11,6 +11,7 @@
 
 #include "engine/ir/graph.h"
 #include "engine/ir/graph_signature.h"
+#include "engine/ir/op_schema_text.h"
 #include "engine/ir/op_signature.h"
 #include "engine/ir/range_constraints.h"
 
@@ -79,6 +80,10 @@ struct ExportedProgram {
   /// What the file's nodes said about each op they call (argument names,
   /// returns): writing the program back needs it for ops this process lacks.
   OpSignatureMap file_signatures;
+  /// Schemas of Python-registered ops that ExportLens' Python helpers recorded
+  /// beside the program (serde/recorded_op_schemas.h), as text; their
+  /// signatures are in file_signatures.
+  std::vector<RecordedOpSchema> recorded_op_schemas;
 
   const TensorPayload* find_state(std::string_view key) const;
   const TensorPayload* find_constant(std::string_view key) const;

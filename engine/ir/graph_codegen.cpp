@@ -279,6 +279,8 @@ class ForwardWriter {
             return py_repr_string(v);
           } else if constexpr (std::is_same_v<T, Device>) {
             return device_repr(v);
+          } else if constexpr (std::is_same_v<T, OperatorRef>) {
+            return v.qualified;  // FX prints an OpOverload by its qualified name
           } else if constexpr (std::is_same_v<T, ArgumentList>) {
             return list_repr(v);
           } else {

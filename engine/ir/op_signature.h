@@ -32,6 +32,9 @@ struct OpArgumentSignature {
   /// The default when it is a plain value (None, a bool, int, float, string or list of
   /// those): a call that leaves the argument out passes it (what a diff compares).
   std::optional<Argument> default_value;
+  /// The schema's alias annotation writes it (`Tensor(a!)`): known only from a
+  /// full schema (LibTorch's, or one the file recorded: op_schema_text.h).
+  bool writes = false;
 };
 
 struct OpSignature {
@@ -40,6 +43,8 @@ struct OpSignature {
   /// false: learnt from a file's nodes, which name only the arguments they
   /// pass (later positions and the returns may be unknown).
   bool complete = true;
+  /// torch.Tag names ("inplace", "out", "pt2_compliant_tag"), where known (a recorded schema).
+  std::vector<std::string> tags;
 };
 
 /// Looks an op up by its dispatcher name ("aten::add.Tensor"; "aten::relu"

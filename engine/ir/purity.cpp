@@ -1,6 +1,7 @@
 #include "engine/ir/purity.h"
 
 #include <algorithm>
+#include <map>
 #include <mutex>
 #include <set>
 #include <string_view>
@@ -151,6 +152,21 @@ void set_schema_effects(SchemaEffectsLookup lookup) {
   schema_source() = std::move(lookup);
 }
 
+SchemaEffectsLookup with_file_signatures(SchemaEffectsLookup schemas, const OpSignatureMap& file_signatures) {
+  std::map<std::string, SchemaEffects, std::less<>> recorded;
+  for (const auto& [name, sig] : file_signatures)
+    if (sig.complete)
+      recorded[name].writes_argument =
+          std::any_of(sig.arguments.begin(), sig.arguments.end(), [](const auto& a) { return a.writes; });
+  if (recorded.empty()) return schemas;
+  return [schemas = std::move(schemas), recorded = std::move(recorded)](const std::string& name) -> std::optional<SchemaEffects> {
+    if (schemas)
+      if (auto known = schemas(name)) return known;
+    if (auto it = recorded.find(name); it != recorded.end()) return it->second;
+    return std::nullopt;
+  };
+}
+
 SchemaEffectsLookup schema_effects() {
   std::lock_guard<std::mutex> lock(schema_source_mutex);
   return schema_source();
@@ -171,8 +187,8 @@ bool is_impure(const Node& node, const SchemaEffectsLookup& schemas) {
       case HopPurity::Impure: return true;
       case HopPurity::Pure: return false;
       case HopPurity::ByWrappedOp: {
-        const auto* op = node.args().empty() ? nullptr : std::get_if<std::string>(&node.args()[0].v);
-        return op && side_effectful_functions().count(qualified_op(*op));
+        const auto* op = node.args().empty() ? nullptr : std::get_if<OperatorRef>(&node.args()[0].v);
+        return op && side_effectful_functions().count(qualified_op(op->qualified));
       }
     }
   }

@@ -19,6 +19,7 @@
 
 #include "engine/ir/graph.h"
 #include "engine/ir/node.h"
+#include "engine/ir/op_signature.h"
 
 namespace exportlens::ir {
 
@@ -36,6 +37,12 @@ struct SchemaEffects {
 /// Schema effects by dispatcher name ("aten::add_.Tensor"; "aten::relu" for a
 /// default overload); nullopt when the op is not known.
 using SchemaEffectsLookup = std::function<std::optional<SchemaEffects>(const std::string& schema_name)>;
+
+/// `schemas`, and for an op it does not know, what a program's file says of
+/// it: a schema ExportLens' Python helpers recorded for a Python-registered
+/// op (a complete OpSignature: serde/recorded_op_schemas.h) tells whether the
+/// op writes an argument (its seeding is not recorded: false).
+SchemaEffectsLookup with_file_signatures(SchemaEffectsLookup schemas, const OpSignatureMap& file_signatures);
 
 /// The process's schema source, for code that is handed none (the lowering).
 /// The executable installs the dispatcher's once at start-up

@@ -48,6 +48,8 @@ uint64_t argument(const ir::Argument& a) {
           return mix(0xe0 + sizeof(T), static_cast<uint64_t>(v));
         } else if constexpr (std::is_same_v<T, ir::Device>) {
           return mix(0xde7, text(v.str()));
+        } else if constexpr (std::is_same_v<T, ir::OperatorRef>) {
+          return mix(0x0e7, text(v.qualified));
         } else {
           uint64_t h = mix(v.is_tuple ? 0x7u : 0x11u, v.items.size());
           for (const auto& item : v.items) h = mix(h, argument(item));

@@ -76,6 +76,12 @@ class Functionalizer {
   /// A rule reported that `target`, a node of the new graph, now holds `value`.
   void assign_new(const ir::Node* target, ir::Node* value);
 
+  /// The tensor whose storage `old` shares at the root of its views and
+  /// aliases (`old` itself for a tensor of its own), and whether `old` is a
+  /// view of it rather than the tensor or an alias.
+  const ir::Node* base_of(const ir::Node* old) const { return root_of(old); }
+  bool is_view(const ir::Node* old) const { return !chain_of(old).empty(); }
+
   /// Inputs of the input program whose value changed, in placeholder order,
   /// with their final values.
   std::vector<std::pair<const ir::Node*, ir::Node*>> mutated_inputs(

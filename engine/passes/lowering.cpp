@@ -9,6 +9,7 @@
 #include "engine/base/save_and_restore.h"
 #include "engine/ir/graph_codegen.h"
 #include "engine/ir/higher_order.h"
+#include "engine/passes/auto_functionalize.h"
 #include "engine/passes/autocast_policy.h"
 #include "engine/passes/functionalize.h"
 #include "engine/passes/rewriter.h"
@@ -148,8 +149,9 @@ bool is_inference_dropout_(const std::string& key, const std::vector<ir::Argumen
 
 class Lowering {
  public:
-  Lowering(const DecompositionTable& table, const Hints& hints, LoweringReport& report, const Progress& progress)
-      : table_(table), hints_(hints), report_(report), progress_(progress) {}
+  Lowering(const DecompositionTable& table, const Hints& hints, const ir::OpSignatureMap& file_signatures,
+           LoweringReport& report, const Progress& progress)
+      : table_(table), hints_(hints), file_signatures_(file_signatures), report_(report), progress_(progress) {}
 
   /// Lowers one graph module (subgraphs recursively). `signature`: the
   /// program's, for the top-level graph (mutations become outputs there).
@@ -160,6 +162,7 @@ class Lowering {
     for (const auto& [name, sub] : gm.submodules)
       if (!inlined.count(name)) out->submodules.emplace_back(name, lower(*sub, nullptr, nullptr));
     Rewriter b(out->graph, table_, hints_, table_.name());
+    b.use_schema_effects(ir::with_file_signatures(ir::schema_effects(), file_signatures_));
     Functionalizer f(b);
     b.set_mutation_handler([&](ir::Node* target, ir::Node* value) { f.assign_new(target, value); });
     current_ = &gm;
@@ -199,6 +202,10 @@ class Lowering {
     }
     if (auto body = ir::wrapper_body_argument(n->target)) {
       lower_inline(b, f, n, *body);
+      return;
+    }
+    if (const ir::OpSignature* schema = custom_op_schema(n->target); schema && writes_an_argument(*schema)) {
+      lower_auto_functionalized(b, f, n, *schema);
       return;
     }
     std::vector<ir::Argument> args;
@@ -249,6 +256,14 @@ class Lowering {
     }
     f.bind(n, result);
     if (view) f.note_view(n);
+  }
+
+  /// The schema the file recorded for a custom op (serde/recorded_op_schemas.h):
+  /// LibTorch's own ops have their functional forms (functional_variant).
+  const ir::OpSignature* custom_op_schema(const ir::Target& t) const {
+    if (!t.is_torch_op() || t.op_namespace() == "aten" || t.op_namespace() == "prims") return nullptr;
+    auto it = file_signatures_.find(t.schema_name());
+    return it == file_signatures_.end() ? nullptr : &it->second;
   }
 
   /// Inside an autocast region, an op of the lower-precision list gets its
@@ -453,6 +468,7 @@ class Lowering {
 
   const DecompositionTable& table_;
   const Hints& hints_;
+  const ir::OpSignatureMap& file_signatures_;
   LoweringReport& report_;
   const Progress& progress_;
   const ir::GraphModule* current_ = nullptr;  // the graph module whose nodes are being lowered
@@ -467,7 +483,7 @@ ir::ExportedProgram run_decompositions(const ir::ExportedProgram& ep, const Deco
   LoweringReport& r = report ? *report : local;
   r.table = table.name();
   const Hints hints = program_hints(ep.graph_module);
-  Lowering lowering(table, hints, r, progress);
+  Lowering lowering(table, hints, ep.file_signatures, r, progress);
 
   ir::ExportedProgram out;
   ir::GraphSignature signature;
@@ -490,6 +506,7 @@ ir::ExportedProgram run_decompositions(const ir::ExportedProgram& ep, const Deco
   out.torch_version = ep.torch_version;
   out.example_inputs = ep.example_inputs;      // the same inputs run the lowered program
   out.file_signatures = ep.file_signatures;    // for writing it back (ops this process lacks)
+  out.recorded_op_schemas = ep.recorded_op_schemas;
   return out;
 }
 

@@ -129,7 +129,7 @@ ir::Node* Rewriter::place_top_size(std::pair<size_t, size_t> key, std::unique_pt
 int Rewriter::commit() {
   // FX's eliminate_dead_code (torch's run_decompositions runs it on the
   // lowered graph), which keeps the size nodes torch's runtime-assert pass leaves.
-  const int removed = ir::eliminate_dead_code(graph_, ir::schema_effects(),
+  const int removed = ir::eliminate_dead_code(graph_, schemas_,
                                               [&](const ir::Node& n) { return kept_unused_.count(&n) > 0; });
   placeholders_.clear();
   top_sym_sizes_.clear();

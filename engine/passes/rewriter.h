@@ -27,6 +27,7 @@
 
 #include "engine/ir/graph.h"
 #include "engine/ir/graph_builder.h"
+#include "engine/ir/purity.h"
 #include "engine/passes/decomposition_table.h"
 #include "engine/passes/meta_inference.h"
 #include "engine/passes/requires_grad.h"
@@ -133,6 +134,8 @@ class Rewriter {
   /// Removes the nodes the lowering left dead (unused and without effects)
   /// with the one dead-code elimination; returns how many went.
   int commit();
+  /// What commit()'s dead-code elimination knows of op schemas (default: the process's, ir::schema_effects()).
+  void use_schema_effects(ir::SchemaEffectsLookup schemas) { schemas_ = std::move(schemas); }
   /// Remembers `n` as the node computing its SymInt value.
   void remember_sym(ir::Node* n);
   bool decomposes(std::string_view op) const;
@@ -214,6 +217,7 @@ class Rewriter {
   std::vector<std::pair<std::pair<size_t, size_t>, ir::Node*>> top_sym_sizes_;
   ir::Node* body_begin_ = nullptr;
   std::function<void(ir::Node*, ir::Node*)> on_mutation_;
+  ir::SchemaEffectsLookup schemas_ = ir::schema_effects();
   RequiresGrad requires_grad_;
   std::vector<std::string> warnings_;
   int depth_ = 0;

@@ -45,6 +45,14 @@ class ArithmeticError : public std::runtime_error {
 
 std::string node_context(const Node* n) { return "node '" + n->name + "' (" + n->target.qualified() + ")"; }
 
+/// The op a node calls: its target, or the op auto_functionalized_v2 wraps (its first operand).
+std::optional<ir::Target> called_op(const Node* n) {
+  if (n->target.is_torch_op()) return n->target;
+  if (n->target.is_higher_order() && n->target.op_name() == "auto_functionalized_v2" && !n->args().empty())
+    if (const auto* op = std::get_if<ir::OperatorRef>(&n->args()[0].v)) return ir::Target(op->qualified);
+  return std::nullopt;
+}
+
 // Python's integer floor division and modulo (sym ops follow Python).
 int64_t py_floordiv(int64_t a, int64_t b) {
   if (b == 0) throw ArithmeticError("integer division by zero");
@@ -144,7 +152,9 @@ IValue eval_sym_op(SymOp op, const std::vector<IValue>& a) {
 
 /// How the interpreter runs a call_function node, decided once per graph:
 /// the kind of call and, for a symbolic operator, which one.
-enum class HandlerKind { TorchOp, Getitem, SymOp, Cond, Map, WhileLoop, Scan, SetGradEnabled, Autocast, Unsupported };
+enum class HandlerKind {
+  TorchOp, Getitem, SymOp, Cond, Map, WhileLoop, Scan, SetGradEnabled, Autocast, AutoFunctionalized, Unsupported
+};
 struct Handler {
   HandlerKind kind = HandlerKind::Unsupported;
   SymOp sym = SymOp::Add;  // kind SymOp only
@@ -157,7 +167,8 @@ Handler handler_for(const ir::Target& t) {
     static const std::unordered_map<std::string, HandlerKind> kHops = {
         {"cond", HandlerKind::Cond},           {"map_impl", HandlerKind::Map},
         {"while_loop", HandlerKind::WhileLoop}, {"scan", HandlerKind::Scan},
-        {"wrap_with_set_grad_enabled", HandlerKind::SetGradEnabled}, {"wrap_with_autocast", HandlerKind::Autocast}};
+        {"wrap_with_set_grad_enabled", HandlerKind::SetGradEnabled}, {"wrap_with_autocast", HandlerKind::Autocast},
+        {"auto_functionalized_v2", HandlerKind::AutoFunctionalized}};
     auto it = kHops.find(t.op_name());
     return {it == kHops.end() ? HandlerKind::Unsupported : it->second};
   }
@@ -236,12 +247,12 @@ struct GraphRunner {
     std::vector<int> last_use(nodes.size(), -1);  // the last node reading each value
     for (const Node* n : nodes) {
       if (n->op == OpKind::CallFunction) handlers[n->index()] = handler_for(n->target);
-      if (n->op == OpKind::CallFunction && n->target.is_torch_op()) {
-        if (auto op = find_op(n->target)) {
+      if (const auto target = n->op == OpKind::CallFunction ? called_op(n) : std::nullopt) {
+        if (auto op = find_op(*target)) {
           ops[n->index()] = *op;
-          if (auto why = unsafe_reason(op->schema())) unsafe.push_back({"node '" + n->name + "'", n->target, *why});
+          if (auto why = unsafe_reason(op->schema())) unsafe.push_back({"node '" + n->name + "'", *target, *why});
         } else {
-          missing.push_back(n->target.schema_name() + " (node '" + n->name + "')");
+          missing.push_back(target->schema_name() + " (node '" + n->name + "')");
         }
       }
       n->for_each_input([&](const Node* in) { last_use[in->index()] = n->index(); });
@@ -290,6 +301,7 @@ struct GraphRunner {
             const c10::Device d = to_torch(v);
             return IValue(d.is_cpu() && !device.is_cpu() ? device : d);
           }
+          else if constexpr (std::is_same_v<T, ir::OperatorRef>) return IValue(v.qualified);
           else if constexpr (std::is_same_v<T, ir::ArgumentList>) {
             c10::impl::GenericList list(c10::AnyType::get());
             for (const auto& item : v.items) list.push_back(convert_plain(item, env));
@@ -400,6 +412,78 @@ struct GraphRunner {
     if (op.schema().returns().empty()) return IValue();
     if (stack.size() == 1) return std::move(stack[0]);
     return c10::ivalue::Tuple::create(std::move(stack));
+  }
+
+  /// auto_functionalized_v2(op, <op's arguments by name>, _<arg>_base_index, ..., _all_bases): the op run on
+  /// copies of the bases (each written argument the copy of its base, or the
+  /// view of it the arguments describe), as torch's dense kernel runs it;
+  /// the value is the op's results, then the copies.
+  IValue call_auto_functionalized(const Node* n, const Env& env) const {
+    const auto& resolved = ops[n->index()];
+    if (!resolved)
+      throw RunError("cannot run " + node_context(n) + ": the op it wraps is not registered in this process "
+                     "(load the library that defines it)");
+    const c10::FunctionSchema& schema = resolved->schema();
+    auto kwarg = [&](const std::string& name) -> const Argument* {
+      for (const auto& kw : n->kwargs())
+        if (kw.name == name) return &kw.value;
+      return nullptr;
+    };
+    auto integer = [&](const std::string& name) -> int64_t {
+      const Argument* a = kwarg(name);
+      const auto* i = a ? std::get_if<int64_t>(&a->v) : nullptr;
+      if (!i) throw RunError(node_context(n) + ": expected an integer '" + name + "'");
+      return *i;
+    };
+    const Argument* all = kwarg("_all_bases");
+    if (!all || !all->list()) throw RunError(node_context(n) + ": no _all_bases list");
+    std::vector<at::Tensor> bases;
+    for (const auto& b : all->list()->items) {
+      const at::Tensor t = convert_plain(b, env).toTensor();
+      bases.push_back(at::empty_strided(t.sizes(), t.strides(), t.options()).copy_(t));  // clone_preserve_strides
+    }
+    // A written argument from its view information (torch's ViewInfo kinds).
+    auto written = [&](const std::string& prefix) -> IValue {
+      const Argument* index = kwarg(prefix + "_base_index");
+      if (!index) throw RunError(node_context(n) + ": no '" + prefix + "_base_index'");
+      if (index->is_none()) return IValue();
+      const int64_t i = integer(prefix + "_base_index");
+      if (i < 0 || size_t(i) >= bases.size()) throw RunError(node_context(n) + ": base index out of range");
+      const at::Tensor& base = bases[size_t(i)];
+      if (kwarg(prefix + "_alias")) return base.alias();
+      if (kwarg(prefix + "_slice_dim"))
+        return base.slice(integer(prefix + "_slice_dim"), integer(prefix + "_slice_start"), integer(prefix + "_slice_end"));
+      if (kwarg(prefix + "_size")) {
+        const IValue size = convert_plain(*kwarg(prefix + "_size"), env), stride = convert_plain(*kwarg(prefix + "_stride"), env);
+        return base.as_strided(size.toIntVector(), stride.toIntVector(), integer(prefix + "_storage_offset"));
+      }
+      return base;
+    };
+    std::vector<IValue> stack;
+    for (const auto& p : schema.arguments()) {
+      if (p.alias_info() && p.alias_info()->isWrite()) {
+        if (p.type()->kind() == c10::TypeKind::ListType) {
+          c10::List<at::Tensor> list;
+          for (int64_t k = 0, length = integer("_" + p.name() + "_length"); k < length; ++k)
+            list.push_back(written("_" + p.name() + "_" + std::to_string(k)).toTensor());
+          stack.emplace_back(std::move(list));
+        } else {
+          stack.push_back(written("_" + p.name()));
+        }
+      } else if (const Argument* given = kwarg(p.name())) {
+        stack.push_back(convert(*given, p.type(), env));
+      } else if (p.default_value()) {
+        stack.push_back(*p.default_value());
+      } else {
+        throw RunError(node_context(n) + ": missing argument '" + p.name() + "' of " + schema.name());
+      }
+    }
+    resolved->callBoxed(stack);
+    std::vector<IValue> out;
+    if (schema.returns().empty()) out.emplace_back();
+    for (auto& v : stack) out.push_back(std::move(v));
+    for (auto& b : bases) out.emplace_back(std::move(b));
+    return c10::ivalue::Tuple::create(std::move(out));
   }
 
   IValue getitem(const Node* n, const Env& env) const {
@@ -601,6 +685,7 @@ struct GraphRunner {
       case HandlerKind::Scan: return call_scan(n, env);
       case HandlerKind::SetGradEnabled: return call_set_grad_enabled(n, env);
       case HandlerKind::Autocast: return call_autocast(n, env);
+      case HandlerKind::AutoFunctionalized: return call_auto_functionalized(n, env);
       case HandlerKind::Unsupported: break;
     }
     if (n->target.is_higher_order())

@@ -78,7 +78,8 @@ std::optional<ir::OpSignature> lookup(const std::string& schema_name) {
   for (const auto& a : schema.arguments()) {
     // real_type(): SymInt[] stays a SymInt list (type() shows it as int[]); both are Int here.
     sig.arguments.push_back({a.name(), a.kwarg_only(), list_kind(a.real_type()), a.default_value().has_value(),
-                             a.default_value() ? plain_value(*a.default_value()) : std::nullopt});
+                             a.default_value() ? plain_value(*a.default_value()) : std::nullopt,
+                             a.alias_info() && a.alias_info()->isWrite()});
   }
   for (const auto& r : schema.returns()) sig.returns.push_back(return_kind(r.real_type()));
   return sig;

@@ -345,7 +345,7 @@ class GraphReader {
     if (tag == "as_sym_int" || tag == "as_sym_float" || tag == "as_sym_bool") return read_sym_arg(v);
     if (tag == "as_graph") return read_subgraph(v);
     if (tag == "as_custom_obj") return lookup(v.at("name").str(), v);
-    if (tag == "as_operator") return v.str();
+    if (tag == "as_operator") return ir::OperatorRef{v.str()};
     if (tag == "as_optional_tensor") {
       return v.union_tag() == "as_none" ? Argument(ir::None{}) : lookup(v.union_value().at("name").str(), v);
     }

@@ -230,6 +230,7 @@ class GraphWriter {
     if (const auto* i = std::get_if<int64_t>(&a.v)) return tagged("as_int", *i);
     if (const auto* d = std::get_if<double>(&a.v)) return tagged("as_float", float_value(*d));
     if (const auto* s = std::get_if<std::string>(&a.v)) return tagged("as_string", *s);
+    if (const auto* o = std::get_if<ir::OperatorRef>(&a.v)) return tagged("as_operator", o->qualified);
     if (const auto* t = std::get_if<ir::ScalarType>(&a.v)) return tagged("as_scalar_type", static_cast<int>(*t));
     if (const auto* l = std::get_if<ir::Layout>(&a.v)) return tagged("as_layout", static_cast<int>(*l));
     if (const auto* m = std::get_if<ir::MemoryFormat>(&a.v)) return tagged("as_memory_format", static_cast<int>(*m));

@@ -19,6 +19,7 @@
 #include "engine/serde/json_cursor.h"
 #include "engine/serde/json_document.h"
 #include "engine/serde/pickled_payloads.h"
+#include "engine/serde/recorded_op_schemas.h"
 #include "engine/serde/tensor_meta_reader.h"
 #include "engine/serde/torch_save_reader.h"
 #include "engine/serde/zip_archive.h"
@@ -190,6 +191,10 @@ ir::ExportedProgram read_archive(const std::filesystem::path& path, const std::s
       zip.read_text(json_entry), path.string() + ": " + json_entry.substr(layout.prefix.size()), options.limits,
       options.signatures);
   ep.name = model;
+  if (const std::string schemas = layout.prefix + "extra/" + std::string(kOpSchemasEntry);
+      !layout.flat && zip.contains(schemas))
+    read_recorded_op_schemas(zip.read_text(schemas), path.string() + ": " + schemas.substr(layout.prefix.size()),
+                             options.limits, ep);
   try {
     const auto on_demand = options.load_weights ? nullptr : std::make_shared<ArchiveWeights>(archive);
     const std::string weights = layout.prefix + "data/weights/", constants = layout.prefix + "data/constants/";

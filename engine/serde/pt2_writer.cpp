@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/serde/pt2_writer.h"
+#include "engine/serde/recorded_op_schemas.h"
 #include "engine/serde/tensor_meta_json.h"
 #include "engine/serde/zip_writer.h"
 
@@ -91,6 +92,8 @@ void write_pt2(const ir::ExportedProgram& ep, const std::filesystem::path& path,
   static const std::vector<std::byte> kNone;
   const auto& examples = ep.example_inputs ? ep.example_inputs : options.example_inputs;
   zip.add(root + "data/sample_inputs/" + model + ".pt", std::span<const std::byte>(examples ? *examples : kNone));
+  if (const std::string schemas = recorded_op_schemas_json(ep); !schemas.empty())
+    zip.add(root + "extra/" + std::string(kOpSchemasEntry), schemas);
   zip.add(root + "archive_format", std::string_view("pt2"));
   zip.add(root + "archive_version", std::string_view("0"));
   zip.add(root + ".data/version", std::string_view("6\n"));

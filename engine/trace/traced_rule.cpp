@@ -50,6 +50,8 @@ c10::IValue convert(const ir::Argument& a, const c10::TypePtr& type, const NodeV
           return t->kind() == c10::TypeKind::FloatType ? c10::IValue(double(v)) : c10::IValue(v);
         else if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, double> || std::is_same_v<T, std::string>)
           return c10::IValue(v);
+        else if constexpr (std::is_same_v<T, ir::OperatorRef>)
+          return c10::IValue(v.qualified);
         else
           return {};  // None, Node*, ArgumentList: handled above
       },

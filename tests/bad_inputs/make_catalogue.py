@@ -111,6 +111,13 @@ def with_entry(src, name, suffix, data):
     rewrite(src, name, lambda n, d: data if n.endswith(suffix) else d)
 
 
+def with_added_entry(src, name, entry, data):
+    """Copy the archive with one more entry, `entry` under the archive's own folder."""
+    items = entries(src)
+    folder = items[0][0].split("/", 1)[0]
+    write(name, zip_bytes(items + [(folder + "/" + entry, data)]))
+
+
 def graph(doc):
     return doc["graph_module"]["graph"]
 
@@ -291,6 +298,18 @@ def json_cases(good):
         graph(doc)["nodes"] = {"a": 1}
     with_model(good, "nodes_not_array.pt2", nodes_object)
     case(cls, "nodes_not_array.pt2", ["print", "{file}"], 1, "graph.nodes: expected an array")
+
+    # The schemas ExportLens' Python helpers record beside a program (exportlens_capture.op_schemas).
+    def op_schemas(*ops, version=1):
+        return json.dumps({"format": "exportlens-op-schemas", "version": version,
+                           "ops": [{"schema": s, "tags": []} for s in ops]}).encode()
+    with_added_entry(good, "op_schema_not_a_schema.pt2", "extra/exportlens_op_schemas.json",
+                     op_schemas("mylib::scale_(Tensor(a0!) state, float factor"))
+    case(cls, "op_schema_not_a_schema.pt2", ["print", "{file}"], 1,
+         "extra/exportlens_op_schemas.json.ops[0].schema: 'mylib::scale_(Tensor(a0!) state, float factor' is not an "
+         "operator schema")
+    with_added_entry(good, "op_schemas_version.pt2", "extra/exportlens_op_schemas.json", op_schemas(version=7))
+    case(cls, "op_schemas_version.pt2", ["print", "{file}"], 1, "exportlens_op_schemas.json.version: version 7 is not 1")
 
     def bad_config(n, d):
         return b'{"config": [' if n.endswith("_weights_config.json") else d

@@ -33,7 +33,7 @@ if PACKAGE_ROOT not in sys.path:
 import torch  # noqa: E402
 
 import exportlens_capture  # noqa: E402
-from exportlens_capture import spec_text  # noqa: E402
+from exportlens_capture import op_schemas, spec_text  # noqa: E402
 
 PY = sys.executable
 TMP = tempfile.mkdtemp(prefix="exportlens_capture_test_")
@@ -375,6 +375,83 @@ class TestInputs(CaptureTestCase):
         self.assertEqual(kinds["kwargs['scale']"], "float")
         self.assertEqual(kinds["args[0]"], "tensor")
         self.assertEqual({i["device"] for i in att["inputs"] if i["kind"] == "tensor"}, {"cpu"})
+
+
+class TestOpSchemas(CaptureTestCase):
+    """Programs are saved with the schemas of their Python-registered ops (op_schemas.save)."""
+
+    SCRIPT = """
+        import torch
+
+        @torch.library.custom_op("exportlens_capture_test::decay_", mutates_args=("state",))
+        def decay_(state: torch.Tensor, x: torch.Tensor, rate: float = 0.5) -> torch.Tensor:
+            state.mul_(rate)
+            return x + 1
+
+        @decay_.register_fake
+        def _(state, x, rate=0.5):
+            return torch.empty_like(x)
+
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.register_buffer("state", torch.ones(4))
+
+            def forward(self, x):
+                return torch.ops.exportlens_capture_test.decay_(self.state, x) * self.state
+
+        torch.export.export(M(), (torch.randn(4),))
+        torch.export.export(torch.nn.Linear(4, 4), (torch.randn(2, 4),))
+    """
+
+    def entry(self, pt2):
+        import zipfile
+        with zipfile.ZipFile(pt2) as z:
+            names = [n for n in z.namelist() if n.endswith("/extra/" + op_schemas.ENTRY)]
+            return json.loads(z.read(names[0])) if names else None
+
+    def test_capture_saves_custom_op_schemas(self):
+        script = os.path.join(TMP, "op_schemas_script.py")
+        os.makedirs(TMP, exist_ok=True)
+        with open(script, "w", encoding="utf-8") as f:
+            f.write(textwrap.dedent(self.SCRIPT))
+        proc, out, manifest = self.capture(script)
+        self.assertEqual(proc.returncode, 0, proc.stderr[-3000:])
+        custom, plain = self.attempts(out, manifest)
+        recorded = self.entry(os.path.join(out, manifest["attempts"][0]["dir"], custom["program"]))
+        self.assertEqual(recorded["format"], "exportlens-op-schemas")
+        self.assertEqual(recorded["version"], 1)
+        # The schema as torch prints it, the written argument annotated, the default kept.
+        self.assertEqual([o["schema"] for o in recorded["ops"]],
+                         ["exportlens_capture_test::decay_(Tensor(a0!) state, Tensor x, float rate=0.5) -> Tensor"])
+        self.assertIn("pt2_compliant_tag", recorded["ops"][0]["tags"])
+        # A program of LibTorch's ops alone gets no entry.
+        self.assertIsNone(self.entry(os.path.join(out, manifest["attempts"][1]["dir"], plain["program"])))
+
+    def test_save_keeps_the_callers_extra_files_and_loads_in_torch(self):
+        lib = torch.library.Library("exportlens_capture_test2", "DEF")  # noqa: TOR901
+        lib.define("bump_(Tensor(a!) t) -> ()")
+        lib.impl("bump_", lambda t: t.add_(1), "CompositeExplicitAutograd")
+        lib._register_fake("bump_", lambda t: None)
+
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.register_buffer("count", torch.zeros(2))
+
+            def forward(self, x):
+                torch.ops.exportlens_capture_test2.bump_(self.count)
+                return x + self.count
+
+        ep = torch.export.export(M(), (torch.randn(2),))
+        path = os.path.join(TMP, "op_schemas_save.pt2")
+        op_schemas.save(ep, path, extra_files={"mine.txt": "kept"})
+        self.assertEqual([o["schema"] for o in self.entry(path)["ops"]],
+                         [str(torch.ops.exportlens_capture_test2.bump_.default._schema)])
+        extra = {"mine.txt": ""}
+        loaded = torch.export.load(path, extra_files=extra)
+        self.assertEqual(extra["mine.txt"], "kept")
+        self.assertEqual(str(loaded.graph), str(ep.graph))
 
 
 class TestSpecText(unittest.TestCase):

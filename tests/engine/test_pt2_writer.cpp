@@ -230,6 +230,26 @@ EL_TEST(guards_code_survives) {
   });
 }
 
+// The schemas the fixtures' saver recorded for their Python-registered ops
+// (exportlens_capture.op_schemas: the custom_op example's my_custom_library::custom_op)
+// are written back and read again, for the program as read and lowered.
+EL_TEST(recorded_op_schemas_survive) {
+  int with_schemas = 0;
+  for (const auto& c : state().cases) {
+    if (c.program.recorded_op_schemas.empty()) continue;
+    ++with_schemas;
+    const auto back = serde::read_pt2(state().saved(c.label));
+    COMPARE(back.recorded_op_schemas.size(), c.program.recorded_op_schemas.size());
+    for (size_t i = 0; i < back.recorded_op_schemas.size(); ++i) {
+      COMPARE(back.recorded_op_schemas[i].schema, c.program.recorded_op_schemas[i].schema);
+      COMPARE(back.recorded_op_schemas[i].tags, c.program.recorded_op_schemas[i].tags);
+    }
+    const auto sig = back.file_signatures.find("my_custom_library::custom_op");
+    VERIFY_MSG(sig != back.file_signatures.end() && sig->second.complete, c.label + ": no recorded signature");
+  }
+  VERIFY(with_schemas >= 3);  // custom_op as read, and lowered to both levels
+}
+
 // Reading the saved file and writing it again gives the same bytes: nothing
 // the writer writes is lost by the reader.
 EL_TEST(rewrite_is_byte_identical) {

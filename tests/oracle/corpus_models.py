@@ -391,6 +391,9 @@ ARCHITECTURES = [
          lambda: cp.NoGrad().eval(), lambda: (torch.randn(2, cp.WIDTH),), ("x",), ((0,),), library="torch"),
     Arch("hop_mutating_op", "hop", "a custom op (torch.library.custom_op) scaling a buffer in place",
          lambda: cp.MutatingOp().eval(), lambda: (torch.randn(2, cp.WIDTH),), ("x",), ((0,),), library="torch"),
+    Arch("hop_mutating_list_op", "hop", "a custom op updating two buffers passed as a list, with a defaulted "
+         "argument and a result", lambda: cp.MutatingListOp().eval(), lambda: (torch.randn(2, cp.WIDTH),), ("x",),
+         ((0,),), library="torch"),
     Arch("pt2e_mlp", "pt2e", "torchao pt2e (X86InductorQuantizer): an MLP with int8 weights, uint8 activations",
          cp.pt2e_quantized(cp.Mlp, lambda: (torch.randn(4, 16),)), lambda: (torch.randn(4, 16),), ("x",), ((0,),),
          library="torchao"),

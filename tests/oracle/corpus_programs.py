@@ -143,6 +143,33 @@ class MutatingOp(torch.nn.Module):
         return self.fc(x) * self.state
 
 
+@torch.library.custom_op("exportlens_corpus::accumulate_", mutates_args=("totals",))
+def accumulate_(totals: list[torch.Tensor], x: torch.Tensor, weight: float = 1.0) -> torch.Tensor:
+    for t in totals:
+        t.add_(x.sum(0) * weight)
+    return x * weight
+
+
+@accumulate_.register_fake
+def _(totals, x, weight=1.0):
+    return torch.empty_like(x)
+
+
+class MutatingListOp(torch.nn.Module):
+    """Two running sums updated by one custom op that takes them as a list (and a defaulted weight) and
+    also returns a tensor."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(WIDTH, WIDTH)
+        self.register_buffer("total", torch.zeros(WIDTH))
+        self.register_buffer("total_sq", torch.ones(WIDTH))
+
+    def forward(self, x):
+        y = torch.ops.exportlens_corpus.accumulate_([self.total, self.total_sq], self.fc(x))
+        return y + self.total - self.total_sq
+
+
 class Mlp(torch.nn.Module):
     def __init__(self):
         super().__init__()

@@ -12,7 +12,7 @@ fixture changed.
 Per fixture NAME the folder DIR/NAME/ gets:
 
   status ok:
-    program.pt2         torch.export.save(ep, ...)
+    program.pt2         torch.export.save(ep, ...) through op_schemas.save (Python-registered ops recorded)
     print.txt           str(torch.export.load(program.pt2))
     print_original.txt  str(ep) of the freshly exported program
     inputs.pt           torch.save(tuple of example inputs)
@@ -55,11 +55,17 @@ from typing import Any, Callable, Optional
 HERE = os.path.dirname(os.path.abspath(__file__))
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
+# ExportLens' own Python helpers: programs are saved as `exportlens capture` saves them,
+# with the schemas of their Python-registered ops recorded beside them (op_schemas.save).
+PRODUCT_PYTHON = os.path.join(HERE, "..", "..", "resources", "python")
+if PRODUCT_PYTHON not in sys.path:
+    sys.path.insert(0, PRODUCT_PYTHON)
 
 import torch  # noqa: E402
 from torch.export import Dim  # noqa: E402
 
 import seed_models as sm  # noqa: E402  (also registers my_custom_library::custom_op)
+from exportlens_capture import op_schemas  # noqa: E402
 
 S000 = "000_903ea02d623534c0.txt"  # torch.export tutorial, PyTorch 2.3
 S002 = "002_387698968ef3407d.txt"  # torch.export tutorial, PyTorch 2.5+
@@ -557,7 +563,7 @@ def run_fixture(fx: Fixture, out_root: str) -> dict:
     meta["status"] = "ok"
     model_state = {k: v.clone() for k, v in model.state_dict().items()}
     pt2 = os.path.join(out_dir, "program.pt2")
-    torch.export.save(ep, pt2)
+    op_schemas.save(ep, pt2)
     loaded = torch.export.load(pt2)
     printed, printed_orig = str(loaded), str(ep)
     with open(os.path.join(out_dir, "print.txt"), "w") as f:
@@ -570,6 +576,9 @@ def run_fixture(fx: Fixture, out_root: str) -> dict:
     # The eager model on the same inputs (its state as it was at export time).
     model.load_state_dict(model_state)
     eager = as_tuple(model(*clone_inputs(inputs)))
+    # ep shares the model's buffers: a forward that mutates one (a custom op writing a buffer) must not reach
+    # the lowered programs run below (write_decompositions' core outputs), which start from the exported state.
+    model.load_state_dict(model_state)
 
     meta["range_constraints"] = range_constraints(loaded)
     meta["placeholders"] = placeholders(loaded)

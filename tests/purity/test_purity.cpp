@@ -47,10 +47,10 @@ ir::OpKind op_kind(const std::string& op) {
 }
 
 // A hand-made graph's argument as the IR holds it: nodes by name, an op
-// argument as the qualified name serde reads `as_operator` into.
+// argument as serde reads `as_operator`: an OperatorRef to its qualified name.
 ir::Argument argument(const json& v, const std::map<std::string, ir::Node*>& made) {
   if (v.is_object() && v.contains("node")) return made.at(as_string(field(v, "node")));
-  if (v.is_object() && v.contains("op")) return as_string(field(v, "op"));
+  if (v.is_object() && v.contains("op")) return ir::OperatorRef{as_string(field(v, "op"))};
   if (v.is_array()) {
     ir::ArgumentList list;
     for (const auto& item : v) list.items.push_back(argument(item, made));
@@ -107,6 +107,7 @@ EL_TEST(everyFixtureNodeAsTorch) {
       continue;
     }
     const ir::ExportedProgram ep = serde::read_pt2(file, "", options);
+    const ir::SchemaEffectsLookup program_schemas = ir::with_file_signatures(schemas, ep.file_signatures);
     ++programs;
     for (const auto& g : as_array(field(p, "graphs"))) {
       const ir::Graph* graph = graph_at(ep.graph_module, as_string(field(g, "path")));
@@ -119,7 +120,7 @@ EL_TEST(everyFixtureNodeAsTorch) {
         ++nodes;
         const bool torch_says = as_bool(field(tn, "impure"));
         impure += torch_says;
-        if (ir::is_impure(*n, schemas) != torch_says)
+        if (ir::is_impure(*n, program_schemas) != torch_says)
           disagreements.push_back(file + " [" + as_string(field(g, "path")) + "] " + as_string(field(tn, "name")) +
                                   " (" + as_string(field(tn, "target")) + "): torch says " +
                                   (torch_says ? "impure" : "pure"));

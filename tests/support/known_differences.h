@@ -26,13 +26,6 @@ inline constexpr const char* kwindow_guards =
     "Max(1, n // 2) and n == 2*(n // 2), TinyViT's over padded sizes p // (p // 7), whose divisibility by the "
     "window torch proves without a guard; which of torch's static rules decides them is not found yet. The "
     "suggested fixes are torch's";
-inline constexpr const char* kpython_custom_op_schema =
-    "hop_mutating_op's custom op is defined in Python (torch.library.custom_op, mutates_args=(\"state\",)): a .pt2 "
-    "records its call, not its schema, so the file does not say that it writes its first argument (Tensor(a!)); "
-    "torch's lowering reads that from the schema registered in its process and functionalizes the call into "
-    "auto_functionalized_v2 with a BUFFER_MUTATION output, ExportLens keeps the call as it is";
-inline constexpr const char* kpython_custom_op_kernel =
-    "hop_mutating_op's custom op has only a Python kernel (torch.library.custom_op): LibTorch has none to run";
 inline constexpr const char* kgpt2_core =
     "torch's own Core ATen lowering fails on GPT-2 under symbolic sizes (Cannot view a tensor ... as a tensor with shape (s70*s72, 32)); ExportLens' strides allow that view, so it lowers the program";
 inline constexpr KnownDifference kKnownDifferences[] = {
@@ -108,10 +101,6 @@ inline constexpr KnownDifference kKnownDifferences[] = {
 
     // Not fixed yet ("open <aspect>"): each still differs from torch, for the reason given.
     {"corpus", "gpt2/core", "open lowering", kgpt2_core},
-    {"corpus", "hop_mutating_op/*", "open ops", kpython_custom_op_schema},
-    {"corpus", "hop_mutating_op/*", "open text", kpython_custom_op_schema},
-    {"corpus", "hop_mutating_op", "open run", kpython_custom_op_kernel},
-    {"corpus", "hop_mutating_op/core", "open run", kpython_custom_op_kernel},
     {"corpus", "timm_maxvit/named", "open check", kwindow_guards},
     {"corpus", "timm_tiny_vit/named", "open check", kwindow_guards},
     {"corpus", "wav2vec2/named", "open check",

@@ -39,6 +39,7 @@ struct ArgumentVisitor {
     return d.index ? QStringLiteral("device(type='%1', index=%2)").arg(type).arg(*d.index)
                    : QStringLiteral("device(type='%1')").arg(type);
   }
+  QString operator()(const ir::OperatorRef& o) const { return QString::fromStdString(o.qualified).toHtmlEscaped(); }
   QString operator()(const ir::ArgumentList& l) const { return list_html(l); }
 };
 

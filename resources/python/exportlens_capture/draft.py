@@ -11,6 +11,7 @@ import os
 import time
 
 from . import errors as errors_mod
+from . import op_schemas
 from .manifest import json_safe, write_json_atomic, write_text
 from .quiet import quiet
 from .trace_capture import CallTrace
@@ -71,7 +72,7 @@ def save_program(ep, folder, prefix, capture_errors):
         except Exception as e:  # noqa: BLE001
             save_error = f"str(ep): {type(e).__name__}: {errors_mod.safe_str(e)}"
         try:
-            torch.export.save(ep, os.path.join(folder, "program.pt2"))
+            op_schemas.save(ep, os.path.join(folder, "program.pt2"))
             program = prefix + "program.pt2"
         except Exception as e:  # noqa: BLE001
             msg = f"torch.export.save: {type(e).__name__}: {errors_mod.safe_str(e)}"
