@@ -14,6 +14,10 @@ std::string op_short_name(const ir::Node& node) {
   const ir::Target& t = node.target;
   if (t.is_getitem()) return "getitem";
   if (t.is_torch_op() && t.op_namespace() != "aten") return t.op_namespace() + "::" + t.op_name();
+  // A HOP that wraps an op (auto_functionalized_v2's first operand) names it: the call the user wrote.
+  if (t.is_higher_order() && !node.args().empty())
+    if (const auto* op = std::get_if<ir::OperatorRef>(&node.args()[0].v))
+      return t.op_name() + " · " + ir::Target(op->qualified).op_name();
   return t.op_name();
 }
 

@@ -18,7 +18,8 @@ NodeLabel node_label(const ir::Node& node);
 /// average advance, about 6 pt per character.
 Size estimated_box_size(const NodeLabel& label);
 /// "addmm" for aten ops, "mylib::custom_op" for other namespaces, "cond",
-/// "getitem"; the node's name for placeholders, the attribute for get_attr.
+/// "auto_functionalized_v2 · scale_" for a HOP wrapping an op, "getitem";
+/// the node's name for placeholders, the attribute for get_attr.
 std::string op_short_name(const ir::Node& node);
 /// "f32[s0, 10]", "Sym(s0)", "(f32[3], i64[])"; empty when unknown.
 std::string value_annotation(const ir::ValueInfo& value);

@@ -187,6 +187,10 @@ EL_TEST(labels_name_op_and_shape) {
   auto* custom = call(g, "custom", "mm.default", {lin});
   custom->target = ir::Target("torch.ops.mylib.custom_op.default");
   COMPARE(layout::op_short_name(*custom), std::string("mylib::custom_op"));
+  auto* wrapped = call(g, "auto_functionalized_v2", "mm.default", {lin});
+  wrapped->target = ir::Target("torch.ops.higher_order.auto_functionalized_v2");
+  wrapped->set_args({ir::OperatorRef{"torch.ops.mylib.scale_.default"}});
+  COMPARE(layout::op_short_name(*wrapped), std::string("auto_functionalized_v2 · scale_"));
   ir::ValueInfo pair = ir::ValueInfo::of_tuple({ir::ValueInfo::of(meta), ir::ValueInfo::of(ir::SymInt(ir::Expr::symbol("s1")))});
   COMPARE(layout::value_annotation(pair), std::string("(f32[s0, 10], Sym(s1))"));
 }
