@@ -714,8 +714,9 @@ void PreparedProgram::attribute_recorded_guards() {
         now.push_back(k);
       }
       for (size_t g = first_new; g < env.guards().size(); ++g) {
-        const std::vector<symbolic::Expr> facts = symbolic::nested_division_facts(env.replace(env.guards()[g].expr));
-        if (facts.empty() || recorded_among(env.replace(env.guards()[g].expr))) continue;
+        const symbolic::Expr made = env.replace(env.guards()[g].expr);
+        const std::vector<symbolic::Expr> facts = symbolic::nested_division_facts(made);
+        if (facts.empty() || recorded_among(made)) continue;
         // torch did not record this guard over b // (b // d): it read that as
         // d (the nested division rule), so it knew b % d == 0 before this
         // node, from user code (timm asserts that the window divides the

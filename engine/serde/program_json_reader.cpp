@@ -566,9 +566,15 @@ class GraphReader {
     int64_t i = 0;
     for (const JsonCursor& o : outputs.elements()) {
       if (o.union_tag() == "as_none") {
+        // torch's deserializer makes a getitem named as_none for it (an op's or
+        // auto_functionalized_v2's None result), which nothing reads.
+        auto item = new_node(OpKind::CallFunction, "as_none");
+        item->target = ir::Target("_operator.getitem");
+        item->set_args({Argument(n), Argument(i++)});
+        item->meta = n->meta;
+        builder_->insert(std::move(item));
         vals.push_back({});
-        ++i;
-        continue;  // torch makes an unused getitem here; nothing reads it
+        continue;
       }
       getitem(n, i++, output_name(o), vals, o);
     }

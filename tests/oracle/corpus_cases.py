@@ -12,7 +12,8 @@ For every architecture of corpus_models.ARCHITECTURES, DIR/<name>/ gets what
 generate_fixtures.py writes for a fixture exported with Dim.AUTO on the
 architecture's batch / sequence / spatial dims (program.pt2, print.txt,
 inputs.pt, outputs.pt, meta.json, functional.txt, core.txt, decomp.json,
-core_outputs.pt), plus
+core_outputs.pt), torch's Core ATen program saved and read back (core_program.pt2,
+core_loaded.txt: str(torch.export.load(...))), plus
 
     modules.json  the repeated structure a reader of the model's code sees
                   (corpus_modules.py), made again when its version changes
@@ -57,7 +58,9 @@ import decomp_cases  # noqa: E402
 import generate_fixtures as gf  # noqa: E402
 
 # Bumped when what this script writes changes (the key of every cached folder).
-GENERATOR_VERSION = "2"  # 2: programs saved with their Python-registered ops' schemas (op_schemas.save)
+# 2: programs saved with their Python-registered ops' schemas (op_schemas.save); 3: torch's Core ATen
+# program saved and printed as torch.export.load reads it (core_program.pt2, core_loaded.txt).
+GENERATOR_VERSION = "3"
 
 # torch's own lowering refuses these programs (type, start of the message).
 LOWERING_REFUSES = {
@@ -233,7 +236,7 @@ def run_arch(arch, out_root, problems):
     probe_inputs = arch.inputs()
     fx = gf.Fixture(arch.name, "corpus", f"{arch.description} ({arch.family}; {arch.library}, random "
                     "weights, small widths)", arch.build, arch.inputs, "ok",
-                    dynamic_shapes=cm.auto_spec_text(arch, probe_inputs))
+                    dynamic_shapes=cm.auto_spec_text(arch, probe_inputs), save_lowered=True)
     meta = gf.run_fixture(fx, out_root)  # clears the folder first
     meta["family"] = arch.family
     meta["arg_names"] = list(arch.arg_names)

@@ -862,6 +862,20 @@ def _check_expected(fixture, level, record):
             raise RuntimeError(f"{fixture}/{level}: unexpected torch lowering error {got[0]}: {got[1][:500]}")
 
 
+def _save_lowered(core, out_dir):
+    """torch's Core ATen program saved (as the fixtures are: op_schemas.save) and printed as
+    torch.export.load reads it back, for the suite that reads torch's saved lowerings."""
+    from exportlens_capture import op_schemas  # on sys.path: generate_fixtures puts resources/python there
+
+    try:
+        op_schemas.save(core, os.path.join(out_dir, "core_program.pt2"))
+        with open(os.path.join(out_dir, "core_loaded.txt"), "w") as f:
+            f.write(str(torch.export.load(os.path.join(out_dir, "core_program.pt2"))))
+    except Exception as e:  # noqa: BLE001  (torch cannot always read back what it saved)
+        return {"error": f"{type(e).__name__}: {str(e)[:300]}"}
+    return {"program": "core_program.pt2", "print": "core_loaded.txt"}
+
+
 def write_decompositions(fx, ep, inputs, out_dir, meta):
     write_facts(os.path.dirname(out_dir))
     record = {}
@@ -877,6 +891,8 @@ def write_decompositions(fx, ep, inputs, out_dir, meta):
             record["core"]["outputs"] = "core_outputs.pt"
         except Exception as e:  # noqa: BLE001
             record["core"]["outputs_error"] = f"{type(e).__name__}: {e}"
+    if core is not None and getattr(fx, "save_lowered", False):
+        record["core"]["saved"] = _save_lowered(core, out_dir)
     custom = {}
     for name, build in CUSTOM_TABLES.get(fx.name, {}).items():
         custom[name], lowered = _lower(ep, build(), os.path.join(out_dir, f"core_{name}.txt"))

@@ -91,6 +91,9 @@ class Fixture:
     runtime_checks: list = field(default_factory=list)
     # Extra work on a successful export: hook(fixture, loaded_ep, out_dir, meta).
     extra: Optional[Callable[..., None]] = None
+    # Also save torch's Core ATen program and print it as torch.export.load reads it back
+    # (core_program.pt2, core_loaded.txt: decomp_cases.write_decompositions).
+    save_lowered: bool = False
 
 
 def randn(*shape):
