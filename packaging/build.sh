@@ -43,7 +43,7 @@ cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${EXPORTLENS_BUILD_TYP
   -DEXPORTLENS_SANITIZE="$([ "$sanitize" = 1 ] && echo ON || echo OFF)" >/dev/null
 # The suites of the engine libraries (reader, runtime, symbolic shapes, solver, passes, printer, layout).
 engine_suites=(test_pt2_reader test_json_document test_bad_input test_runtime test_op_safety test_expr test_shape_env
-               test_printer test_layout test_check_oracle test_decompositions test_rule_numerics)
+               test_printer test_layout test_check_oracle test_decompositions test_rule_numerics test_op_schema_text)
 if [ "$mode" = test-engine ]; then
   cmake --build "$build" -j "$jobs" --target "${engine_suites[@]}"
 else
