@@ -21,11 +21,12 @@ struct KnownDifference {
 inline constexpr const char* kwindow_guards =
     "with every spatial dim a named Dim, window and grid partitions split each (size - 1) // k + 1 size into "
     "n // (n // w) windows; torch reads such a nested division as w once guards prove both divisions exact, and "
-    "ExportLens does too (timm's asserts that the window divides the size are placed before the partition's view), "
-    "but ExportLens still lists guards torch's trace had already decided: MaxViT's contiguity checks over "
-    "Max(1, n // 2) and n == 2*(n // 2), TinyViT's over padded sizes p // (p // 7), whose divisibility by the "
-    "window torch proves without a guard; which of torch's static rules decides them is not found yet. The "
-    "suggested fixes are torch's";
+    "ExportLens does too (timm's asserts that the window divides the size are placed before the partition's view). "
+    "torch then decides the partition's remaining checks from facts its trace already holds, without issuing a "
+    "guard: MaxViT's contiguity checks over Max(1, n // 2) and n == 2*(n // 2) follow from the guard n // 2 != 0 "
+    "it recorded earlier, TinyViT's over padded sizes p // (p // 7) from the padding making p a multiple of the "
+    "window; ExportLens' static evaluation does not draw those consequences yet, so its message lists those guards "
+    "as well. The suggested fixes are torch's";
 inline constexpr const char* kgpt2_core =
     "torch's own Core ATen lowering fails on GPT-2 under symbolic sizes (Cannot view a tensor ... as a tensor with shape (s70*s72, 32)); ExportLens' strides allow that view, so it lowers the program";
 inline constexpr KnownDifference kKnownDifferences[] = {
