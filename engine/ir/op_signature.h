@@ -45,6 +45,13 @@ struct OpSignature {
   bool complete = true;
   /// torch.Tag names ("inplace", "out", "pt2_compliant_tag"), where known (a recorded schema).
   std::vector<std::string> tags;
+
+  /// Whether an argument's alias annotation writes it (FunctionSchema::is_mutable()).
+  bool writes_an_argument() const {
+    for (const auto& a : arguments)
+      if (a.writes) return true;
+    return false;
+  }
 };
 
 /// Looks an op up by its dispatcher name ("aten::add.Tensor"; "aten::relu"

@@ -156,8 +156,7 @@ SchemaEffectsLookup with_file_signatures(SchemaEffectsLookup schemas, const OpSi
   std::map<std::string, SchemaEffects, std::less<>> recorded;
   for (const auto& [name, sig] : file_signatures)
     if (sig.complete)
-      recorded[name].writes_argument =
-          std::any_of(sig.arguments.begin(), sig.arguments.end(), [](const auto& a) { return a.writes; });
+      recorded[name].writes_argument = sig.writes_an_argument();
   if (recorded.empty()) return schemas;
   return [schemas = std::move(schemas), recorded = std::move(recorded)](const std::string& name) -> std::optional<SchemaEffects> {
     if (schemas)

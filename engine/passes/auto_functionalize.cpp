@@ -2,13 +2,10 @@
 
 #include <algorithm>
 
+#include "engine/ir/argument_lookup.h"
 #include "engine/passes/op_call.h"
 
 namespace exportlens::passes {
-
-bool writes_an_argument(const ir::OpSignature& schema) {
-  return std::any_of(schema.arguments.begin(), schema.arguments.end(), [](const auto& a) { return a.writes; });
-}
 
 namespace {
 
@@ -16,9 +13,7 @@ namespace {
 /// or the schema's default (torch's normalized_kwargs).
 ir::Argument argument_for(const ir::Node* n, const ir::OpSignature& schema, size_t i) {
   const ir::OpArgumentSignature& a = schema.arguments[i];
-  if (i < n->args().size()) return n->args()[i];
-  for (const auto& kw : n->kwargs())
-    if (kw.name == a.name) return kw.value;
+  if (const ir::Argument* given = ir::find_argument(n->args(), n->kwargs(), i, a.name)) return *given;
   if (a.default_value) return *a.default_value;
   throw DecompositionError("'" + n->name + "' (" + n->target.qualified() + ") leaves out '" + a.name + "', " +
                            (a.has_default ? "whose default is not a plain value" : "which has no default"));

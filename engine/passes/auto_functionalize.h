@@ -14,9 +14,6 @@
 
 namespace exportlens::passes {
 
-/// Whether `schema` writes an argument (then the call goes through auto_functionalized_v2).
-bool writes_an_argument(const ir::OpSignature& schema);
-
 /// `n` (a call of the input program) lowered as torch lowers it:
 ///
 ///   auto_functionalized_v2 = torch.ops.higher_order.auto_functionalized_v2(

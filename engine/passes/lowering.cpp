@@ -204,7 +204,7 @@ class Lowering {
       lower_inline(b, f, n, *body);
       return;
     }
-    if (const ir::OpSignature* schema = custom_op_schema(n->target); schema && writes_an_argument(*schema)) {
+    if (const ir::OpSignature* schema = custom_op_schema(n->target); schema && schema->writes_an_argument()) {
       lower_auto_functionalized(b, f, n, *schema);
       return;
     }

@@ -1,4 +1,5 @@
 #include "engine/runtime/interpreter.h"
+#include "engine/ir/argument_lookup.h"
 
 #include <ATen/autocast_mode.h>
 #include <ATen/core/List.h>
@@ -424,11 +425,7 @@ struct GraphRunner {
       throw RunError("cannot run " + node_context(n) + ": the op it wraps is not registered in this process "
                      "(load the library that defines it)");
     const c10::FunctionSchema& schema = resolved->schema();
-    auto kwarg = [&](const std::string& name) -> const Argument* {
-      for (const auto& kw : n->kwargs())
-        if (kw.name == name) return &kw.value;
-      return nullptr;
-    };
+    auto kwarg = [&](const std::string& name) { return ir::find_keyword(n->kwargs(), name); };
     auto integer = [&](const std::string& name) -> int64_t {
       const Argument* a = kwarg(name);
       const auto* i = a ? std::get_if<int64_t>(&a->v) : nullptr;
